@@ -1,0 +1,2 @@
+/** Public entry (not implemented yet: see README). */
+export {};
