@@ -1,0 +1,110 @@
+/**
+ * File operations of the JSONL sink (Node only): whole-line O_APPEND writes that never interleave with another
+ * process's lines, size-capped rotation that keeps the newest events, atomic replacement of the summary file
+ * (write a temp file, then rename), and bounded reads for boot.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { parseLogText } from './log-format.js';
+
+const NEWLINE = 0x0a;
+
+/**
+ * Appends `data` (whole lines) with O_APPEND. The batch goes out in one write() call, so the kernel places it
+ * at the end of the file as a unit and another process's lines land before or after it, never inside it.
+ * When the file does not end with a newline (a writer was killed mid-line), a newline is written first so our
+ * first line is not glued onto the torn one. Returns the file size after the write.
+ */
+export async function appendLines(path: string, data: string): Promise<number> {
+  const handle = await open(path, 'a+');
+  try {
+    const { size } = await handle.stat();
+    let text = data;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== NEWLINE) text = `\n${data}`;
+    }
+    const buffer = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < buffer.length) {
+      // Regular files only write short on a full disk; the remainder is still whole lines' bytes.
+      const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+      if (bytesWritten <= 0) throw new Error(`write to ${path} made no progress`);
+      offset += bytesWritten;
+    }
+    return size + buffer.length;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `text` to `path` through a temp file and a rename, so readers see the old or the new file, never half. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  try {
+    await writeFile(temp, text, { encoding: 'utf8', mode: 0o600 });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Rewrites the log keeping only the newest valid event lines that fit in `keepBytes` (atomic replace).
+ * Corrupt, foreign and torn lines are dropped on the way. Returns the new size.
+ */
+export async function rotateLog(path: string, keepBytes: number): Promise<number> {
+  const text = await readFile(path, 'utf8');
+  const { events } = parseLogText(text);
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const line = `${JSON.stringify(events[i])}\n`;
+    const lineBytes = Buffer.byteLength(line);
+    if (bytes + lineBytes > keepBytes) break;
+    kept.push(line);
+    bytes += lineBytes;
+  }
+  kept.reverse();
+  await writeFileAtomic(path, kept.join(''));
+  return bytes;
+}
+
+/** Empties the log (keeps the inode, so another process appending with O_APPEND continues at the new end). */
+export async function truncateLog(path: string): Promise<void> {
+  await writeFile(path, '', { flag: 'w' });
+}
+
+export interface FileTail {
+  text: string;
+  /** True when the text starts after the beginning of the file (its first line is a fragment). */
+  startsMidLine: boolean;
+  size: number;
+}
+
+/** Synchronously reads at most the last `maxBytes` of a file (boot only), or undefined when it does not exist. */
+export function readTailSync(path: string, maxBytes: number): FileTail | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(fd, buffer, read, length - read, size - length + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { text: buffer.subarray(0, read).toString('utf8'), startsMidLine: size > length, size };
+  } finally {
+    closeSync(fd);
+  }
+}

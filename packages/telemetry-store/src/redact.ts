@@ -1,0 +1,108 @@
+/**
+ * Redaction and bounded previews. Secrets in tool arguments or error text (API keys, tokens, passwords,
+ * Authorization headers, private keys) must never reach the log, the summary or the stats payload, so every
+ * text the store keeps passes through here first. Pure module: safe in browsers.
+ */
+
+/** Marker that replaces a secret value. */
+export const REDACTED = '[REDACTED]';
+
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*`;
+
+/** Ordered replacements: structural forms first (they keep their label), then bare token shapes. */
+const RULES: readonly { pattern: RegExp; replace: string }[] = [
+  // PEM private keys, including one cut off before its END line, and the tail of one whose BEGIN was cut off.
+  { pattern: /-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)/g, replace: '[REDACTED:private-key]' },
+  { pattern: /^[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----/g, replace: '[REDACTED:private-key]' },
+  // Authorization / Proxy-Authorization header values (whole value up to the end of the line or quote).
+  { pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
+  // Bearer credentials anywhere; Basic ones when the value looks encoded (so "basic example" stays prose).
+  { pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1$2${REDACTED}` },
+  { pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g, replace: `$1$2${REDACTED}` },
+  // JSON / Python dict keys: "password": "value", 'token': 'value', and \"secret\": \"value\" inside a JSON string.
+  { pattern: new RegExp(String.raw`("${SECRET_KEY}"\s*:\s*)"(?:[^"\\]|\\[\s\S])*"`, 'gi'), replace: `$1"${REDACTED}"` },
+  { pattern: new RegExp(String.raw`('${SECRET_KEY}'\s*:\s*)'(?:[^'\\]|\\[\s\S])*'`, 'gi'), replace: `$1'${REDACTED}'` },
+  { pattern: new RegExp(String.raw`(\\"${SECRET_KEY}\\"\s*:\s*)\\"(?:\\\\\\"|[^\\]|\\[^"])*\\"`, 'gi'), replace: `$1\\"${REDACTED}\\"` },
+  // key="quoted value" / key=value / key: value pairs (query strings, env files, YAML, prose).
+  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)"[^"\r\n]*"`, 'gi'), replace: `$1"${REDACTED}"` },
+  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)'[^'\r\n]*'`, 'gi'), replace: `$1'${REDACTED}'` },
+  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(?![\["'\\])[^\s"'&,;}\]\\]+`, 'gi'), replace: `$1${REDACTED}` },
+  // CLI flags such as --password hunter2 / --token abc.
+  { pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
+  // Provider key shapes.
+  { pattern: /\bsk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
+  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
+  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
+  { pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: REDACTED },
+  // JSON Web Tokens.
+  { pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, replace: `${REDACTED}:jwt` },
+  // Credentials in URLs: scheme://user:password@host
+  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: `$1${REDACTED}@` },
+];
+
+/** Cheap pre-check: text without any of these fragments cannot match a rule, so it is returned untouched. */
+const MAYBE_SECRET = /private key|authorization|bearer|basic|password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|credential|sk-|github_pat_|gh[pousr]_|xox|AKIA|ASIA|AIza|eyJ|:\/\//i;
+
+/** Replaces every secret-looking value in `text` with a redaction marker. Text without secrets is returned as is. */
+export function redact(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
+  let out = text;
+  for (const rule of RULES) {
+    rule.pattern.lastIndex = 0;
+    out = out.replace(rule.pattern, rule.replace);
+  }
+  return out;
+}
+
+/** Longest text redacted in one piece; longer texts are cut to a head and a tail window first. */
+const WHOLE_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * A redacted preview of at most about `maxChars` characters that keeps the head and the tail of a long text,
+ * with the number of characters left out in the middle. Redaction runs before cutting (on windows with slack
+ * around the cut), so a secret straddling the cut is never half kept.
+ */
+export function previewText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return clip(redact(text), maxChars);
+  const half = Math.max(1, Math.floor(maxChars / 2));
+  let redacted: string;
+  if (text.length <= WHOLE_TEXT_LIMIT) {
+    redacted = redact(text);
+  } else {
+    const window = Math.max(4 * maxChars, 4096);
+    const head = redact(text.slice(0, window));
+    const tail = redact(text.slice(-window));
+    // A private key can be longer than the window: when one starts in the head or ends in the tail, the
+    // window rules have already removed it; the text between the windows is dropped anyway.
+    return joinHeadTail(head.slice(0, half), tail.slice(-half), text.length - 2 * half);
+  }
+  return clip(redacted, maxChars);
+}
+
+function clip(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const half = Math.max(1, Math.floor(maxChars / 2));
+  return joinHeadTail(text.slice(0, half), text.slice(-half), text.length - 2 * half);
+}
+
+function joinHeadTail(head: string, tail: string, omitted: number): string {
+  return `${head}…[${omitted} chars omitted]…${tail}`;
+}
+
+/** JSON text of any value (strings stay as they are); values JSON cannot express become a short description. */
+export function stringifyForPreview(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? String(value) : json;
+  } catch {
+    return `[unserializable ${typeof value}]`;
+  }
+}
+
+/** Redacted, bounded preview of an argument object or any other value. */
+export function previewValue(value: unknown, maxChars: number): string {
+  return previewText(stringifyForPreview(value), maxChars);
+}

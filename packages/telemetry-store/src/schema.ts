@@ -1,0 +1,172 @@
+/**
+ * The shapes this package stores and serves, written once as typebox schemas so that every read of the log,
+ * the summary file or a stats query is validated against the same definition the TypeScript types come from.
+ * Pure module: safe in browsers (no Node, no DOM).
+ */
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+/** Version tag written into every stored record; records with another version are treated as foreign. */
+export const SCHEMA_VERSION = 1;
+
+export const Outcome = Type.Union([
+  Type.Literal('healed-success'),
+  Type.Literal('healed-failed'),
+  Type.Literal('passthrough'),
+  Type.Literal('passthrough-failed'),
+]);
+export type Outcome = Static<typeof Outcome>;
+
+export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'];
+
+/** Size bounds of a stored event; the event builder enforces them and the schema re-checks them on read. */
+export const EVENT_LIMITS = {
+  idChars: 80,
+  toolChars: 64,
+  categoryChars: 64,
+  ruleIdChars: 64,
+  ruleIds: 16,
+  changeChars: 160,
+  changes: 10,
+  modelChars: 80,
+  previewChars: 600,
+  errorChars: 1200,
+} as const;
+
+/** One intercepted call as stored in the JSONL log and served in `recent`. Everything textual is redacted. */
+export const TelemetryEvent = Type.Object({
+  v: Type.Literal(SCHEMA_VERSION),
+  id: Type.String({ minLength: 1, maxLength: EVENT_LIMITS.idChars }),
+  at: Type.Number({ minimum: 0 }),
+  callId: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.idChars + 1 })),
+  tool: Type.String({ maxLength: EVENT_LIMITS.toolChars + 1 }),
+  category: Type.String({ maxLength: EVENT_LIMITS.categoryChars + 1 }),
+  outcome: Outcome,
+  ruleIds: Type.Array(Type.String({ maxLength: EVENT_LIMITS.ruleIdChars + 1 }), { maxItems: EVENT_LIMITS.ruleIds }),
+  before: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.previewChars + 64 })),
+  after: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.previewChars + 64 })),
+  changes: Type.Array(Type.String({ maxLength: EVENT_LIMITS.changeChars + 64 }), { maxItems: EVENT_LIMITS.changes }),
+  error: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.errorChars + 64 })),
+  tokensSaved: Type.Number({ minimum: 0 }),
+  model: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.modelChars + 64 })),
+});
+export type TelemetryEvent = Static<typeof TelemetryEvent>;
+
+/** What the adapter hands to `record()`; the store redacts and bounds every field itself. */
+export interface TelemetryEventInput {
+  callId?: string;
+  tool: string;
+  category: string;
+  outcome: Outcome;
+  ruleIds: string[];
+  before?: unknown;
+  after?: unknown;
+  changes?: string[];
+  error?: string;
+  tokensSaved?: number;
+  model?: string;
+  at?: number;
+}
+
+const Count = Type.Integer({ minimum: 0 });
+
+/** Counters of one tool or one category. `failures` = failures the model saw (healed-failed + passthrough-failed). */
+export const Bucket = Type.Object({
+  calls: Count,
+  failures: Count,
+  healedSuccess: Count,
+  healedFailed: Count,
+  tokensSaved: Type.Number({ minimum: 0 }),
+});
+export type Bucket = Static<typeof Bucket>;
+
+export const Totals = Type.Object({
+  calls: Count,
+  healedSuccess: Count,
+  healedFailed: Count,
+  passThrough: Count,
+  passThroughFailed: Count,
+  tokensSaved: Type.Number({ minimum: 0 }),
+});
+export type Totals = Static<typeof Totals>;
+
+/** The compact counters file (`tool-normalizer-summary.json`), replaced atomically. */
+export const Summary = Type.Object({
+  v: Type.Literal(SCHEMA_VERSION),
+  kind: Type.Literal('tool-normalizer-summary'),
+  since: Type.Number({ minimum: 0 }),
+  updatedAt: Type.Number({ minimum: 0 }),
+  totals: Totals,
+  tools: Type.Record(Type.String(), Bucket),
+  categories: Type.Record(Type.String(), Bucket),
+});
+export type Summary = Static<typeof Summary>;
+
+/** Filters of a stats request. Every field is optional; `text` matches tool, category, rule ids, previews and error. */
+export const StatsQuery = Type.Object({
+  tool: Type.Optional(Type.String({ maxLength: 200 })),
+  category: Type.Optional(Type.String({ maxLength: 200 })),
+  outcome: Type.Optional(Outcome),
+  text: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+  minCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+});
+export type StatsQuery = Static<typeof StatsQuery>;
+
+const Rate = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
+
+/** One row of the per-tool or per-category table. Rates are `null` when there is no denominator. */
+export const RateRow = Type.Object({
+  name: Type.String(),
+  calls: Count,
+  failures: Count,
+  healedSuccess: Count,
+  healedFailed: Count,
+  tokensSaved: Type.Number({ minimum: 0 }),
+  failureRate: Rate,
+  counterfactualFailureRate: Rate,
+  healingSuccessRate: Rate,
+  /** false when `calls` is below the minimum-calls floor: such a row is listed but never ranked. */
+  ranked: Type.Boolean(),
+});
+export type RateRow = Static<typeof RateRow>;
+
+/** The payload of the stats route and the dashboard feed. */
+export const StatsPayload = Type.Object({
+  v: Type.Literal(SCHEMA_VERSION),
+  generatedAt: Type.Number(),
+  since: Type.Number(),
+  totals: Totals,
+  rates: Type.Object({
+    healingSuccessRate: Rate,
+    surfacedErrorRate: Rate,
+    counterfactualErrorRate: Rate,
+  }),
+  minCalls: Type.Integer({ minimum: 1 }),
+  tools: Type.Array(RateRow),
+  categories: Type.Array(RateRow),
+  rankings: Type.Object({
+    toolsByFailureRate: Type.Array(Type.String()),
+    categoriesByFailureRate: Type.Array(Type.String()),
+  }),
+  recent: Type.Array(TelemetryEvent),
+  recentMatched: Count,
+  storage: Type.Object({
+    logging: Type.Boolean(),
+    persistPassthrough: Type.Boolean(),
+    rejectedInputs: Count,
+    skippedLines: Count,
+    foldedToolCalls: Count,
+  }),
+});
+export type StatsPayload = Static<typeof StatsPayload>;
+
+export const telemetryEventValidator = Compile(TelemetryEvent);
+export const summaryValidator = Compile(Summary);
+export const statsQueryValidator = Compile(StatsQuery);
+export const statsPayloadValidator = Compile(StatsPayload);
+
+/** True when `value` is a stored event this version understands. */
+export function isTelemetryEvent(value: unknown): value is TelemetryEvent {
+  return telemetryEventValidator.Check(value);
+}
