@@ -1,2 +1,4 @@
 /** Public entry of @dsh-tool-normalizer/syntax-healer: re-exports only. */
 export type * from './types.js';
+export { healProgram, DEFAULT_MAX_COMPILE_ATTEMPTS, DEFAULT_MAX_REPAIR_CHARS } from './heal.js';
+export { compilesLikeHost, stripBackend, type CompileVerdict, type StripBackend } from './host-compile.js';

@@ -32,4 +32,6 @@ export interface HealResult {
 export interface HealOptions {
   /** Upper bound on host-equivalent compile attempts for one call (bounded worst case). */
   maxCompileAttempts?: number;
+  /** A failing program longer than this many characters is diagnosed but not repaired (default 256 KiB). */
+  maxRepairChars?: number;
 }

@@ -1,0 +1,126 @@
+/**
+ * Markdown fences around a whole program (repair class 1).
+ *
+ * A fenced program usually COMPILES: the backticks read as a tagged template, and it only fails at run time
+ * with `"" is not a function`. So fences are found textually, before any compile, and never by waiting for a
+ * parse failure. Only the fence lines themselves are removed; every byte of the body is kept.
+ */
+
+/** A fence opener: up to 3 spaces, 3+ backticks or tildes, an optional info string (language first). */
+const OPENER = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`\r\n]*$/;
+/** Info-string languages that mean "this is the JavaScript/TypeScript program". */
+const PROGRAM_LANGUAGES = new Set(['', 'js', 'javascript', 'ts', 'typescript', 'mjs', 'cjs', 'mts', 'cts', 'jsx', 'tsx', 'node', 'es6', 'ecmascript']);
+/** Characters that make a line look like code rather than prose introducing a fence. */
+const CODE_CHARACTERS = /[`{};=]/;
+
+interface Line {
+  /** Offset of the first character of the line. */
+  start: number;
+  /** Offset just past the line's text (before its line break). */
+  end: number;
+  text: string;
+}
+
+function splitLines(code: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  while (start <= code.length) {
+    const newline = code.indexOf('\n', start);
+    const stop = newline === -1 ? code.length : newline;
+    const end = stop > start && code[stop - 1] === '\r' ? stop - 1 : stop;
+    lines.push({ start, end, text: code.slice(start, end) });
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return lines;
+}
+
+export type FenceMatch =
+  | { kind: 'none' }
+  /** A fence in a language that is not the program's (```python, ```bash): left alone. */
+  | { kind: 'foreign'; language: string; line: number }
+  /** More than one fenced block: which one is the program is a guess, so nothing is stripped. */
+  | { kind: 'ambiguous'; line: number }
+  | {
+      kind: 'fence';
+      /** The program inside the fence, byte for byte. */
+      body: string;
+      language: string;
+      marker: string;
+      /** Lines of the original that precede the body's first line (for mapping diagnostics back). */
+      lineOffset: number;
+      prose: boolean;
+      closed: 'line' | 'same-line' | 'missing';
+    };
+
+function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+function isProse(lines: Line[]): boolean {
+  return lines.every((line) => isBlank(line.text) || (!CODE_CHARACTERS.test(line.text) && /\p{L}/u.test(line.text)));
+}
+
+function closesFence(text: string, marker: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.length >= marker.length && trimmed === marker[0]!.repeat(trimmed.length) && /^[ \t]{0,3}\S/.test(text);
+}
+
+/**
+ * Finds a Markdown fence wrapping the program: either the first non-blank line opens a fence, or a fence
+ * opener is preceded only by prose lines. The closer may be its own line, sit at the end of the last code
+ * line (```js … return x;```), or be missing.
+ */
+export function findFence(code: string): FenceMatch {
+  if (code.indexOf('```') === -1 && code.indexOf('~~~') === -1) return { kind: 'none' };
+  const lines = splitLines(code);
+  let openIndex = -1;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (OPENER.test(line.text)) {
+      openIndex = index;
+      break;
+    }
+    if (!isBlank(line.text) && (CODE_CHARACTERS.test(line.text) || !/\p{L}/u.test(line.text))) return { kind: 'none' };
+  }
+  if (openIndex === -1) return { kind: 'none' };
+  const before = lines.slice(0, openIndex);
+  const prose = !before.every((line) => isBlank(line.text));
+  if (prose && !isProse(before)) return { kind: 'none' };
+
+  const opener = OPENER.exec(lines[openIndex]!.text)!;
+  const marker = opener[1]!;
+  const language = opener[2]!.toLowerCase();
+  if (!PROGRAM_LANGUAGES.has(language)) return { kind: 'foreign', language, line: openIndex + 1 };
+
+  const bodyStart = openIndex + 1 < lines.length ? lines[openIndex + 1]!.start : code.length;
+  let closeIndex = -1;
+  for (let index = openIndex + 1; index < lines.length; index++) {
+    if (closesFence(lines[index]!.text, marker)) {
+      closeIndex = index;
+      break;
+    }
+  }
+  let body: string;
+  let closed: 'line' | 'same-line' | 'missing';
+  if (closeIndex !== -1) {
+    body = closeIndex === openIndex + 1 ? '' : code.slice(bodyStart, lines[closeIndex - 1]!.end);
+    closed = 'line';
+    const after = lines.slice(closeIndex + 1);
+    if (after.some((line) => OPENER.test(line.text))) return { kind: 'ambiguous', line: closeIndex + 2 };
+  } else {
+    let last = lines.length - 1;
+    while (last > openIndex && isBlank(lines[last]!.text)) last--;
+    const lastLine = lines[last]!;
+    const trailing = lastLine.text.trimEnd();
+    if (last > openIndex && trailing.endsWith(marker) && !trailing.endsWith(marker + marker[0])) {
+      const markerAt = lastLine.start + trailing.length - marker.length;
+      body = code.slice(bodyStart, markerAt);
+      closed = 'same-line';
+    } else {
+      body = last > openIndex ? code.slice(bodyStart, lastLine.end) : '';
+      closed = 'missing';
+    }
+  }
+  return { kind: 'fence', body, language, marker, lineOffset: openIndex + 1, prose, closed };
+}

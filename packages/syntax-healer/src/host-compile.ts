@@ -1,0 +1,150 @@
+/**
+ * The host's compile step for a `run_code` program, reproduced (dsh-host.md, surprise 13).
+ *
+ * DSH rc.8 wraps the program as the body of `async function __dsh_program__() {…}`, strips TypeScript with
+ * `node:module.stripTypeScriptTypes` (strip-only), slices the body back out and compiles it with
+ * `new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + body)`. A healer whose `ok`
+ * means "the host compiles it" has to run the same four steps.
+ *
+ * Backend choice: where `stripTypeScriptTypes` exists (Node >= 22.13) it is looked up through
+ * `globalThis.process.getBuiltinModule` (no top-level `node:module` import, so this module still loads in a
+ * browser or on a runtime without Node built-ins). Elsewhere (Node 20) the program is first compiled as
+ * plain JavaScript (nearly every program is), and only when that fails is it parsed with Babel's typescript
+ * plugin, refused where strip-only mode would refuse it, and its types blanked before the same compile.
+ */
+import { parse } from '@babel/parser';
+import { eraseTypes, NonErasableTypeScriptError } from './erase-types.js';
+
+/** The verdict alone: does the host compile this program? `line` and `column` are 1-based positions in the program text. */
+export type CompileVerdict = { ok: true } | { ok: false; message: string; line?: number; column?: number };
+
+/** Which implementation of the type-strip step is in use. */
+export type StripBackend = 'node-strip-types' | 'babel-erase';
+
+const WRAP_PREFIX = 'async function __dsh_program__() {\n';
+const WRAP_SUFFIX = '\n}';
+const HOST_PARAMETERS = ['tools', 'ToolCallError', 'console'] as const;
+const STRICT_PROLOGUE = "'use strict';\n";
+
+type AsyncFunctionConstructor = new (...parametersAndBody: string[]) => unknown;
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as AsyncFunctionConstructor;
+
+type StripTypeScriptTypes = (code: string, options?: { mode?: 'strip' | 'transform' }) => string;
+
+/** Finds Node's own `stripTypeScriptTypes` without importing `node:module` (absent in browsers and Node < 22.13). */
+function findNodeStripTypes(): StripTypeScriptTypes | undefined {
+  try {
+    const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const nodeModule = nodeProcess?.getBuiltinModule?.('node:module') as { stripTypeScriptTypes?: unknown } | undefined;
+    return typeof nodeModule?.stripTypeScriptTypes === 'function' ? (nodeModule.stripTypeScriptTypes as StripTypeScriptTypes) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let nodeStripTypes: StripTypeScriptTypes | undefined | null = null;
+let forcedBackend: StripBackend | undefined;
+
+function activeStripTypes(): StripTypeScriptTypes | undefined {
+  if (forcedBackend === 'babel-erase') return undefined;
+  if (nodeStripTypes === null) nodeStripTypes = findNodeStripTypes();
+  return nodeStripTypes;
+}
+
+/** The backend that `compilesLikeHost` uses on this runtime. */
+export function stripBackend(): StripBackend {
+  return activeStripTypes() ? 'node-strip-types' : 'babel-erase';
+}
+
+/**
+ * Test hook: force the Babel backend even where Node's strip exists (so both paths can be compared in one
+ * process), or pass `undefined` to go back to automatic detection.
+ */
+export function setStripBackendForTesting(backend: StripBackend | undefined): void {
+  forcedBackend = backend;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Step 4: the AsyncFunction compile, in strict mode, with the host's three parameter names. */
+function compileBody(body: string): CompileVerdict {
+  try {
+    new AsyncFunction(...HOST_PARAMETERS, STRICT_PROLOGUE + body);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+}
+
+function sliceBody(wrapped: string): string {
+  return wrapped.slice(WRAP_PREFIX.length, wrapped.length - WRAP_SUFFIX.length);
+}
+
+/** Maps a Babel position in the wrapped text back to the program (the wrapper adds one line). */
+function programPosition(error: unknown): { line?: number; column?: number } {
+  const loc = (error as { loc?: { line: number; column: number } }).loc;
+  if (!loc) return {};
+  return { line: Math.max(1, loc.line - 1), column: loc.column + 1 };
+}
+
+function verdictWithNodeStrip(code: string, stripTypes: StripTypeScriptTypes): CompileVerdict {
+  let wrapped: string;
+  try {
+    wrapped = stripTypes(WRAP_PREFIX + code + WRAP_SUFFIX, { mode: 'strip' });
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+  return compileBody(sliceBody(wrapped));
+}
+
+function verdictWithBabel(code: string): CompileVerdict {
+  const plain = compileBody(code);
+  if (plain.ok) return plain;
+  let erased: string;
+  try {
+    erased = eraseTypes(WRAP_PREFIX + code + WRAP_SUFFIX);
+  } catch (error) {
+    if (error instanceof NonErasableTypeScriptError) return { ok: false, message: error.message };
+    return { ok: false, message: messageOf(error), ...programPosition(error) };
+  }
+  return compileBody(sliceBody(erased));
+}
+
+/**
+ * The host's verdict without any extra work: one strip plus one compile on the valid path. Internal callers
+ * (the repair loop) use this; `compilesLikeHost` adds a position to failures.
+ */
+export function compileVerdict(code: string): CompileVerdict {
+  const stripTypes = activeStripTypes();
+  return stripTypes ? verdictWithNodeStrip(code, stripTypes) : verdictWithBabel(code);
+}
+
+/**
+ * Where Babel's TypeScript parser first fails on the program, as a program position (undefined when it
+ * parses: the failure is then an early error such as a redeclared `tools`, which has no position).
+ */
+export function locateSyntaxError(code: string): { message: string; line: number; column: number } | undefined {
+  try {
+    parse(WRAP_PREFIX + code + WRAP_SUFFIX, { sourceType: 'script', plugins: ['typescript'], errorRecovery: false });
+    return undefined;
+  } catch (error) {
+    const position = programPosition(error);
+    if (position.line === undefined) return undefined;
+    return { message: messageOf(error), line: position.line, column: position.column ?? 1 };
+  }
+}
+
+/**
+ * Would DSH rc.8 compile this `run_code` program? Reproduces the host's wrap, strip-only type removal, body
+ * slice and strict AsyncFunction compile. A failure carries the host-side message and, where Babel can
+ * place it, the line and column in the program.
+ */
+export function compilesLikeHost(code: string): CompileVerdict {
+  if (typeof code !== 'string') return { ok: false, message: `program must be a string, got ${code === null ? 'null' : typeof code}` };
+  const verdict = compileVerdict(code);
+  if (verdict.ok || verdict.line !== undefined) return verdict;
+  const located = locateSyntaxError(code);
+  return located ? { ...verdict, line: located.line, column: located.column } : verdict;
+}

@@ -1,0 +1,333 @@
+/**
+ * A lenient JavaScript/TypeScript tokenizer for programs that do NOT parse.
+ *
+ * Babel (and the host) stop at the first error, but the repairs need to know what the whole broken program
+ * looks like: which strings run over a line break, where a Python triple quote starts and ends, which
+ * backticks inside a template are Markdown inline code, and what state the text is in where it stops.
+ * This scanner never throws and runs in one linear pass. Its options switch on the readings a repair
+ * proposes; the host compile then decides whether the reading was right.
+ */
+
+export interface LexOptions {
+  /** Read `"""…"""` / `'''…'''` as one Python triple-quoted string (repair class 2). */
+  tripleQuotes?: boolean;
+  /** Let a `'…'` / `"…"` string run over raw line breaks until its closing quote (repair class 4). */
+  multilineQuotes?: boolean;
+  /** Inside a template, tell Markdown/shell backticks and shell `${…}` from the real closer (repair class 3). */
+  guessTemplateContent?: boolean;
+}
+
+export type TokenKind = 'word' | 'number' | 'string' | 'template' | 'regex' | 'punct' | 'triple';
+
+export interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /** For punctuators and words: the text. */
+  value?: string;
+}
+
+/** A Python triple-quoted string found with `tripleQuotes`. */
+export interface TripleQuote {
+  start: number;
+  end: number;
+  quote: '"""' | "'''";
+  /** Identifier characters glued in front (`f`, `r`, `rb`…): a Python prefix, not JavaScript. */
+  prefix: string;
+}
+
+/** Where a construct is left open at the end of the text. */
+export interface OpenConstruct {
+  kind: 'string' | 'template' | 'block-comment' | 'regex' | 'triple-quote';
+  start: number;
+}
+
+export interface Bracket {
+  char: '(' | '[' | '{' | '${';
+  start: number;
+}
+
+export interface LexResult {
+  tokens: Token[];
+  /** `'…'`/`"…"` strings that contain raw line breaks (only with `multilineQuotes`) or stop at one (without). */
+  brokenStrings: { start: number; end: number; closed: boolean }[];
+  tripleQuotes: TripleQuote[];
+  /** Backticks inside a template that are content, not delimiters (only with `guessTemplateContent`). */
+  innerBackticks: number[];
+  /** Offsets of the `$` of shell `${…}` expansions inside templates (only with `guessTemplateContent`). */
+  shellExpansions: number[];
+  /** Brackets still open at the end, outermost first. */
+  openBrackets: Bracket[];
+  /** The construct the text ends inside, if any. */
+  openAtEnd?: OpenConstruct;
+}
+
+const IDENTIFIER_START = /[\p{L}\p{Nl}$_\\]/u;
+const IDENTIFIER_PART = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\\\u200c\u200d]/u;
+/** Words after which a `/` starts a regular expression. */
+const KEYWORDS_BEFORE_EXPRESSION = new Set([
+  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'await', 'yield',
+]);
+/** Multi-character punctuators, longest first. */
+const PUNCTUATORS = [
+  '>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=',
+  '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>',
+];
+const CLOSING: Record<string, Bracket['char']> = { ')': '(', ']': '[', '}': '{' };
+
+/** A shell parameter expansion that is not a JavaScript expression: `${#x}`, `${X:-d}`, `${X//a/b}`, `${A[@]}`. */
+const SHELL_EXPANSION = /^\$\{(?:#[A-Za-z_@*]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\]))/;
+/** `${NAME}` in capitals, a shell variable when NAME is not bound anywhere in the program. */
+const SHELL_VARIABLE = /^\$\{([A-Z_][A-Z0-9_]+)\}/;
+
+function isLineBreak(char: string | undefined): boolean {
+  return char === '\n' || char === '\r' || char === '\u2028' || char === '\u2029';
+}
+
+/** After an inline-code backtick pair, does a backtick here close the template (JavaScript continues)? */
+function looksLikeTemplateCloser(code: string, index: number): boolean {
+  const next = code[index + 1];
+  if (next === undefined || isLineBreak(next)) return true;
+  if (',;)]}:'.includes(next)) return true;
+  if (next === '.') return /^\.[\p{L}$_]/u.test(code.slice(index + 1, index + 3));
+  if (next === ' ' || next === '\t') {
+    const rest = /^[ \t]*(\S{1,3})/.exec(code.slice(index + 1, index + 8));
+    const operator = rest?.[1] ?? '';
+    return /^(?:\+|\?|:|===?|!==?|&&|\|\||\?\?|\)|,|;|\}|\])/.test(operator) || operator === '';
+  }
+  return false;
+}
+
+/**
+ * Tokenizes `code` without ever failing. Unknown characters become one-character punctuators; an
+ * unterminated construct is reported in `openAtEnd`.
+ */
+export function lex(code: string, options: LexOptions = {}): LexResult {
+  const result: LexResult = {
+    tokens: [],
+    brokenStrings: [],
+    tripleQuotes: [],
+    innerBackticks: [],
+    shellExpansions: [],
+    openBrackets: [],
+  };
+  const { tokens, openBrackets } = result;
+  const length = code.length;
+  let index = 0;
+
+  const push = (kind: TokenKind, start: number, end: number, value?: string): void => {
+    tokens.push(value === undefined ? { kind, start, end } : { kind, start, end, value });
+  };
+
+  const regexAllowed = (): boolean => {
+    const last = tokens[tokens.length - 1];
+    if (!last) return true;
+    if (last.kind === 'punct') return !(last.value === ')' || last.value === ']' || last.value === '}');
+    if (last.kind === 'word') return KEYWORDS_BEFORE_EXPRESSION.has(last.value!);
+    return false;
+  };
+
+  const nameUses = new Map<string, number>();
+  const isShellExpansion = (at: number): boolean => {
+    const head = code.slice(at, at + 64);
+    if (SHELL_EXPANSION.test(head)) return true;
+    const variable = SHELL_VARIABLE.exec(head);
+    if (!variable) return false;
+    const name = variable[1]!;
+    let unbound = nameUses.get(name);
+    if (unbound === undefined) {
+      // Every use of NAME is a `${NAME}`: it is bound nowhere in the program, so it can only be the shell's.
+      unbound = code.split(name).length === code.split('${' + name + '}').length ? 1 : 0;
+      nameUses.set(name, unbound);
+    }
+    return unbound === 1;
+  };
+
+  /** Scans template text from `index` (just after a backtick or a closing `}`); returns true when the template closed. */
+  const scanTemplate = (start: number): void => {
+    let inlineCode = false;
+    while (index < length) {
+      const char = code[index]!;
+      if (char === '\\') {
+        index += 2;
+        continue;
+      }
+      if (char === '`') {
+        if (options.guessTemplateContent) {
+          let run = 1;
+          while (code[index + run] === '`') run++;
+          if (run >= 2) {
+            for (let offset = 0; offset < run; offset++) result.innerBackticks.push(index + offset);
+            index += run;
+            continue;
+          }
+          if (inlineCode || !looksLikeTemplateCloser(code, index)) {
+            result.innerBackticks.push(index);
+            inlineCode = !inlineCode;
+            index++;
+            continue;
+          }
+        }
+        index++;
+        push('template', start, index);
+        return;
+      }
+      if (char === '$' && code[index + 1] === '{') {
+        if (options.guessTemplateContent && (inlineCode || isShellExpansion(index))) {
+          result.shellExpansions.push(index);
+          const close = code.indexOf('}', index);
+          index = close === -1 ? length : close + 1;
+          continue;
+        }
+        push('template', start, index + 2);
+        openBrackets.push({ char: '${', start: index });
+        index += 2;
+        return;
+      }
+      index++;
+    }
+    result.openAtEnd = { kind: 'template', start };
+    index = length;
+  };
+
+  const scanQuoted = (quote: string, start: number): void => {
+    let sawLineBreak = false;
+    while (index < length) {
+      const char = code[index]!;
+      if (char === '\\') {
+        index += code[index + 1] === '\r' && code[index + 2] === '\n' ? 3 : 2;
+        continue;
+      }
+      if (char === quote) {
+        index++;
+        push('string', start, index);
+        if (sawLineBreak) result.brokenStrings.push({ start, end: index, closed: true });
+        return;
+      }
+      if (isLineBreak(char)) {
+        if (!options.multilineQuotes) {
+          push('string', start, index);
+          result.brokenStrings.push({ start, end: index, closed: false });
+          return;
+        }
+        sawLineBreak = true;
+      }
+      index++;
+    }
+    result.openAtEnd = { kind: 'string', start };
+    if (sawLineBreak) result.brokenStrings.push({ start, end: length, closed: false });
+  };
+
+  while (index < length) {
+    const char = code[index]!;
+    const start = index;
+    if (char === ' ' || char === '\t' || isLineBreak(char) || char === '\v' || char === '\f' || char === '\ufeff' || char === '\u00a0') {
+      index++;
+      continue;
+    }
+    if (char === '/' && code[index + 1] === '/') {
+      while (index < length && !isLineBreak(code[index])) index++;
+      continue;
+    }
+    if (char === '/' && code[index + 1] === '*') {
+      const close = code.indexOf('*/', index + 2);
+      if (close === -1) {
+        result.openAtEnd = { kind: 'block-comment', start };
+        index = length;
+      } else {
+        index = close + 2;
+      }
+      continue;
+    }
+    if ((char === '"' || char === "'") && options.tripleQuotes && code[index + 1] === char && code[index + 2] === char) {
+      const quote = (char + char + char) as TripleQuote['quote'];
+      let prefixStart = start;
+      while (prefixStart > 0 && /[A-Za-z]/.test(code[prefixStart - 1]!)) prefixStart--;
+      const close = code.indexOf(quote, index + 3);
+      if (close === -1) {
+        result.openAtEnd = { kind: 'triple-quote', start };
+        index = length;
+        continue;
+      }
+      let end = close + 3;
+      while (code[end] === char) end++;
+      result.tripleQuotes.push({ start, end, quote, prefix: code.slice(prefixStart, start) });
+      push('triple', start, end);
+      index = end;
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      index++;
+      scanQuoted(char, start);
+      continue;
+    }
+    if (char === '`') {
+      index++;
+      scanTemplate(start);
+      continue;
+    }
+    if (/[0-9]/.test(char) || (char === '.' && /[0-9]/.test(code[index + 1] ?? ''))) {
+      index++;
+      while (index < length && /[0-9A-Za-z_.]/.test(code[index]!)) index++;
+      push('number', start, index);
+      continue;
+    }
+    if (IDENTIFIER_START.test(char) || (char.charCodeAt(0) >= 0xd800 && char.charCodeAt(0) <= 0xdbff)) {
+      index++;
+      while (index < length && (IDENTIFIER_PART.test(code[index]!) || (code.charCodeAt(index) >= 0xd800 && code.charCodeAt(index) <= 0xdfff))) index++;
+      push('word', start, index, code.slice(start, index));
+      continue;
+    }
+    if (char === '/' && regexAllowed()) {
+      let inClass = false;
+      index++;
+      let closed = false;
+      while (index < length && !isLineBreak(code[index])) {
+        const current = code[index]!;
+        if (current === '\\') {
+          index += 2;
+          continue;
+        }
+        if (current === '[') inClass = true;
+        else if (current === ']') inClass = false;
+        else if (current === '/' && !inClass) {
+          closed = true;
+          index++;
+          break;
+        }
+        index++;
+      }
+      if (closed) {
+        while (index < length && /[a-z]/.test(code[index]!)) index++;
+        push('regex', start, index);
+        continue;
+      }
+      index = start + 1;
+      push('punct', start, index, '/');
+      continue;
+    }
+    if (char === '(' || char === '[' || char === '{') {
+      openBrackets.push({ char, start });
+      index++;
+      push('punct', start, index, char);
+      continue;
+    }
+    if (char === ')' || char === ']' || char === '}') {
+      const top = openBrackets[openBrackets.length - 1];
+      if (char === '}' && top?.char === '${') {
+        openBrackets.pop();
+        index++;
+        scanTemplate(start);
+        continue;
+      }
+      if (top && top.char === CLOSING[char]) openBrackets.pop();
+      index++;
+      push('punct', start, index, char);
+      continue;
+    }
+    const punctuator = PUNCTUATORS.find((candidate) => code.startsWith(candidate, index)) ?? char;
+    index += punctuator.length;
+    push('punct', start, index, punctuator);
+  }
+  return result;
+}

@@ -1,0 +1,193 @@
+/**
+ * The repair classes 2-5 of issue 2, each a pure text transform that proposes ONE candidate program.
+ * A candidate is only a proposal: `healProgram` keeps it only if the host compile accepts it.
+ * Every transform edits the fewest bytes it can and keeps all others.
+ */
+import { lex, type LexResult } from './lexer.js';
+import type { Diagnostic, Repair } from './types.js';
+
+export type RepairOutcome =
+  | { kind: 'candidate'; code: string; repair: Repair }
+  /** The class applies, but repairing would change what the program means: refuse, with the reason. */
+  | { kind: 'refused'; diagnostic: Diagnostic }
+  | { kind: 'not-applicable' };
+
+const NOT_APPLICABLE: RepairOutcome = { kind: 'not-applicable' };
+
+/** 1-based line and column of an offset. */
+export function positionOf(code: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = code.indexOf('\n'); index !== -1 && index < offset; index = code.indexOf('\n', index + 1)) {
+    line++;
+    lineStart = index + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Applies sorted, non-overlapping insertions/replacements. */
+function applyEdits(code: string, edits: { start: number; end: number; text: string }[]): string {
+  edits.sort((a, b) => a.start - b.start);
+  let output = '';
+  let cursor = 0;
+  for (const edit of edits) {
+    output += code.slice(cursor, edit.start) + edit.text;
+    cursor = edit.end;
+  }
+  return output + code.slice(cursor);
+}
+
+/** Escapes text so it reads the same inside a template literal. */
+function escapeForTemplate(text: string): string {
+  let output = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '\\') {
+      output += char + (text[index + 1] ?? '');
+      index++;
+    } else if (char === '`') {
+      output += '\\`';
+    } else if (char === '$' && text[index + 1] === '{') {
+      output += '\\$';
+    } else {
+      output += char;
+    }
+  }
+  return output;
+}
+
+/**
+ * Class 2: Python triple-quoted strings become template literals with the same text. A prefixed one
+ * (f"""…""", r'''…''') is Python, not a JavaScript string: it is refused, never turned into a tagged
+ * template call of `f`.
+ */
+export function repairTripleQuotes(code: string): RepairOutcome {
+  if (code.indexOf('"""') === -1 && code.indexOf("'''") === -1) return NOT_APPLICABLE;
+  const scan = lex(code, { tripleQuotes: true });
+  if (scan.tripleQuotes.length === 0) return NOT_APPLICABLE;
+  const prefixed = scan.tripleQuotes.find((triple) => triple.prefix !== '');
+  if (prefixed) {
+    return {
+      kind: 'refused',
+      diagnostic: {
+        kind: 'python-string-prefix',
+        message: `A Python ${prefixed.prefix}${prefixed.quote}…${prefixed.quote} string is not JavaScript; write a template literal (\`…\${expr}…\`) instead. The program was not run.`,
+        ...positionOf(code, prefixed.start - prefixed.prefix.length),
+      },
+    };
+  }
+  const edits = scan.tripleQuotes.map((triple) => {
+    const contentEnd = triple.end - 3;
+    return { start: triple.start, end: triple.end, text: '`' + escapeForTemplate(code.slice(triple.start + 3, contentEnd)) + '`' };
+  });
+  return {
+    kind: 'candidate',
+    code: applyEdits(code, edits),
+    repair: { kind: 'python-triple-quote', count: edits.length, line: positionOf(code, scan.tripleQuotes[0]!.start).line },
+  };
+}
+
+/** Class 3: Markdown/shell backticks and shell `${…}` inside template literals get escaped. */
+export function repairTemplateContent(code: string): RepairOutcome {
+  if (code.indexOf('`') === -1) return NOT_APPLICABLE;
+  const scan = lex(code, { guessTemplateContent: true });
+  if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0) return NOT_APPLICABLE;
+  const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({ start: offset, end: offset, text: '\\' }));
+  return {
+    kind: 'candidate',
+    code: applyEdits(code, edits),
+    repair: { kind: 'template-escape', backticks: scan.innerBackticks.length, shellExpansions: scan.shellExpansions.length },
+  };
+}
+
+/** Class 4: raw line breaks inside a `'…'` or `"…"` string become `\n` (and `\r`) escapes. */
+export function repairRawNewlines(code: string): RepairOutcome {
+  const plain = lex(code);
+  if (plain.brokenStrings.length === 0) return NOT_APPLICABLE;
+  const scan = lex(code, { multilineQuotes: true });
+  const spans = scan.brokenStrings.filter((span) => span.closed);
+  if (spans.length === 0) return NOT_APPLICABLE;
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const span of spans) {
+    for (let index = span.start; index < span.end; index++) {
+      const char = code[index];
+      if (char === '\\' ) {
+        index++;
+        continue;
+      }
+      if (char === '\n') edits.push({ start: index, end: index + 1, text: '\\n' });
+      else if (char === '\r') edits.push({ start: index, end: index + 1, text: '\\r' });
+      else if (char === '\u2028' || char === '\u2029') continue;
+    }
+  }
+  return {
+    kind: 'candidate',
+    code: applyEdits(code, edits),
+    repair: { kind: 'string-newline', strings: spans.length, line: positionOf(code, spans[0]!.start).line },
+  };
+}
+
+const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+/** Words that end a complete expression (everything else reserved leaves the statement unfinished). */
+const LITERAL_WORDS = new Set(['true', 'false', 'null', 'undefined', 'this', 'NaN', 'Infinity', 'super']);
+const RESERVED_WORDS = new Set([
+  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export',
+  'extends', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'let', 'new', 'of', 'return', 'static', 'switch',
+  'throw', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'async', 'as', 'satisfies',
+]);
+
+const OPEN_CONSTRUCT_NAMES: Record<string, string> = {
+  string: 'a string literal',
+  template: 'a template literal',
+  'block-comment': 'a /* comment */',
+  regex: 'a regular expression',
+  'triple-quote': 'a triple-quoted string',
+};
+
+/** Why the end of a truncated program is not a safe place to close it, or undefined when it is. */
+function unsafeCut(code: string, scan: LexResult): string | undefined {
+  if (scan.openAtEnd) return `inside ${OPEN_CONSTRUCT_NAMES[scan.openAtEnd.kind]} that starts at line ${positionOf(code, scan.openAtEnd.start).line}`;
+  if (scan.openBrackets.some((bracket) => bracket.char === '${')) return 'inside a ${…} of a template literal';
+  const last = scan.tokens[scan.tokens.length - 1];
+  if (!last) return 'before any statement';
+  const endsLine = /[\r\n][ \t]*$/.test(code.slice(last.end));
+  if (last.kind === 'punct') {
+    if (last.value === ';' || last.value === '}' || last.value === ')' || last.value === ']') return undefined;
+    return `right after \`${last.value}\`, in the middle of an expression`;
+  }
+  if (last.kind === 'word' && RESERVED_WORDS.has(last.value!)) return `right after \`${last.value}\`, in the middle of a statement`;
+  if (last.kind === 'word' && !LITERAL_WORDS.has(last.value!) && !endsLine) return `in the middle of the word \`${last.value}\``;
+  if (!endsLine) return 'in the middle of a line';
+  return undefined;
+}
+
+/**
+ * Class 5: a program that stops with brackets still open gets its closing delimiters, but only when the
+ * cut fell between complete statements. A cut inside a string, template, comment or expression means
+ * content was lost: that is refused with the position of the cut, so a guessed prefix never runs.
+ */
+export function repairTruncation(code: string): RepairOutcome {
+  const scan = lex(code);
+  const openBrackets = scan.openBrackets;
+  if (openBrackets.length === 0 && !scan.openAtEnd) return NOT_APPLICABLE;
+  const reason = unsafeCut(code, scan);
+  if (reason !== undefined) {
+    const cut = positionOf(code, code.length);
+    return {
+      kind: 'refused',
+      diagnostic: {
+        kind: 'truncated',
+        message: `The program appears to be cut off at line ${cut.line}, column ${cut.column} (${reason}); nothing was run. Send the complete program again.`,
+        ...cut,
+      },
+    };
+  }
+  const closing = openBrackets
+    .map((bracket) => CLOSERS[bracket.char] ?? '')
+    .reverse()
+    .join('');
+  const lineBreak = code.includes('\r\n') ? '\r\n' : '\n';
+  const endsWithBreak = /\r?\n$/.test(code);
+  const healed = endsWithBreak ? code + closing + lineBreak : code + lineBreak + closing;
+  return { kind: 'candidate', code: healed, repair: { kind: 'close-truncated', added: closing } };
+}
