@@ -7,24 +7,25 @@
 /** Marker that replaces a secret value. */
 export const REDACTED = '[REDACTED]';
 
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*`;
+/** A key name that says it holds a secret (bounded repetitions keep matching linear on long identifier runs). */
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,40}`;
 
 /** Ordered replacements: structural forms first (they keep their label), then bare token shapes. */
 const RULES: readonly { pattern: RegExp; replace: string }[] = [
   // PEM private keys, including one cut off before its END line, and the tail of one whose BEGIN was cut off.
   { pattern: /-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)/g, replace: '[REDACTED:private-key]' },
-  { pattern: /^[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----/g, replace: '[REDACTED:private-key]' },
   // Authorization / Proxy-Authorization header values (whole value up to the end of the line or quote).
   { pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
   // Bearer credentials anywhere; Basic ones when the value looks encoded (so "basic example" stays prose).
   { pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1$2${REDACTED}` },
   { pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g, replace: `$1$2${REDACTED}` },
-  // JSON / Python dict keys: "password": "value", 'token': 'value', and \"secret\": \"value\" inside a JSON string.
-  { pattern: new RegExp(String.raw`("${SECRET_KEY}"\s*:\s*)"(?:[^"\\]|\\[\s\S])*"`, 'gi'), replace: `$1"${REDACTED}"` },
+  // JSON keys: "password": "value", also inside JSON strings at any depth (\"token\": \"value\"): the value
+  // ends at a quote preceded by exactly as many backslashes as the key's quotes; deeper-escaped quotes are content.
+  { pattern: new RegExp(String.raw`((\\{0,8})"${SECRET_KEY}\2"\s*:\s*)\2"(?:[^\\"]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
+  // Python dict keys: 'token': 'value'.
   { pattern: new RegExp(String.raw`('${SECRET_KEY}'\s*:\s*)'(?:[^'\\]|\\[\s\S])*'`, 'gi'), replace: `$1'${REDACTED}'` },
-  { pattern: new RegExp(String.raw`(\\"${SECRET_KEY}\\"\s*:\s*)\\"(?:\\\\\\"|[^\\]|\\[^"])*\\"`, 'gi'), replace: `$1\\"${REDACTED}\\"` },
-  // key="quoted value" / key=value / key: value pairs (query strings, env files, YAML, prose).
-  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)"[^"\r\n]*"`, 'gi'), replace: `$1"${REDACTED}"` },
+  // key="quoted value" (quotes possibly escaped), key='quoted value', key=value / key: value pairs.
+  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(\\{0,8})"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
   { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)'[^'\r\n]*'`, 'gi'), replace: `$1'${REDACTED}'` },
   { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(?![\["'\\])[^\s"'&,;}\]\\]+`, 'gi'), replace: `$1${REDACTED}` },
   // CLI flags such as --password hunter2 / --token abc.
@@ -53,7 +54,33 @@ export function redact(text: string): string {
     rule.pattern.lastIndex = 0;
     out = out.replace(rule.pattern, rule.replace);
   }
-  return out;
+  return out.includes(PEM_END) ? redactOrphanKeyTails(out) : out;
+}
+
+const PEM_END = '-----END';
+const PEM_END_LINE = /-----END[A-Z ]*PRIVATE KEY-----/g;
+/** Characters of a PEM body: base64, whitespace, and the `\n` / `\r` escapes it has inside a JSON string. */
+const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s]/;
+
+/**
+ * The tail of a private key whose BEGIN line was cut off (e.g. by a preview window) ends with an END line:
+ * remove the END line and the key body before it. Walks backwards in linear time (a regex here would backtrack).
+ */
+function redactOrphanKeyTails(text: string): string {
+  let out = '';
+  let copiedUpTo = 0;
+  for (const match of text.matchAll(PEM_END_LINE)) {
+    let start = match.index;
+    while (start > copiedUpTo) {
+      const char = text[start - 1] as string;
+      if ((char === 'n' || char === 'r') && text[start - 2] === '\\') start -= 2;
+      else if (PEM_BODY_CHAR.test(char)) start -= 1;
+      else break;
+    }
+    out += `${text.slice(copiedUpTo, start)}[REDACTED:private-key]`;
+    copiedUpTo = match.index + match[0].length;
+  }
+  return out + text.slice(copiedUpTo);
 }
 
 /** Longest text redacted in one piece; longer texts are cut to a head and a tail window first. */

@@ -156,14 +156,16 @@ export function computeStats(input: ComputeStatsInput): StatsPayload {
   };
 }
 
-/** Counters rebuilt from stored events (what the log alone can tell when the summary is lost). */
-export function countersFromEvents(events: Iterable<TelemetryEvent>, since: number, options?: CounterOptions): Counters {
-  const counters = new Counters(since, options);
-  let earliest = Number.POSITIVE_INFINITY;
+/**
+ * Counters rebuilt from stored events (what the log alone can tell when the summary is lost). They start at the
+ * earliest event, or at `sinceWhenEmpty` when there are no events.
+ */
+export function countersFromEvents(events: Iterable<TelemetryEvent>, sinceWhenEmpty: number, options?: CounterOptions): Counters {
+  const counters = new Counters(Number.POSITIVE_INFINITY, options);
   for (const event of events) {
     counters.add(event.tool, event.category, event.outcome, event.tokensSaved);
-    if (event.at < earliest) earliest = event.at;
+    if (event.at < counters.since) counters.since = event.at;
   }
-  if (earliest < counters.since) counters.since = earliest;
+  if (counters.since === Number.POSITIVE_INFINITY) counters.since = sinceWhenEmpty;
   return counters;
 }
