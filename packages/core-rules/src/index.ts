@@ -1,2 +1,10 @@
 /** Public entry of @dsh-tool-normalizer/core-rules: re-exports only. */
 export type * from './types.js';
+export { normalizeCall, hostViolations } from './normalize.js';
+export { planRecovery, type RecoveryOptions } from './recovery.js';
+export { classifyResult, categories } from './classify.js';
+export { hintFor, appendHint } from './hints.js';
+export { trimStackTrace } from './stack-trace.js';
+export { ruleCatalogue } from './catalogue.js';
+export { validateArguments } from './validate.js';
+export { defaultToggles } from './toggles.js';

@@ -43,3 +43,79 @@ export interface RuleToggles {
   autoClampRanges: boolean;
   errorHints: boolean;
 }
+
+/** A compile problem of a run_code program that could not be repaired (the syntax healer's diagnostic). */
+export interface Diagnostic {
+  kind: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/** Proof of one repair: which rule, why it fired, and short previews of the text before and after. */
+export interface Receipt {
+  ruleId: string;
+  category: string;
+  why: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * The answer of `normalizeCall`. Unchanged calls come back as the same object with `changed: false`, no
+ * receipts, and a `reason`. A changed call always carries `arguments` as a plain JSON object.
+ */
+export interface NormalizeResult {
+  call: ToolCall;
+  changed: boolean;
+  receipts: Receipt[];
+  reason?: string;
+  /** Set when a run_code program could not be repaired: feed it to `hintFor`. */
+  diagnostic?: Diagnostic;
+}
+
+/** One nested call of a recovery plan. `observe` steps only read; `retry` re-issues a repaired or original call. */
+export interface PlannedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  role: 'observe' | 'retry';
+}
+
+/**
+ * A small, serialisable recovery: run `steps` in order as nested calls, stop at the first failing step.
+ * `resultFrom: 'last-step'` answers with the last step's result; `'original'` keeps the original error
+ * and appends `hint`.
+ */
+export interface RecoveryPlan {
+  ruleId: string;
+  category: string;
+  steps: PlannedCall[];
+  resultFrom: 'last-step' | 'original';
+  hint?: string;
+}
+
+/** What `classifyResult` says about a result: a stable category id, the host error code, and whether it is a known mechanical failure class. */
+export interface Classification {
+  category: string;
+  code?: string;
+  known: boolean;
+}
+
+/** One entry of the rule catalogue (dashboard rule cards, README table). */
+export interface RuleInfo {
+  id: string;
+  category: string;
+  title: string;
+  description: string;
+  /** The config switch that enables the rule. */
+  option: keyof RuleToggles;
+  /** When the rule acts: before the call runs, after an error result (recovery), or on the error text (hint). */
+  stage: 'normalize' | 'recover' | 'hint';
+}
+
+/** A result category (stable id) with its dashboard label. `known` marks the mechanical failure classes. */
+export interface CategoryInfo {
+  id: string;
+  label: string;
+  known: boolean;
+}

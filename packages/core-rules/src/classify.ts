@@ -1,0 +1,87 @@
+/**
+ * Stable result categories (the dashboard and the analyzer group by these ids) and `classifyResult`, which
+ * maps a host result to one of them from its error code and, for the host's plain `Error`s that carry no
+ * code (editor path and range errors, blank description), from its exact message text.
+ */
+import type { CategoryInfo, Classification, ToolCall, ToolResultLike } from './types.js';
+
+export const categories: readonly CategoryInfo[] = Object.freeze([
+  { id: 'ok', label: 'Succeeded', known: false },
+  { id: 'invalid-args', label: 'Invalid arguments', known: true },
+  { id: 'code-mode-direct-call', label: 'Code Mode direct call', known: true },
+  { id: 'unknown-tool', label: 'Unknown tool', known: true },
+  { id: 'code-syntax', label: 'Program does not compile', known: true },
+  { id: 'inner-invalid-args', label: 'Inner call: invalid arguments', known: true },
+  { id: 'inner-unknown-binding', label: 'Inner call: no such tool', known: true },
+  { id: 'fs-not-observed', label: 'File not read before writing', known: true },
+  { id: 'fs-stale-version', label: 'File changed since read', known: true },
+  { id: 'editor-path', label: 'Editor: relative path', known: true },
+  { id: 'editor-range', label: 'Editor: view_range', known: true },
+  { id: 'read-range', label: 'Read: offset past end', known: true },
+  { id: 'fs-edit-anchor', label: 'Edit anchor not found or ambiguous', known: false },
+  { id: 'inner-tool-error', label: 'Inner call failed', known: false },
+  { id: 'code-runtime', label: 'Program failed at run time', known: false },
+  { id: 'aborted', label: 'Cancelled', known: false },
+  { id: 'other', label: 'Other error', known: false },
+]);
+
+const knownCategories = new Set(categories.filter((category) => category.known).map((category) => category.id));
+
+const CODE_RUN_PREFIX = 'code run failed (exception): ';
+
+function classifyProgramFailure(message: string): string {
+  if (!message.startsWith(CODE_RUN_PREFIX)) return 'code-runtime';
+  const detail = message.slice(CODE_RUN_PREFIX.length);
+  if (detail.startsWith('ToolCallError: invalid arguments') || detail.startsWith('ToolCallError: binding arguments must be lossless JSON')) return 'inner-invalid-args';
+  if (detail.startsWith('ToolCallError: ')) return 'inner-tool-error';
+  if (/^TypeError: tools(\.[\w$]+|\[[^\]]*\]) is not a function/.test(detail)) return 'inner-unknown-binding';
+  if (detail.startsWith('SyntaxError') || detail.startsWith('TypeError: "" is not a function')) return 'code-syntax';
+  const firstLine = detail.split('\n', 1)[0] ?? '';
+  // Failures of the host-side type strip carry no error name and no stack: the program never ran.
+  if (!/^[A-Za-z_$][\w$]*(Error|Exception)\b/.test(firstLine) && !detail.includes('\n    at ')) return 'code-syntax';
+  return 'code-runtime';
+}
+
+function categoryOf(call: ToolCall | undefined, result: ToolResultLike): string {
+  if (!result.isError) return 'ok';
+  const message = typeof result.error?.message === 'string' ? result.error.message : '';
+  const code = result.error?.info?.code;
+  switch (code) {
+    case 'ABORTED':
+    case 'ABORTED_BEFORE_DISPATCH':
+      return 'aborted';
+    case 'UNKNOWN_TOOL':
+      return message.includes('only `run_code` is callable directly') ? 'code-mode-direct-call' : 'unknown-tool';
+    case 'INVALID_ARGS':
+      return 'invalid-args';
+    case 'CODE_RUN_FAILED':
+      return classifyProgramFailure(message);
+    case 'FS_NOT_OBSERVED':
+      return 'fs-not-observed';
+    case 'FS_STALE_VERSION':
+      return 'fs-stale-version';
+    case 'FS_EDIT_NOT_FOUND':
+    case 'FS_AMBIGUOUS_EDIT':
+      return 'fs-edit-anchor';
+    case 'FS_NOT_FOUND':
+      if (/^offset \d+ is out of range for /.test(message)) return 'read-range';
+      break;
+  }
+  if (message.startsWith('invalid description: ')) return 'invalid-args';
+  if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
+  if (message.startsWith('Invalid `view_range`')) return 'editor-range';
+  if (call?.name === 'run_code' && message.startsWith('code run failed (')) return classifyProgramFailure(message);
+  return 'other';
+}
+
+/** Puts a result into a stable category and says whether it is one of the known mechanical failure classes. Never throws. */
+export function classifyResult(call: ToolCall, result: ToolResultLike): Classification {
+  try {
+    if (typeof result !== 'object' || result === null) return { category: 'other', known: false };
+    const category = categoryOf(typeof call === 'object' && call !== null ? call : undefined, result);
+    const code = result.isError ? result.error?.info?.code : undefined;
+    return { category, ...(typeof code === 'string' ? { code } : {}), known: knownCategories.has(category) };
+  } catch {
+    return { category: 'other', known: false };
+  }
+}

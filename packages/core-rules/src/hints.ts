@@ -1,0 +1,179 @@
+/**
+ * Hints for errors nobody healed (design section 2, step 3): one short actionable sentence that names
+ * every missing field at once and the exact correct form. `appendHint` keeps the host's text
+ * byte-identical as a prefix, so nothing the model or a log relies on is lost.
+ */
+import { healProgram } from '@dsh-tool-normalizer/syntax-healer';
+import { decodeArguments } from './arguments.js';
+import { classifyResult } from './classify.js';
+import { normalizeCall } from './normalize.js';
+import { resolveInside } from './rules/editor.js';
+import { parseProgram, planInnerInsertions } from './rules/inner-calls.js';
+import { dispatchProgram } from './rules/run-code.js';
+import { describeCall } from './text.js';
+import { findTool, RUN_CODE, requiredKeys, toolNames } from './tools.js';
+import { toolNameCandidates } from './tool-names.js';
+import { STALE_HINT } from './recovery.js';
+import type { Diagnostic, Environment, ToolCall, ToolResultLike } from './types.js';
+
+/** Longest ready-to-paste call a hint will carry. */
+const MAX_EXAMPLE = 2000;
+
+const SEPARATOR = '\n';
+
+/** `original` followed by the hint on its own line; `original` stays a byte-identical prefix. Idempotent. */
+export function appendHint(originalMessage: string, hint: string): string {
+  const original = typeof originalMessage === 'string' ? originalMessage : String(originalMessage);
+  if (typeof hint !== 'string' || hint.trim() === '' || original.endsWith(SEPARATOR + hint)) return original;
+  return original + SEPARATOR + hint;
+}
+
+function json(value: unknown): string | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return text !== undefined && text.length <= MAX_EXAMPLE ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function missingFields(message: string): string[] {
+  return [...message.matchAll(/missing required property "([^"]+)"/g)].map((match) => match[1] as string);
+}
+
+function quoteList(names: readonly string[]): string {
+  return names.map((name) => `"${name}"`).join(', ');
+}
+
+function invalidArgsHint(call: ToolCall, message: string, env: Environment): string | undefined {
+  const missing = missingFields(message);
+  const repaired = normalizeCall(call, { ...env, nested: true });
+  const example = repaired.changed ? json(repaired.call.arguments) : undefined;
+  if (message.startsWith('invalid description')) {
+    return `Hint: "description" must be a short non-empty summary (5-10 words)${example ? `, e.g. ${call.name} ${example}` : ''}.`;
+  }
+  if (missing.length === 0) return undefined;
+  if (example) return `Hint: resend with every required field (${quoteList(missing)}) in one call, e.g. ${call.name} ${example}.`;
+  const tool = findTool(env, call.name);
+  const required = tool ? requiredKeys(tool) : missing;
+  return `Hint: add ${quoteList(missing)} and resend; ${call.name} requires ${quoteList(required)}.`;
+}
+
+function directCallHint(call: ToolCall): string | undefined {
+  const decoded = decodeArguments(call.arguments);
+  const args = decoded.ok ? decoded.value : {};
+  const reissue = json({ code: dispatchProgram(call.name, args), description: describeCall(call.name, args) });
+  if (!reissue) return `Hint: call it inside a run_code program: run_code {"code":"return await tools[${JSON.stringify(JSON.stringify(call.name)).slice(1, -1)}]({...your arguments...});","description":"..."}.`;
+  return `Hint: resend it as run_code ${reissue}`;
+}
+
+function unknownToolHint(call: ToolCall, env: Environment): string | undefined {
+  if (call.name === RUN_CODE && !findTool(env, RUN_CODE)) return 'Hint: run_code is not available here; call the tools directly.';
+  const candidates = toolNameCandidates(call.name, env);
+  if (candidates.length > 0) return `Hint: there is no tool "${call.name}"; did you mean ${candidates.join(' or ')}?`;
+  const names = toolNames(env).filter((name) => name !== RUN_CODE);
+  if (names.length === 0) return undefined;
+  const inside = env.mode === 'code' ? ' (inside run_code)' : '';
+  return `Hint: there is no tool "${call.name}"; available tools${inside}: ${names.slice(0, 40).join(', ')}.`;
+}
+
+function programOf(call: ToolCall): string | undefined {
+  const decoded = decodeArguments(call.arguments);
+  return decoded.ok && typeof decoded.value.code === 'string' ? decoded.value.code : undefined;
+}
+
+function syntaxHint(call: ToolCall, message: string, diagnostic: Diagnostic | undefined): string {
+  const program = programOf(call);
+  const where = diagnostic ?? (program === undefined ? undefined : healProgram(program).diagnostic);
+  if (where?.kind === 'truncated' && where.line !== undefined) return `Hint: your program was cut at line ${where.line}; nothing ran; resend it whole.`;
+  if (message.includes('TypeError: "" is not a function')) return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
+  if (message.includes('enum is not supported')) return 'Hint: nothing ran: only erasable TypeScript is allowed; replace the enum with a const object.';
+  if (where) {
+    const at = where.line !== undefined && !where.message.includes(`line ${where.line}`) ? ` (line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ''})` : '';
+    return `Hint: ${where.message}${at}`;
+  }
+  return 'Hint: nothing ran: the program does not compile; send plain JavaScript or erasable TypeScript (no fences, no Python syntax).';
+}
+
+function innerArgsHint(call: ToolCall, message: string, env: Environment): string {
+  if (message.includes('binding arguments must be lossless JSON')) {
+    return 'Hint: pass exactly one plain JSON object to every tools.* call (no undefined values, functions, or missing argument).';
+  }
+  const missing = missingFields(message);
+  const program = programOf(call);
+  const parsed = program === undefined ? undefined : parseProgram(program);
+  const where = parsed ? planInnerInsertions(parsed, env)[0] : undefined;
+  const fields = missing.length > 0 ? quoteList(missing) : 'every required field';
+  if (where) return `Hint: tools.${where.tool} at line ${where.line} is missing ${fields}; add ${where.text.replace(/^[ ,]+|\s+$/g, '')} to that call and resend.`;
+  return `Hint: a tools.* call in your program is missing ${fields}; add ${missing.length > 1 ? 'them' : 'it'} to that call's object and resend.`;
+}
+
+function innerBindingHint(message: string, env: Environment): string | undefined {
+  const name = /TypeError: tools(?:\.([\w$]+)|\[["'`]?([^\]"'`]*)["'`]?\]) is not a function/.exec(message);
+  const missing = name?.[1] ?? name?.[2];
+  if (!missing) return undefined;
+  const candidates = toolNameCandidates(missing, env);
+  if (candidates.length > 0) return `Hint: tools.${missing} does not exist; use ${candidates.map((candidate) => `tools.${candidate}`).join(' or ')}.`;
+  const names = toolNames(env).filter((tool) => tool !== RUN_CODE);
+  return `Hint: tools.${missing} does not exist; available: ${names.slice(0, 40).join(', ')}.`;
+}
+
+function editorPathHint(call: ToolCall, env: Environment): string | undefined {
+  const decoded = decodeArguments(call.arguments);
+  const path = decoded.ok && typeof decoded.value.path === 'string' ? decoded.value.path : undefined;
+  if (path === undefined) return undefined;
+  const resolved = env.cwd ? resolveInside(env.cwd, path) : undefined;
+  if (resolved) return `Hint: use the absolute path ${resolved} (the workspace is ${env.cwd}; /${path.replace(/^\.\//, '')} would be at the filesystem root).`;
+  if (env.cwd) return `Hint: use an absolute path inside the workspace ${env.cwd}; "${path}" leaves it or cannot be resolved.`;
+  return 'Hint: use an absolute path that starts with the workspace directory, not the filesystem root.';
+}
+
+function editorRangeHint(message: string): string {
+  const lines = /\[1, (\d+)\]|`(\d+)`\s*$/.exec(message);
+  const count = lines?.[1] ?? lines?.[2];
+  if (count) return `Hint: the file has ${count} lines as the editor counts them; use a view_range within [1, ${count}], or [start, -1] to read to the end.`;
+  return 'Hint: view_range must be two integers [start, end] with 1 <= start <= end, or [start, -1] to read to the end.';
+}
+
+/**
+ * One actionable sentence for an error result, or undefined when the host's own text already says what to
+ * do (or the result is not an error). Never throws.
+ */
+export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment, diagnostic?: Diagnostic): string | undefined {
+  try {
+    if (!result?.isError || typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
+    const message = typeof result.error?.message === 'string' ? result.error.message : '';
+    const { category } = classifyResult(call, result);
+    switch (category) {
+      case 'invalid-args':
+        return invalidArgsHint(call, message, env);
+      case 'code-mode-direct-call':
+        return directCallHint(call);
+      case 'unknown-tool':
+        return unknownToolHint(call, env);
+      case 'code-syntax':
+        return syntaxHint(call, message, diagnostic);
+      case 'inner-invalid-args':
+        return innerArgsHint(call, message, env);
+      case 'inner-unknown-binding':
+        return innerBindingHint(message, env);
+      case 'fs-not-observed':
+        return message.includes('read the file, then retry') ? undefined : `Hint: read ${/"([^"]+)"/.exec(message)?.[1] ?? 'the file'} first, then resend the same call.`;
+      case 'fs-stale-version':
+        return STALE_HINT;
+      case 'editor-path':
+        return editorPathHint(call, env);
+      case 'editor-range':
+        return editorRangeHint(message);
+      case 'read-range': {
+        const lines = /\((\d+) lines\)/.exec(message)?.[1];
+        return lines ? `Hint: the file has ${lines} lines; use an offset from 1 to ${lines}.` : undefined;
+      }
+      default:
+        return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+}
+

@@ -1,0 +1,42 @@
+/**
+ * Stack traces in host errors point into the pnpm store and Node internals: long absolute paths that cost
+ * tokens and tell the model nothing. `trimStackTrace` drops those frames. The one frame that locates the
+ * model's own program (`eval at runWorkerMain …, <anonymous>:L:C`) is kept, shortened to the program's
+ * line and column.
+ */
+
+/** The host compiles the body with `new AsyncFunction(...)` after a `'use strict';` line: program line 1 is line 4 of `<anonymous>`. */
+const PROGRAM_LINE_OFFSET = 3;
+
+const FRAME = /^\s+at /;
+const INTERNAL = /node_modules[\\/]|node:internal|\[nodejs\.internal|worker\.cjs|\(native\)|^\s+at new Promise \(<anonymous>\)/;
+const PROGRAM_FRAME = /^(\s+)at .*eval at runWorkerMain .*<anonymous>:(\d+):(\d+)\)\s*$/;
+
+/** Removes internal stack frames from an error message; returns the same string when there is nothing to trim. */
+export function trimStackTrace(message: string): string {
+  if (typeof message !== 'string' || !message.includes('    at ')) return message;
+  const lines = message.split('\n');
+  let trimmed = false;
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (!FRAME.test(line)) {
+      kept.push(line);
+      continue;
+    }
+    const program = PROGRAM_FRAME.exec(line);
+    if (program) {
+      const programLine = Number(program[2]) - PROGRAM_LINE_OFFSET;
+      if (programLine >= 1) {
+        kept.push(`${program[1]}at run_code program line ${programLine}, column ${program[3]}`);
+        trimmed = true;
+        continue;
+      }
+    }
+    if (INTERNAL.test(line)) {
+      trimmed = true;
+      continue;
+    }
+    kept.push(line);
+  }
+  return trimmed ? kept.join('\n') : message;
+}

@@ -1,0 +1,63 @@
+/**
+ * Looking tools up in an environment and reading the few facts the rules need from a tool's JSON Schema
+ * (required keys, declared properties). The name index is cached per `env.tools` array so the valid path
+ * stays a map lookup.
+ */
+import type { Environment, ToolSchema } from './types.js';
+
+export const RUN_CODE = 'run_code';
+
+const indexes = new WeakMap<readonly ToolSchema[], Map<string, ToolSchema>>();
+
+function toolIndex(tools: readonly ToolSchema[]): Map<string, ToolSchema> {
+  let index = indexes.get(tools);
+  if (!index) {
+    index = new Map();
+    for (const tool of tools) {
+      if (tool && typeof tool.name === 'string' && !index.has(tool.name)) index.set(tool.name, tool);
+    }
+    indexes.set(tools, index);
+  }
+  return index;
+}
+
+/** The tool named `name` in `env`, or undefined. */
+export function findTool(env: Environment, name: string): ToolSchema | undefined {
+  if (!env || !Array.isArray(env.tools)) return undefined;
+  return toolIndex(env.tools).get(name);
+}
+
+/** Every tool name visible in `env`, in the host's order. */
+export function toolNames(env: Environment): string[] {
+  if (!env || !Array.isArray(env.tools)) return [];
+  return [...toolIndex(env.tools).keys()];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `required` list at the top of a tool's schema (strings only). */
+export function requiredKeys(tool: ToolSchema): string[] {
+  const parameters = tool.parameters;
+  if (!isRecord(parameters) || !Array.isArray(parameters.required)) return [];
+  return parameters.required.filter((key): key is string => typeof key === 'string');
+}
+
+/** The schema of one declared top-level property, if any. */
+export function propertySchema(tool: ToolSchema, key: string): Record<string, unknown> | undefined {
+  const parameters = tool.parameters;
+  if (!isRecord(parameters) || !isRecord(parameters.properties)) return undefined;
+  const property = (parameters.properties as Record<string, unknown>)[key];
+  return isRecord(property) ? property : undefined;
+}
+
+/**
+ * Required properties the engine can fill by itself: a required string `description` (bash, run_code,
+ * subagent: a short display text derived from the other arguments). Nothing else is ever invented.
+ */
+export function fillableKeys(tool: ToolSchema): string[] {
+  return requiredKeys(tool).filter((key) => key === 'description' && propertySchema(tool, key)?.type === 'string');
+}
+
+export { isRecord };
