@@ -31,11 +31,11 @@ const RULES: readonly { pattern: RegExp; replace: string }[] = [
   // CLI flags such as --password hunter2 / --token abc.
   { pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
   // Provider key shapes.
-  { pattern: /\bsk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
-  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
-  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
-  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
-  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
+  { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
+  { pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
+  { pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
+  { pattern: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
+  { pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
   { pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: REDACTED },
   // JSON Web Tokens.
   { pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, replace: `${REDACTED}:jwt` },

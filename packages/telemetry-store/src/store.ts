@@ -70,6 +70,12 @@ const MAX_APPEND_BYTES = 256 * 1024;
 /** Bytes read from the end of the log at boot to refill the recent-events buffer when the summary is valid. */
 const BOOT_TAIL_BYTES = 1024 * 1024;
 
+/** ENOENT, or ENOTDIR (a path component is a file): there is simply nothing to read. */
+function isMissing(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 function errorCode(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code ?? (error instanceof Error ? error.message : String(error));
@@ -165,7 +171,7 @@ class FileTelemetryStore implements TelemetryStore {
     try {
       text = readFileSync(this.summaryPath, 'utf8');
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') this.warn(`cannot read the telemetry summary ${this.summaryPath} (${errorCode(error)}); rebuilding counters from the log`);
+      if (!isMissing(error)) this.warn(`cannot read the telemetry summary ${this.summaryPath} (${errorCode(error)}); rebuilding counters from the log`);
       return undefined;
     }
     return this.parseSummary(text);
@@ -342,7 +348,7 @@ class FileTelemetryStore implements TelemetryStore {
       let base: Summary | undefined;
       if (!overwrite) {
         const text = await readFile(this.summaryPath, 'utf8').catch((error: unknown) => {
-          if (errorCode(error) === 'ENOENT') return undefined;
+          if (isMissing(error)) return undefined;
           throw error;
         });
         base = text === undefined ? undefined : this.parseSummary(text);
