@@ -1,0 +1,102 @@
+/**
+ * The plugin's configuration: one typebox schema with the seed plugin's option names and defaults, exposed to
+ * cordis as a Standard Schema (`~standard`, what cordis' loader calls to validate a row's `config:`).
+ *
+ * Why not the host's own schemastery: a plugin installed from a local path (`link:`) resolves imports from its real
+ * folder and cannot see `@deepseek-ai/schemastery` in the profile (dsh-host.md section 7), so the published bundle
+ * may not import it at runtime. An invalid value fails plugin load with a message naming the option and the
+ * expected type.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+export const ConfigSchema = Type.Object(
+  {
+    autoWrapRunCode: Type.Boolean({ default: true, description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.' }),
+    autoBridgeDirectTools: Type.Boolean({ default: true, description: 'Code Mode: turn a direct call to a visible tool into a run_code call.' }),
+    autoObserveFiles: Type.Boolean({ default: true, description: 'Edit/write of an unread file: read it, then retry once.' }),
+    autoClampRanges: Type.Boolean({ default: true, description: 'Clamp a str_replace_editor view_range that runs past the end of the file.' }),
+    injectPrompt: Type.Boolean({ default: true, description: 'Add a short static tool-call guidance section to the system prompt.' }),
+    errorHints: Type.Boolean({ default: true, description: 'Append one actionable hint to errors nobody could heal.' }),
+    trimStackTraces: Type.Boolean({ default: true, description: 'Remove stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.' }),
+    persistPassthrough: Type.Boolean({ default: false, description: 'Also write calls that needed no healing to the JSONL log (they are always counted).' }),
+    logDir: Type.String({ default: '', description: 'Directory of the JSONL log and summary; empty means $DSH_HOME (default ~/.dsh).' }),
+    maxLogBytes: Type.Integer({ default: 4 * 1024 * 1024, minimum: 64 * 1024, description: 'Size at which the JSONL log rotates.' }),
+  },
+  { additionalProperties: false },
+);
+
+/** The validated configuration `apply()` receives. */
+export type ToolNormalizerConfig = Static<typeof ConfigSchema>;
+
+interface StandardIssue {
+  readonly message: string;
+  readonly path?: readonly PropertyKey[];
+}
+
+type StandardResult<T> = { readonly value: T; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+
+/** The Standard Schema v1 surface cordis' `resolveConfig` calls (`Config['~standard'].validate(config)`). */
+export interface ConfigValidator {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<ToolNormalizerConfig>;
+  };
+  /** The typebox schema, for tools that render settings forms or documentation. */
+  readonly schema: typeof ConfigSchema;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function expectedType(option: string): string {
+  const property = (ConfigSchema.properties as Record<string, { type?: string; minimum?: number }>)[option];
+  if (!property) return 'no such option';
+  if (property.type === 'integer' && property.minimum !== undefined) return `an integer >= ${property.minimum}`;
+  return property.type === 'integer' ? 'an integer' : `a ${property.type}`;
+}
+
+/**
+ * Validate a raw config row and fill in defaults. `undefined`/`null` mean "all defaults". The input is never
+ * mutated.
+ */
+export function validateConfig(raw: unknown): StandardResult<ToolNormalizerConfig> {
+  const input = raw === undefined || raw === null ? {} : raw;
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    return { issues: [{ message: `tool-normalizer: config must be an object, got ${describeType(input)}` }] };
+  }
+  const issues: StandardIssue[] = [];
+  const known = ConfigSchema.properties as Record<string, unknown>;
+  for (const [option, value] of Object.entries(input)) {
+    if (!(option in known)) {
+      issues.push({ message: `tool-normalizer: unknown option "${option}" (known: ${Object.keys(known).join(', ')})`, path: [option] });
+      continue;
+    }
+    if (value === undefined) continue;
+    const single = Type.Object({ [option]: known[option] as never });
+    if (!Value.Check(single, { [option]: value })) {
+      issues.push({ message: `tool-normalizer: option "${option}" must be ${expectedType(option)}, got ${describeType(value)} ${JSON.stringify(value)}`, path: [option] });
+    }
+  }
+  if (issues.length > 0) return { issues };
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const value = Value.Default(ConfigSchema, structuredClone(defined)) as ToolNormalizerConfig;
+  return { value };
+}
+
+/** Resolve a config or throw one Error listing every problem (used when `apply` is called without the loader). */
+export function resolveConfig(raw: unknown): ToolNormalizerConfig {
+  const result = validateConfig(raw);
+  if (result.issues) throw new TypeError(result.issues.map((issue) => issue.message).join('\n'));
+  return result.value;
+}
+
+/** The plugin's `Config` export. */
+export const Config: ConfigValidator = {
+  '~standard': { version: 1, vendor: 'dsh-tool-normalizer', validate: validateConfig },
+  schema: ConfigSchema,
+};

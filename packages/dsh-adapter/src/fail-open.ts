@@ -1,0 +1,35 @@
+/**
+ * Fail-open bookkeeping: a plugin exception must never turn a working call into a failure nor lose the host's
+ * own result. Each seam catches, falls back to the host's behaviour and reports here; the error is counted
+ * (served with the stats) and logged once per distinct seam and message.
+ */
+export interface WarnSink {
+  warn(message: string): void;
+}
+
+const MAX_DISTINCT_LOGGED = 64;
+
+export class PluginErrors {
+  #count = 0;
+  readonly #logged = new Set<string>();
+
+  constructor(private readonly sink: WarnSink) {}
+
+  /** How many plugin errors were contained since the plugin started. */
+  get count(): number {
+    return this.#count;
+  }
+
+  report(seam: string, error: unknown): void {
+    this.#count += 1;
+    const message = error instanceof Error ? error.message : String(error);
+    const key = `${seam}\u0000${message}`;
+    if (this.#logged.has(key) || this.#logged.size >= MAX_DISTINCT_LOGGED) return;
+    this.#logged.add(key);
+    try {
+      this.sink.warn(`tool-normalizer: ${seam} failed open (the host's own behaviour was kept): ${error instanceof Error ? (error.stack ?? message) : message}`);
+    } catch {
+      // A broken logger must not break the call either.
+    }
+  }
+}

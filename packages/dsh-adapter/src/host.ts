@@ -1,0 +1,75 @@
+/**
+ * The slice of DeepSeek Harness the plugin touches, as TYPES ONLY. The published bundle must not import
+ * `@deepseek-ai/*` at runtime (a locally linked plugin cannot resolve them, dsh-host.md section 7), so every
+ * import here is `import type` and every service is read through `ctx.get()` or the plugin's `inject`.
+ */
+import type { Context } from '@deepseek-ai/cordis';
+import type { Agent } from '@deepseek-ai/dsh-agent';
+import type { GenerateOptions, StreamChunk, ToolCallBlock, ContentBlock } from '@deepseek-ai/dsh-llm';
+import type {
+  PostToolDecision,
+  ToolDispatchExecution,
+  ToolExecution,
+  ToolExecutionInput,
+  ToolExecutionResult,
+  ToolExecutionToken,
+  ToolRuntime,
+} from '@deepseek-ai/dsh-tools';
+import type { WebServer } from '@deepseek-ai/dsh-host-webserver';
+import type { SystemPrompt } from '@deepseek-ai/dsh-system-prompt';
+import type { ToolMode } from '@dsh-tool-normalizer/core-rules';
+
+export type {
+  Agent,
+  ContentBlock,
+  Context,
+  GenerateOptions,
+  PostToolDecision,
+  StreamChunk,
+  ToolCallBlock,
+  ToolDispatchExecution,
+  ToolExecution,
+  ToolExecutionInput,
+  ToolExecutionResult,
+  ToolExecutionToken,
+  ToolRuntime,
+  SystemPrompt,
+  WebServer,
+};
+
+/** The token meter's one method the plugin uses (`@deepseek-ai/dsh-token-meter`). */
+export interface TokenMeterLike {
+  measure(session: Agent['session']): { totalTokens: number };
+}
+
+/** The agent registry's one method the plugin uses (`@deepseek-ai/dsh-agent`). */
+export interface AgentRegistryLike {
+  get(id: string): Agent | undefined;
+}
+
+/** Error codes of a cancelled call: never retried. */
+export const ABORT_CODES: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH']);
+
+/** The name of DSH's Code-Mode transport tool (`RUN_CODE_NAME` in dsh-tools, not imported at runtime). */
+export const RUN_CODE = 'run_code';
+
+/**
+ * The presentation mode from the tools a request shows the model (`options.tools`): only `run_code` means
+ * Code Mode, `run_code` beside native tools means `both`.
+ */
+export function modeOfPresentedTools(presented: readonly { name: string }[]): ToolMode {
+  if (!presented.some((tool) => tool.name === RUN_CODE)) return 'native';
+  return presented.length === 1 ? 'code' : 'both';
+}
+
+/** The session working directory, by the same rule as `dsh-tool-fs` (`session.header.cwd`). */
+export function sessionCwd(agent: Agent | undefined): string | undefined {
+  const cwd = (agent?.session as { header?: { cwd?: unknown } } | undefined)?.header?.cwd;
+  return typeof cwd === 'string' && cwd.length > 0 ? cwd : undefined;
+}
+
+/** The model an agent talks to, when the agent says (`agent.options.model`). */
+export function agentModel(agent: Agent | undefined): string | undefined {
+  const model = (agent?.options as { model?: unknown } | undefined)?.model;
+  return typeof model === 'string' ? model : undefined;
+}

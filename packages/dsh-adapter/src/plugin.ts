@@ -1,0 +1,87 @@
+/**
+ * The cordis plugin: validates the config, then wires the engine onto DSH's seams (design section 2). Every
+ * listener, section, route and the telemetry store belong to this plugin's fiber (`ctx.on`, `ctx.effect`, the
+ * host's own disposers), so disposing or hot-reloading the plugin leaves nothing behind. Optional services are
+ * reached through `ctx.inject` (webServer exists only in the web profile, systemPrompt nearly everywhere) or read
+ * at call time (`tokenMeter`, `agents`), so the plugin loads the same in web, headless and tui.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createTelemetryStore, type StatsPayload, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
+import { resolveConfig, type ToolNormalizerConfig } from './config.js';
+import { EnvironmentReader } from './environment.js';
+import { createExecuteListener } from './execute-seam.js';
+import { PluginErrors } from './fail-open.js';
+import type { Context } from './host.js';
+import { PluginState } from './ledger.js';
+import { createPostExecuteListener } from './post-execute-seam.js';
+import { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
+import { createResultListener } from './result-seam.js';
+import { CLEAR_PATH, STATS_PATH, createClearHandler, createStatsHandler, type RouteBackend } from './routes.js';
+import { createStreamListener } from './stream-seam.js';
+
+export { Config } from './config.js';
+
+/** The plugin (and loader row) name. */
+export const name = 'tool-normalizer';
+
+/** Required services; the rest are optional and looked up when used. */
+export const inject = ['tools'];
+
+/** Where the JSONL log and summary go when `logDir` is empty: `$DSH_HOME` (default `~/.dsh`). */
+export function defaultLogDir(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env['DSH_HOME'];
+  return home !== undefined && home !== '' ? home : join(homedir(), '.dsh');
+}
+
+export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): void {
+  const config = resolveConfig(rawConfig);
+  const logger = ctx.logger('tool-normalizer');
+  const errors = new PluginErrors({ warn: (message) => logger.warn(message) });
+  const state = new PluginState(ctx, config, new EnvironmentReader(ctx), errors);
+  ctx.effect(() => () => state.clear(), 'tool-normalizer call state');
+
+  ctx.effect(() => {
+    try {
+      state.telemetry = createTelemetryStore({
+        dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
+        maxLogBytes: config.maxLogBytes,
+        persistPassthrough: config.persistPassthrough,
+        warn: (message) => logger.warn(message),
+      });
+    } catch (error) {
+      errors.report('telemetry', error);
+    }
+    return async () => {
+      const store = state.telemetry;
+      state.telemetry = undefined;
+      await store?.close();
+    };
+  }, 'tool-normalizer telemetry');
+
+  ctx.on('llm/stream', createStreamListener(state));
+  ctx.on('tools/execute', createExecuteListener(state));
+  ctx.on('tools/post-execute', createPostExecuteListener(state));
+  ctx.on('tools/result', createResultListener(state));
+
+  if (config.injectPrompt) {
+    ctx.inject(['systemPrompt'], (scoped) => {
+      scoped.systemPrompt.section({ name: PROMPT_SECTION_NAME, order: PROMPT_SECTION_ORDER, text: PROMPT_SECTION_TEXT });
+    });
+  }
+
+  const backend: RouteBackend = {
+    stats: (query: StatsQuery) => {
+      const store = state.telemetry;
+      if (!store) throw new Error('telemetry store unavailable');
+      return { ...store.stats(query), pluginErrors: errors.count } as StatsPayload & { pluginErrors: number };
+    },
+    clear: async () => {
+      await state.telemetry?.clear();
+    },
+  };
+  ctx.inject(['webServer'], (web) => {
+    web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend) }), 'tool-normalizer stats route');
+    web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend) }), 'tool-normalizer clear route');
+  });
+}

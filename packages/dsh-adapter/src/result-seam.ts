@@ -1,0 +1,94 @@
+/**
+ * Seam 4, the `tools/result` emit: the final outcome of a call is joined to what the plugin did for it and
+ * recorded. A call counts as healed only when the plugin changed it or recovered it; it is a healed SUCCESS only
+ * when the model then saw a success. Tokens saved = the session's measured request pressure
+ * (`ctx.tokenMeter.measure(session).totalTokens`) times the model round-trips avoided (one per healed call);
+ * 0 without a meter. Code-Mode sub-calls are recorded only when the plugin acted on them (the outer run_code
+ * call is what the model saw); the plugin's own nested calls are never recorded.
+ */
+import { classifyResult } from '@dsh-tool-normalizer/core-rules';
+import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
+import { agentModel, type Agent, type TokenMeterLike, type ToolExecution, type ToolExecutionResult } from './host.js';
+import type { ExecutionNote, PluginState, StreamNote } from './ledger.js';
+
+/** Round-trips a healed call saves: the model does not have to read the error and send the call again. */
+export const ROUND_TRIPS_AVOIDED_PER_HEAL = 1;
+
+/** The `tools/result` listener (observe-only: it never throws into the host). */
+export function createResultListener(state: PluginState) {
+  return function onToolResult(exec: Readonly<ToolExecution>, result: Readonly<ToolExecutionResult>): undefined {
+    try {
+      record(state, exec, result);
+    } catch (error) {
+      state.errors.report('tools/result', error);
+    }
+    return undefined;
+  };
+}
+
+function record(state: PluginState, exec: Readonly<ToolExecution>, result: Readonly<ToolExecutionResult>): void {
+  if (state.isOwnNestedCall(exec)) return;
+  const execution = state.executionNotes.take(exec.token);
+  const stream = exec.parent === undefined ? state.streamNotes.take(String(exec.callId)) : undefined;
+  const repaired = stream !== undefined && stream.receipts.length > 0;
+  const healed = repaired || execution?.recovery !== undefined;
+  if (exec.parent !== undefined && !healed) return;
+  const store = state.telemetry;
+  if (!store) return;
+  store.record(buildEvent(state, exec, result, stream, execution, healed));
+}
+
+function buildEvent(
+  state: PluginState,
+  exec: Readonly<ToolExecution>,
+  result: Readonly<ToolExecutionResult>,
+  stream: StreamNote | undefined,
+  execution: ExecutionNote | undefined,
+  healed: boolean,
+): TelemetryEventInput {
+  const call = { name: exec.name, arguments: exec.arguments };
+  const ruleIds: string[] = [];
+  const changes: string[] = [];
+  let category: string | undefined;
+  for (const receipt of stream?.receipts ?? []) {
+    ruleIds.push(receipt.ruleId);
+    changes.push(receipt.why);
+    category ??= receipt.category;
+  }
+  if (execution?.recovery) {
+    ruleIds.push(execution.recovery.ruleId);
+    changes.push(`recovery ${execution.recovery.ruleId}: ${execution.recovery.steps} nested call(s)`);
+    category ??= execution.recovery.category;
+  }
+  const finalCategory = category ?? classifyResult(call, result).category;
+  const success = !result.isError;
+  const outcome: TelemetryEventInput['outcome'] = healed ? (success ? 'healed-success' : 'healed-failed') : success ? 'passthrough' : 'passthrough-failed';
+  const model = agentModel(exec.agent);
+  return {
+    callId: String(exec.callId),
+    tool: stream?.modelTool ?? exec.name,
+    category: finalCategory,
+    outcome,
+    ruleIds,
+    ...(changes.length > 0 ? { changes } : {}),
+    ...(stream?.before !== undefined ? { before: stream.before } : {}),
+    ...(stream?.after !== undefined ? { after: stream.after } : {}),
+    ...(result.isError ? { error: result.error.message } : {}),
+    tokensSaved: outcome === 'healed-success' ? measuredPressure(state, exec.agent) * ROUND_TRIPS_AVOIDED_PER_HEAL : 0,
+    ...(model === undefined ? {} : { model }),
+  };
+}
+
+/** The session's current request pressure in tokens, or 0 when no meter (or no session) is there to measure. */
+function measuredPressure(state: PluginState, agent: Agent | undefined): number {
+  if (!agent) return 0;
+  const meter = state.ctx.get('tokenMeter') as TokenMeterLike | undefined;
+  if (!meter) return 0;
+  try {
+    const total = meter.measure(agent.session).totalTokens;
+    return Number.isFinite(total) && total > 0 ? total : 0;
+  } catch (error) {
+    state.errors.report('tokenMeter.measure', error);
+    return 0;
+  }
+}
