@@ -1,0 +1,18 @@
+/**
+ * Side-effect entry: registers `<tn-dashboard>` in the page's custom element registry. Safe to load twice (for
+ * example the standalone bundle next to the DSH Settings bundle): a second load finds the name taken and
+ * leaves the first definition in place.
+ */
+import { TnDashboard } from './dashboard-element.js';
+
+export const TAG_NAME = 'tn-dashboard';
+
+if (!customElements.get(TAG_NAME)) customElements.define(TAG_NAME, TnDashboard);
+
+export { TnDashboard };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'tn-dashboard': TnDashboard;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Checks a stats payload before the dashboard renders it, so a wrong URL, an older server or a hand-built
+ * `data` object produces one clear error message instead of a half-drawn page or an exception in render.
+ * Only the fields the dashboard reads are checked; unknown extra fields are ignored.
+ */
+import type { DashboardPayload } from './types.js';
+
+export const SUPPORTED_VERSION = 1;
+
+export type PayloadCheck = { ok: true; payload: DashboardPayload } | { ok: false; message: string };
+
+type Checker = (value: unknown, path: string) => string | undefined;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const number: Checker = (value, path) =>
+  typeof value === 'number' && Number.isFinite(value) ? undefined : `${path} must be a finite number`;
+const string: Checker = (value, path) => (typeof value === 'string' ? undefined : `${path} must be a string`);
+const boolean: Checker = (value, path) => (typeof value === 'boolean' ? undefined : `${path} must be a boolean`);
+const rate: Checker = (value, path) =>
+  value === null || (typeof value === 'number' && value >= 0 && value <= 1)
+    ? undefined
+    : `${path} must be a number between 0 and 1, or null`;
+const optional =
+  (inner: Checker): Checker =>
+  (value, path) =>
+    value === undefined ? undefined : inner(value, path);
+const arrayOf =
+  (inner: Checker): Checker =>
+  (value, path) => {
+    if (!Array.isArray(value)) return `${path} must be an array`;
+    for (let index = 0; index < value.length; index++) {
+      const problem = inner(value[index], `${path}[${index}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+const object =
+  (shape: Record<string, Checker>): Checker =>
+  (value, path) => {
+    if (!isRecord(value)) return `${path} must be an object`;
+    for (const [key, check] of Object.entries(shape)) {
+      const problem = check(value[key], `${path}.${key}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+
+const rateRow = object({
+  name: string,
+  calls: number,
+  failures: number,
+  healedSuccess: number,
+  healedFailed: number,
+  tokensSaved: number,
+  failureRate: rate,
+  counterfactualFailureRate: rate,
+  healingSuccessRate: rate,
+  ranked: boolean,
+});
+
+const event = object({
+  id: string,
+  at: number,
+  tool: string,
+  category: string,
+  outcome: string,
+  ruleIds: arrayOf(string),
+  before: optional(string),
+  after: optional(string),
+  changes: arrayOf(string),
+  error: optional(string),
+  tokensSaved: number,
+  model: optional(string),
+});
+
+const rule = object({
+  id: string,
+  category: string,
+  title: string,
+  description: string,
+  option: optional(string),
+  enabled: optional(boolean),
+});
+
+const payloadShape = object({
+  generatedAt: number,
+  since: number,
+  totals: object({
+    calls: number,
+    healedSuccess: number,
+    healedFailed: number,
+    passThrough: number,
+    passThroughFailed: number,
+    tokensSaved: number,
+  }),
+  rates: object({ healingSuccessRate: rate, surfacedErrorRate: rate, counterfactualErrorRate: rate }),
+  minCalls: number,
+  tools: arrayOf(rateRow),
+  categories: arrayOf(rateRow),
+  rankings: object({ toolsByFailureRate: arrayOf(string), categoriesByFailureRate: arrayOf(string) }),
+  recent: arrayOf(event),
+  recentMatched: number,
+  storage: object({
+    logging: boolean,
+    persistPassthrough: boolean,
+    rejectedInputs: number,
+    skippedLines: number,
+    foldedToolNames: number,
+  }),
+  rules: optional(arrayOf(rule)),
+});
+
+/** Accepts a parsed JSON value as a stats payload of the supported version, or says what is wrong with it. */
+export function checkPayload(value: unknown): PayloadCheck {
+  if (!isRecord(value)) return { ok: false, message: 'the stats payload is not a JSON object' };
+  if (value.v !== SUPPORTED_VERSION) {
+    return {
+      ok: false,
+      message: `unsupported stats payload version ${JSON.stringify(value.v) ?? 'undefined'} (this dashboard reads version ${SUPPORTED_VERSION})`,
+    };
+  }
+  const problem = payloadShape(value, 'payload');
+  if (problem) return { ok: false, message: `invalid stats payload: ${problem}` };
+  return { ok: true, payload: value as unknown as DashboardPayload };
+}

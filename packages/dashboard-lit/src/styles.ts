@@ -1,0 +1,347 @@
+/**
+ * The dashboard's stylesheet. Colours are custom properties set per theme: `light` and `dark` use fixed
+ * palettes; `auto` follows the DSH web client's own design tokens (`--dsw-alias-*`) when the element sits in
+ * DSH, and the user's `prefers-color-scheme` everywhere else. Badges always carry text, never colour alone.
+ */
+import { css } from 'lit';
+
+export const dashboardStyles = css`
+  :host {
+    --tn-l-bg: #ffffff;
+    --tn-l-surface: #f6f8fa;
+    --tn-l-fg: #1f2328;
+    --tn-l-muted: #59636e;
+    --tn-l-border: #d1d9e0;
+    --tn-l-accent: #0969da;
+    --tn-l-good: #1a7f37;
+    --tn-l-bad: #cf222e;
+    --tn-l-warn: #9a6700;
+    --tn-d-bg: #0d1117;
+    --tn-d-surface: #161b22;
+    --tn-d-fg: #e6edf3;
+    --tn-d-muted: #9198a1;
+    --tn-d-border: #3d444d;
+    --tn-d-accent: #4493f8;
+    --tn-d-good: #3fb950;
+    --tn-d-bad: #f85149;
+    --tn-d-warn: #d29922;
+
+    --tn-bg: var(--dsw-alias-bg-layer-1, var(--tn-l-bg));
+    --tn-surface: var(--dsw-alias-bg-module-platform, var(--tn-l-surface));
+    --tn-fg: var(--dsw-alias-label-primary, var(--tn-l-fg));
+    --tn-muted: var(--dsw-alias-label-secondary, var(--tn-l-muted));
+    --tn-border: var(--dsw-alias-border-l2, var(--tn-l-border));
+    --tn-accent: var(--dsw-alias-brand-primary, var(--tn-l-accent));
+    --tn-good: var(--dsw-alias-state-success-primary, var(--tn-l-good));
+    --tn-bad: var(--dsw-alias-state-error-primary, var(--tn-l-bad));
+    --tn-warn: var(--dsw-alias-state-warn-label, var(--tn-l-warn));
+
+    display: block;
+    color: var(--tn-fg);
+    background: var(--tn-bg);
+    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+    font-size: 14px;
+    line-height: 1.45;
+    padding: 16px;
+    box-sizing: border-box;
+    color-scheme: light;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light']):not([theme='dark'])) {
+      --tn-bg: var(--dsw-alias-bg-layer-1, var(--tn-d-bg));
+      --tn-surface: var(--dsw-alias-bg-module-platform, var(--tn-d-surface));
+      --tn-fg: var(--dsw-alias-label-primary, var(--tn-d-fg));
+      --tn-muted: var(--dsw-alias-label-secondary, var(--tn-d-muted));
+      --tn-border: var(--dsw-alias-border-l2, var(--tn-d-border));
+      --tn-accent: var(--dsw-alias-brand-primary, var(--tn-d-accent));
+      --tn-good: var(--dsw-alias-state-success-primary, var(--tn-d-good));
+      --tn-bad: var(--dsw-alias-state-error-primary, var(--tn-d-bad));
+      --tn-warn: var(--dsw-alias-state-warn-label, var(--tn-d-warn));
+      color-scheme: dark;
+    }
+  }
+  :host([theme='light']) {
+    --tn-bg: var(--tn-l-bg);
+    --tn-surface: var(--tn-l-surface);
+    --tn-fg: var(--tn-l-fg);
+    --tn-muted: var(--tn-l-muted);
+    --tn-border: var(--tn-l-border);
+    --tn-accent: var(--tn-l-accent);
+    --tn-good: var(--tn-l-good);
+    --tn-bad: var(--tn-l-bad);
+    --tn-warn: var(--tn-l-warn);
+    color-scheme: light;
+  }
+  :host([theme='dark']) {
+    --tn-bg: var(--tn-d-bg);
+    --tn-surface: var(--tn-d-surface);
+    --tn-fg: var(--tn-d-fg);
+    --tn-muted: var(--tn-d-muted);
+    --tn-border: var(--tn-d-border);
+    --tn-accent: var(--tn-d-accent);
+    --tn-good: var(--tn-d-good);
+    --tn-bad: var(--tn-d-bad);
+    --tn-warn: var(--tn-d-warn);
+    color-scheme: dark;
+  }
+  [hidden] {
+    display: none !important;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  header {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    justify-content: space-between;
+    gap: 8px 16px;
+    margin-bottom: 12px;
+  }
+  h2 {
+    font-size: 18px;
+    margin: 0;
+  }
+  h3 {
+    font-size: 15px;
+    margin: 0 0 8px;
+  }
+  section {
+    margin-top: 20px;
+  }
+  .muted,
+  .hint {
+    color: var(--tn-muted);
+  }
+  .hint {
+    font-size: 12px;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: center;
+  }
+  button,
+  select,
+  input {
+    font: inherit;
+    color: var(--tn-fg);
+    background: var(--tn-surface);
+    border: 1px solid var(--tn-border);
+    border-radius: 6px;
+    padding: 4px 10px;
+  }
+  button {
+    cursor: pointer;
+  }
+  button:hover:not(:disabled) {
+    border-color: var(--tn-accent);
+  }
+  button:disabled {
+    opacity: 0.6;
+    cursor: default;
+  }
+  button:focus-visible,
+  select:focus-visible,
+  input:focus-visible {
+    outline: 2px solid var(--tn-accent);
+    outline-offset: 1px;
+  }
+  button.danger {
+    color: var(--tn-bad);
+    border-color: color-mix(in srgb, var(--tn-bad) 50%, var(--tn-border));
+  }
+  button.link {
+    background: none;
+    border: none;
+    padding: 0;
+    color: var(--tn-accent);
+    text-decoration: underline;
+    text-underline-offset: 2px;
+    font-weight: 600;
+    text-align: left;
+  }
+  .notice {
+    border: 1px solid var(--tn-border);
+    border-left: 4px solid var(--tn-accent);
+    background: var(--tn-surface);
+    border-radius: 6px;
+    padding: 10px 12px;
+    margin: 12px 0;
+  }
+  .notice.error {
+    border-left-color: var(--tn-bad);
+  }
+  .notice.warn {
+    border-left-color: var(--tn-warn);
+  }
+  .kpis {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(170px, 1fr));
+    gap: 10px;
+  }
+  .kpi {
+    border: 1px solid var(--tn-border);
+    background: var(--tn-surface);
+    border-radius: 8px;
+    padding: 10px 12px;
+    min-width: 0;
+  }
+  .kpi .label {
+    color: var(--tn-muted);
+    font-size: 12px;
+  }
+  .kpi .value {
+    font-size: 24px;
+    font-weight: 650;
+    margin: 2px 0;
+    font-variant-numeric: tabular-nums;
+  }
+  .kpi .value.none {
+    font-size: 16px;
+    font-weight: 500;
+    color: var(--tn-muted);
+    padding: 6px 0;
+  }
+  .kpi .value.good {
+    color: var(--tn-good);
+  }
+  .grid2 {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(300px, 1fr));
+    gap: 16px;
+  }
+  ol.ranking {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  ol.ranking li {
+    padding: 6px 0;
+    border-bottom: 1px solid var(--tn-border);
+  }
+  .row-head {
+    display: flex;
+    justify-content: space-between;
+    gap: 8px;
+    align-items: baseline;
+  }
+  .rate {
+    font-weight: 650;
+    font-variant-numeric: tabular-nums;
+  }
+  .bar {
+    height: 6px;
+    border-radius: 3px;
+    background: color-mix(in srgb, var(--tn-border) 60%, transparent);
+    overflow: hidden;
+    margin: 4px 0 2px;
+  }
+  .bar > span {
+    display: block;
+    height: 100%;
+    background: var(--tn-bad);
+  }
+  .rules {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(240px, 1fr));
+    gap: 10px;
+  }
+  .rule {
+    border: 1px solid var(--tn-border);
+    background: var(--tn-surface);
+    border-radius: 8px;
+    padding: 10px 12px;
+  }
+  .rule p {
+    margin: 6px 0;
+  }
+  code {
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 12px;
+  }
+  .filters {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px 12px;
+    align-items: end;
+    margin-bottom: 8px;
+  }
+  .filters .field {
+    display: flex;
+    flex-direction: column;
+    gap: 2px;
+  }
+  .filters label {
+    font-size: 12px;
+    color: var(--tn-muted);
+  }
+  .table-wrap {
+    overflow-x: auto;
+    border: 1px solid var(--tn-border);
+    border-radius: 8px;
+  }
+  table {
+    border-collapse: collapse;
+    width: 100%;
+    min-width: 760px;
+  }
+  caption {
+    text-align: left;
+    padding: 8px 10px;
+    color: var(--tn-muted);
+    font-size: 12px;
+  }
+  th,
+  td {
+    text-align: left;
+    vertical-align: top;
+    padding: 6px 10px;
+    border-top: 1px solid var(--tn-border);
+  }
+  th {
+    font-size: 12px;
+    color: var(--tn-muted);
+    font-weight: 600;
+    background: var(--tn-surface);
+  }
+  pre {
+    margin: 0;
+    white-space: pre-wrap;
+    word-break: break-word;
+    max-height: 9em;
+    overflow: auto;
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 12px;
+  }
+  .preview-label {
+    font-size: 11px;
+    color: var(--tn-muted);
+  }
+  .badge {
+    display: inline-block;
+    white-space: nowrap;
+    font-size: 12px;
+    font-weight: 600;
+    border-radius: 999px;
+    padding: 1px 8px;
+    border: 1px solid var(--tn-border);
+    color: var(--tn-muted);
+  }
+  .badge.healed-success {
+    color: var(--tn-good);
+    border-color: color-mix(in srgb, var(--tn-good) 60%, transparent);
+  }
+  .badge.healed-failed,
+  .badge.passthrough-failed {
+    color: var(--tn-bad);
+    border-color: color-mix(in srgb, var(--tn-bad) 60%, transparent);
+  }
+  .badge.on {
+    color: var(--tn-good);
+  }
+  .badge.off {
+    color: var(--tn-warn);
+  }
+`;

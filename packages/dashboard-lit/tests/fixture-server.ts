@@ -1,0 +1,169 @@
+/**
+ * A tiny same-origin server for the browser tests: serves the built bundles from `dist/`, React's UMD files,
+ * generated test pages, and a fake stats feed with the clear action, recording every request it gets.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+
+export interface ClearRequest {
+  header: string | undefined;
+  contentType: string | undefined;
+  body: string;
+}
+
+export interface FixtureServer {
+  url: string;
+  payload: unknown;
+  statsRequests: number;
+  clearRequests: ClearRequest[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const STATIC: Record<string, string> = {
+  '/dist/tn-dashboard.js': `${packageDir}dist/tn-dashboard.js`,
+  '/dist/client.js': `${packageDir}dist/client.js`,
+  '/vendor/react.js': join(dirname(require.resolve('react/package.json')), 'umd/react.production.min.js'),
+  '/vendor/react-dom.js': join(dirname(require.resolve('react-dom/package.json')), 'umd/react-dom.production.min.js'),
+};
+
+/** A page with one `<tn-dashboard>`; attributes come from the query string. */
+function dashboardPage(query: URLSearchParams): string {
+  const attrs = ['src', 'theme', 'refresh', 'clear-src']
+    .filter((name) => query.has(name))
+    .map((name) => ` ${name}="${(query.get(name) ?? '').replace(/[^\w\-/.:?=&]/g, '')}"`)
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tn-dashboard</title>
+<style>body{margin:0}</style>
+<script type="module" src="/dist/tn-dashboard.js"></script></head>
+<body><tn-dashboard${attrs}></tn-dashboard></body></html>`;
+}
+
+/** A page that loads the DSH client bundle through a minimal `__ModuleLoader__` and mounts its section with React. */
+const CLIENT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>client bundle</title>
+<script src="/vendor/react.js"></script>
+<script src="/vendor/react-dom.js"></script>
+<script>
+  window.__requires = [];
+  window.__ModuleLoader__ = {
+    load({ id, factory }) {
+      const modules = { react: window.React };
+      const exports = factory((name) => {
+        window.__requires.push(name);
+        if (!(name in modules)) throw new Error('unexpected require ' + name);
+        return modules[name];
+      });
+      window.__loaded = { id, exports };
+    },
+  };
+</script>
+<script src="/dist/client.js"></script>
+</head><body><div id="root"></div>
+<script>
+  const dictionaries = {};
+  const ctx = {
+    effects: [],
+    effect(setup, label) { this.effects.push(label); setup(); },
+    locale: {
+      register(ns, dicts) { dictionaries[ns] = dicts; return () => {}; },
+      bind(ns) { return (key) => dictionaries[ns].zh[key]; },
+    },
+    slots: {
+      injected: [],
+      inject(name, setup) { this.injected.push(name); setup(); },
+      register(options, component) { window.__section = { options, component }; return () => {}; },
+    },
+  };
+  window.__ctx = ctx;
+  window.__loaded.exports.apply(ctx);
+  const { options, component } = window.__section;
+  ReactDOM.createRoot(document.getElementById('root')).render(
+    React.createElement(component, { ...options.inject(), close() {} }),
+  );
+</script></body></html>`;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const state = {
+    payload: fixturePayload() as unknown,
+    statsRequests: 0,
+    clearRequests: [] as ClearRequest[],
+  };
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const file = STATIC[url.pathname];
+      if (file) return send(res, 200, 'text/javascript; charset=utf-8', await readFile(file));
+      switch (url.pathname) {
+        case '/page':
+          return send(res, 200, 'text/html; charset=utf-8', dashboardPage(url.searchParams));
+        case '/client':
+          return send(res, 200, 'text/html; charset=utf-8', CLIENT_PAGE);
+        case '/plugin-api/tool-normalizer/stats':
+          state.statsRequests++;
+          return send(res, 200, 'application/json', JSON.stringify(state.payload));
+        case '/broken/stats-500':
+          return send(res, 500, 'text/plain', 'boom');
+        case '/broken/stats-v2':
+          return send(res, 200, 'application/json', JSON.stringify({ ...fixturePayload(), v: 2 }));
+        case '/broken/stats-html':
+          return send(res, 200, 'text/html', '<html>login page</html>');
+        case '/plugin-api/tool-normalizer/clear': {
+          const body = await readBody(req);
+          const header = req.headers['x-tool-normalizer'];
+          if (req.method !== 'POST' || header !== 'clear' || body !== '{}') return send(res, 403, 'text/plain', 'forbidden');
+          state.clearRequests.push({ header, contentType: req.headers['content-type'], body });
+          state.payload = emptyPayload();
+          return send(res, 200, 'application/json', '{"ok":true}');
+        }
+        default:
+          return send(res, 404, 'text/plain', 'not found');
+      }
+    })().catch((error: unknown) => send(res, 500, 'text/plain', String(error)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get payload() {
+      return state.payload;
+    },
+    set payload(value: unknown) {
+      state.payload = value;
+    },
+    get statsRequests() {
+      return state.statsRequests;
+    },
+    get clearRequests() {
+      return state.clearRequests;
+    },
+    reset() {
+      state.payload = fixturePayload();
+      state.statsRequests = 0;
+      state.clearRequests = [];
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
