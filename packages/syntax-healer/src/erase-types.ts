@@ -102,7 +102,8 @@ function eraseMemberMarkers(source: string, member: AstNode, blanker: Blanker): 
  * not parse, and NonErasableTypeScriptError for TypeScript the host's strip-only mode refuses.
  */
 export function eraseTypes(wrapped: string): string {
-  const ast = parse(wrapped, { sourceType: 'script', plugins: ['typescript'], errorRecovery: false });
+  // `export` is legal inside a namespace body; a misplaced top-level import/export still fails the compile.
+  const ast = parse(wrapped, { sourceType: 'script', plugins: ['typescript'], errorRecovery: false, allowImportExportEverywhere: true });
   const blanker = new Blanker(wrapped);
 
   const visit = (node: AstNode, parent: AstNode | undefined): void => {
@@ -122,13 +123,17 @@ export function eraseTypes(wrapped: string): string {
       case 'TSImportEqualsDeclaration':
         throw new NonErasableTypeScriptError(MESSAGES.importEquals);
       case 'TSAsExpression':
-      case 'TSSatisfiesExpression':
-      case 'TSNonNullExpression': {
-        const expression = node.expression as AstNode;
-        visit(expression, node);
-        blanker.blank(expression.end, node.end);
+      case 'TSSatisfiesExpression': {
+        visit(node.expression as AstNode, node);
+        // From the keyword on (the expression may sit in parentheses that must stay).
+        const typeStart = (node.typeAnnotation as AstNode).start;
+        blanker.blank(wrapped.lastIndexOf(node.type === 'TSAsExpression' ? 'as' : 'satisfies', typeStart - 1), node.end);
         return;
       }
+      case 'TSNonNullExpression':
+        visit(node.expression as AstNode, node);
+        blanker.blank(node.end - 1, node.end);
+        return;
       case 'Identifier': {
         if (node.name === 'this' && parent && Array.isArray(parent.params) && parent.params[0] === node) {
           const next = (parent.params as AstNode[])[1];

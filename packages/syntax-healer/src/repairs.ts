@@ -161,6 +161,14 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
   return undefined;
 }
 
+/** Operators after which an expression must continue (a `:` is left out: Python lines end with one). */
+const DANGLING_OPERATORS = new Set(['+', '-', '*', '/', '%', '**', '=', '==', '===', '!=', '!==', '<', '>', '<=', '>=', '&&', '||', '??', '&', '|', '^', ',', '.', '?.', '=>', '+=', '-=', '?']);
+
+function endsWithDanglingOperator(scan: LexResult): boolean {
+  const last = scan.tokens[scan.tokens.length - 1];
+  return last !== undefined && last.kind === 'punct' && DANGLING_OPERATORS.has(last.value!);
+}
+
 /**
  * Class 5: a program that stops with brackets still open gets its closing delimiters, but only when the
  * cut fell between complete statements. A cut inside a string, template, comment or expression means
@@ -169,7 +177,7 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
 export function repairTruncation(code: string): RepairOutcome {
   const scan = lex(code);
   const openBrackets = scan.openBrackets;
-  if (openBrackets.length === 0 && !scan.openAtEnd) return NOT_APPLICABLE;
+  if (openBrackets.length === 0 && !scan.openAtEnd && !endsWithDanglingOperator(scan)) return NOT_APPLICABLE;
   const reason = unsafeCut(code, scan);
   if (reason !== undefined) {
     const cut = positionOf(code, code.length);

@@ -1,0 +1,77 @@
+/** Bad and hostile input: a clear result, never a crash or an unbounded amount of work. */
+import { describe, expect, it } from 'vitest';
+import { compilesLikeHost, DEFAULT_MAX_COMPILE_ATTEMPTS, healProgram } from '../src/index.js';
+
+const validLine = "await tools.read({ file_path: '/w/a.txt' });\n";
+
+describe('bad input', () => {
+  it('empty and blank programs get a clear empty-program result', () => {
+    for (const code of ['', '   \n\t\n']) {
+      const result = healProgram(code);
+      expect(result).toMatchObject({ ok: true, changed: false, code, repairs: [] });
+      expect(result.diagnostic?.kind).toBe('empty-program');
+    }
+  });
+
+  it.each([[42], [null], [undefined], [{ code: 'return 1' }], [['return 1']]])('non-string %j gets invalid-input', (value) => {
+    const result = healProgram(value as unknown as string);
+    expect(result).toMatchObject({ ok: false, changed: false, code: '' });
+    expect(result.diagnostic?.kind).toBe('invalid-input');
+    expect(compilesLikeHost(value as unknown as string).ok).toBe(false);
+  });
+
+  it('a 1 MB valid program is returned unchanged', () => {
+    const code = validLine.repeat(Math.ceil(1_000_000 / validLine.length));
+    const result = healProgram(code);
+    expect(result.ok).toBe(true);
+    expect(result.code).toBe(code);
+  }, 60_000);
+
+  it('a 1 MB broken program is diagnosed without repair attempts', () => {
+    const code = validLine.repeat(Math.ceil(1_000_000 / validLine.length)) + "const s = 'cut";
+    const result = healProgram(code);
+    expect(result).toMatchObject({ ok: false, changed: false });
+    expect(result.diagnostic?.kind).toBe('too-large-to-repair');
+  }, 60_000);
+
+  it.each([[200], [10_000]])('%i backticks end in a result', (count) => {
+    const code = 'const s = ' + '`'.repeat(count) + ';';
+    const result = healProgram(code);
+    expect(typeof result.ok).toBe('boolean');
+    if (!result.ok) expect(result.code).toBe(code);
+  }, 60_000);
+
+  it('backticks mixed with text and ${ are handled', () => {
+    const code = 'const s = `' + 'a `b` ${c '.repeat(2_000) + '`;';
+    const result = healProgram(code);
+    expect(typeof result.ok).toBe('boolean');
+  });
+
+  it.each([['('], ['['], ['{']])('10,000 nested %s brackets end in a result', (open) => {
+    const code = 'const x = ' + open.repeat(10_000);
+    const result = healProgram(code);
+    expect(result.ok).toBe(false);
+    expect(result.code).toBe(code);
+    expect(result.diagnostic).toBeDefined();
+  });
+
+  it('deeply nested but balanced brackets end in a result', () => {
+    const code = 'return ' + '['.repeat(5_000) + ']'.repeat(5_000) + ';';
+    const result = healProgram(code);
+    expect(typeof result.ok).toBe('boolean');
+    expect(result.changed).toBe(false);
+  });
+});
+
+describe('compile-attempt cap', () => {
+  it('defaults to 8', () => {
+    expect(DEFAULT_MAX_COMPILE_ATTEMPTS).toBe(8);
+  });
+
+  it('with a cap of 1 only the original is compiled, so nothing is repaired', () => {
+    const code = 'const doc = """\nx\n""";\nreturn doc;';
+    expect(healProgram(code).ok).toBe(true);
+    const capped = healProgram(code, { maxCompileAttempts: 1 });
+    expect(capped).toMatchObject({ ok: false, changed: false, code });
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Loads the fixture corpus (tests/fixtures/*.json) for the table-driven, property and agreement tests.
+ * The three files: valid programs (must come back byte-identical), mechanical breakages with the exact
+ * healed program, and programs that must be refused with a diagnostic.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface ValidCase {
+  name: string;
+  code: string;
+}
+
+export interface ExpectedHeal {
+  ok: boolean;
+  changed: boolean;
+  code?: string;
+  repairs?: string[];
+  diagnostic?: string;
+  line?: number;
+  column?: number;
+}
+
+export interface CorpusCase {
+  name: string;
+  code: string;
+  expect: ExpectedHeal;
+}
+
+function load<T>(file: string): T[] {
+  const url = new URL(`./fixtures/${file}`, import.meta.url);
+  return (JSON.parse(readFileSync(fileURLToPath(url), 'utf8')) as { cases: T[] }).cases;
+}
+
+export const validCases = load<ValidCase>('valid.json');
+export const repairCases = load<CorpusCase>('repairs.json');
+export const refusalCases = load<CorpusCase>('refusals.json');
+
+/** Every program in the corpus: inputs, and the healed outputs the repairs expect. */
+export function allPrograms(): string[] {
+  return [
+    ...validCases.map((entry) => entry.code),
+    ...repairCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code]),
+    ...refusalCases.map((entry) => entry.code),
+  ];
+}

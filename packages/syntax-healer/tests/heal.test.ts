@@ -1,0 +1,72 @@
+/** Table-driven checks of healProgram against the fixture corpus. */
+import { describe, expect, it } from 'vitest';
+import { healProgram } from '../src/index.js';
+import { refusalCases, repairCases, validCases } from './corpus.js';
+
+describe('valid programs come back byte-identical', () => {
+  it.each(validCases.map((entry) => [entry.name, entry.code] as const))('%s', (_name, code) => {
+    const result = healProgram(code);
+    expect(result.ok).toBe(true);
+    expect(result.changed).toBe(false);
+    expect(result.code).toBe(code);
+    expect(result.repairs).toEqual([]);
+    expect(result.diagnostic).toBeUndefined();
+  });
+});
+
+describe('mechanical breakages are repaired exactly', () => {
+  it.each(repairCases.map((entry) => [entry.name, entry] as const))('%s', (_name, entry) => {
+    const result = healProgram(entry.code);
+    expect(result.ok).toBe(true);
+    expect(result.changed).toBe(true);
+    expect(result.code).toBe(entry.expect.code);
+    expect(result.repairs.map((repair) => repair.kind)).toEqual(entry.expect.repairs);
+    expect(result.diagnostic).toBeUndefined();
+  });
+});
+
+describe('refused programs are left alone with a diagnostic', () => {
+  it.each(refusalCases.map((entry) => [entry.name, entry] as const))('%s', (_name, entry) => {
+    const result = healProgram(entry.code);
+    expect(result.ok).toBe(false);
+    expect(result.changed).toBe(false);
+    expect(result.code).toBe(entry.code);
+    expect(result.repairs).toEqual([]);
+    expect(result.diagnostic?.message).toMatch(/not run|nothing was run/);
+    if (entry.expect.diagnostic) expect(result.diagnostic?.kind).toBe(entry.expect.diagnostic);
+    if (entry.expect.line !== undefined) expect(result.diagnostic?.line).toBe(entry.expect.line);
+    if (entry.expect.column !== undefined) expect(result.diagnostic?.column).toBe(entry.expect.column);
+  });
+});
+
+describe('specific promises', () => {
+  it('never turns a Python f-string into a tagged template call of f', () => {
+    const result = healProgram('const s = f"""total: {n}""";\nreturn s;');
+    expect(result.code).not.toMatch(/f`/);
+    expect(result.diagnostic?.kind).toBe('python-string-prefix');
+  });
+
+  it('says where a program was cut and that nothing ran (rm -rf cut mid-path is never closed and run)', () => {
+    const code = "const r = await tools.bash({\n  command: 'rm -rf /srv/app/releases/2024";
+    const result = healProgram(code);
+    expect(result).toMatchObject({ ok: false, changed: false, code });
+    expect(result.diagnostic).toMatchObject({ kind: 'truncated', line: 2, column: 42 });
+    expect(result.diagnostic?.message).toContain('line 2, column 42');
+    expect(result.diagnostic?.message).toContain('nothing was run');
+  });
+
+  it('maps diagnostic lines inside a fence back to the original program', () => {
+    const result = healProgram('```js\nconst a = 1;\nawait tools.bash({ command: `ls ${dir');
+    expect(result.diagnostic).toMatchObject({ kind: 'truncated', line: 3 });
+  });
+
+  it('strips a fence even though the fenced program compiles (tagged template)', () => {
+    const result = healProgram('```js\nreturn 1;\n```');
+    expect(result).toMatchObject({ ok: true, changed: true, code: 'return 1;' });
+  });
+
+  it('returns the same string object for valid input', () => {
+    const code = 'return await tools.read({ file_path: "/w/a.txt" });\n';
+    expect(Object.is(healProgram(code).code, code)).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Both compile paths agree on every corpus program. The REAL host step (node:module.stripTypeScriptTypes +
+ * strict AsyncFunction, tests/host-oracle.mjs) runs in a Node >= 22.15 child provisioned by
+ * scripts/ensure-node22.sh; this process runs compilesLikeHost on the Babel path (and, on a Node that has
+ * strip, on both). Every verdict must match, and every healed program must compile in the real host.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compilesLikeHost, healProgram } from '../src/index.js';
+import { setStripBackendForTesting } from '../src/host-compile.js';
+import { allPrograms } from './corpus.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const oracle = fileURLToPath(new URL('./host-oracle.mjs', import.meta.url));
+
+/** Path of a Node >= 22.15 binary, or the reason there is none. */
+function findHostNode(): { node: string } | { reason: string } {
+  const script = `${repoRoot}scripts/ensure-node22.sh`;
+  if (!existsSync(script)) return { reason: `${script} not found` };
+  try {
+    const output = execFileSync('bash', [script], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+    const node = output.trim().split('\n').at(-1)?.trim() ?? '';
+    if (!node || !existsSync(node)) return { reason: `ensure-node22.sh printed no usable binary (${JSON.stringify(node)})` };
+    const version = execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    if (major < 22 || (major === 22 && minor < 15)) return { reason: `ensure-node22.sh gave Node ${version}, need >= 22.15` };
+    return { node };
+  } catch (error) {
+    return { reason: `ensure-node22.sh failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+  }
+}
+
+const hostNode = findHostNode();
+const programs = [...new Set([...allPrograms(), ...allPrograms().map((code) => healProgram(code).code)])];
+
+function realHostVerdicts(node: string, inputs: string[]): { ok: boolean; message?: string }[] {
+  const output = execFileSync(node, ['--no-warnings', oracle], { input: JSON.stringify(inputs), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return (JSON.parse(output) as { verdicts: { ok: boolean; message?: string }[] }).verdicts;
+}
+
+afterAll(() => setStripBackendForTesting(undefined));
+
+describe.skipIf(!('node' in hostNode))('agreement with the real host compile step (Node >= 22.15 child)', () => {
+  const real = 'node' in hostNode ? realHostVerdicts(hostNode.node, programs) : [];
+
+  it.each(programs.map((code, index) => [index, code] as const))('corpus program #%i: Babel path == real host', (index, code) => {
+    setStripBackendForTesting('babel-erase');
+    const ours = compilesLikeHost(code);
+    setStripBackendForTesting(undefined);
+    expect({ ok: ours.ok, code }).toEqual({ ok: real[index]!.ok, code });
+  });
+
+  it('every healed corpus program compiles in the real host', () => {
+    const healed = allPrograms()
+      .map((code) => healProgram(code))
+      .filter((result) => result.ok)
+      .map((result) => result.code);
+    const verdicts = realHostVerdicts((hostNode as { node: string }).node, healed);
+    expect(verdicts.filter((verdict) => !verdict.ok)).toEqual([]);
+  });
+
+  it('the real host rejects exactly what the corpus says the captures did', () => {
+    const verdicts = realHostVerdicts((hostNode as { node: string }).node, [
+      'const x: number = 41; return x + 1;',
+      'const doc = """\nmulti-line\n""";\nreturn doc;',
+      'enum Color { Red }\nreturn Color.Red;',
+    ]);
+    expect(verdicts).toEqual([
+      { ok: true },
+      { ok: false, message: "Expected ';', '}' or <eof>" },
+      { ok: false, message: 'TypeScript enum is not supported in strip-only mode' },
+    ]);
+  });
+});
+
+it.runIf(!('node' in hostNode))('agreement test skipped: no Node >= 22.15 available', () => {
+  console.warn(`[syntax-healer] host agreement test skipped: ${'reason' in hostNode ? hostNode.reason : ''}`);
+  expect('reason' in hostNode).toBe(true);
+});
