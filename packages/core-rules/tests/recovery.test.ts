@@ -1,0 +1,119 @@
+/** Recovery plans built from the real host's error results (design section 2, step 2). */
+import { describe, expect, it } from 'vitest';
+import { planRecovery } from '../src/index.js';
+import { capture, codeEnv, envFor, nativeEnv, nativeTools, nestedEnv } from './fixtures.js';
+import type { ToolResultLike } from '../src/types.js';
+
+function planFor(id: string, options = {}) {
+  const { modelCall, finalResult } = capture(id);
+  return planRecovery(modelCall, finalResult, envFor(id), options);
+}
+
+describe('planRecovery on real host errors', () => {
+  it('FS_NOT_OBSERVED on edit: read the path the error names, then retry the same call once', () => {
+    const { modelCall } = capture('n_e_edit_unread');
+    expect(planFor('n_e_edit_unread')).toEqual({
+      ruleId: 'recover.observe-then-retry',
+      category: 'fs-not-observed',
+      steps: [
+        { name: 'read', arguments: { file_path: '/workspace/existing.txt' }, role: 'observe' },
+        { name: 'edit', arguments: modelCall.arguments, role: 'retry' },
+      ],
+      resultFrom: 'last-step',
+    });
+  });
+
+  it('FS_NOT_OBSERVED on write and on str_replace_editor str_replace: same plan shape', () => {
+    for (const id of ['n_e_write_unread', 'n_e_sre_str_replace_unread']) {
+      const plan = planFor(id);
+      expect(plan?.steps.map((step) => step.role)).toEqual(['observe', 'retry']);
+      expect(plan?.steps[1]).toEqual({ name: capture(id).modelCall.name, arguments: capture(id).modelCall.arguments, role: 'retry' });
+    }
+  });
+
+  it('observes with the editor when read is not visible to the agent', () => {
+    const env = { ...nativeEnv, tools: nativeTools.filter((tool) => tool.name !== 'read') };
+    const { modelCall, finalResult } = capture('n_e_sre_str_replace_unread');
+    expect(planRecovery(modelCall, finalResult, env)?.steps[0]).toEqual({ name: 'str_replace_editor', arguments: { command: 'view', path: '/workspace/existing2.txt' }, role: 'observe' });
+  });
+
+  it('FS_STALE_VERSION: refresh only, never retry; the original error stands with a hint', () => {
+    const plan = planFor('n_stale_edit');
+    expect(plan?.steps).toEqual([{ name: 'read', arguments: { file_path: '/workspace/stale.txt' }, role: 'observe' }]);
+    expect(plan?.resultFrom).toBe('original');
+    expect(plan?.hint).toMatch(/changed on disk/);
+    expect(plan?.steps.some((step) => step.role === 'retry')).toBe(false);
+  });
+
+  it('anchor failures are never retried', () => {
+    for (const id of ['n_edit_not_found', 'n_edit_ambiguous', 'n_sre_not_found', 'n_sre_ambiguous']) expect(planFor(id)).toBeUndefined();
+  });
+
+  it('view_range past EOF: retried once, clamped to the line count the error reports (11, the editor count)', () => {
+    expect(planFor('n_f_view_range_end_past_end')?.steps).toEqual([
+      { name: 'str_replace_editor', arguments: { command: 'view', path: '/workspace/fixture.txt', view_range: [5, 11] }, role: 'retry' },
+    ]);
+    expect(planFor('n_f_view_range_start_past_end')?.steps[0]?.arguments.view_range).toEqual([1, 11]);
+  });
+
+  it('an unknown name with one obvious target whose schema the arguments fit is retried as that tool', () => {
+    expect(planFor('n_unknown_tool')).toEqual({
+      ruleId: 'recover.unknown-tool-alias',
+      category: 'unknown-tool',
+      steps: [{ name: 'read', arguments: { file_path: '/workspace/fixture.txt' }, role: 'retry' }],
+      resultFrom: 'last-step',
+    });
+    expect(planFor('c_c_direct_unregistered')?.steps[0]?.name).toBe('read');
+  });
+
+  it('an unknown name with no fitting target or several gets no plan', () => {
+    const result: ToolResultLike = { isError: true, error: { message: 'unknown tool "frobnicate"', info: { code: 'UNKNOWN_TOOL', name: 'ToolNotFoundError' } } };
+    expect(planRecovery({ name: 'frobnicate', arguments: {} }, result, nativeEnv)).toBeUndefined();
+    const readFile: ToolResultLike = { isError: true, error: { message: 'unknown tool "read_file"', info: { code: 'UNKNOWN_TOOL' } } };
+    expect(planRecovery({ name: 'read_file', arguments: { nothing: 1 } }, readFile, nativeEnv)).toBeUndefined();
+  });
+
+  it('inner sub-call rejected with INVALID_ARGS for a missing description: retried once with it', () => {
+    const inner = capture('c_h_inner_bash_no_description').innerCalls?.[0];
+    expect(inner).toBeDefined();
+    const plan = planRecovery({ name: inner!.name, arguments: inner!.arguments }, inner!.result, nestedEnv);
+    expect(plan).toEqual({
+      ruleId: 'recover.retry-repaired-args',
+      category: 'inner-invalid-args',
+      steps: [{ name: 'bash', arguments: { command: 'ls', description: 'Run: ls' }, role: 'retry' }],
+      resultFrom: 'last-step',
+    });
+  });
+
+  it('inner editor calls: relative path and view_range past EOF are recovered too', () => {
+    const relative = capture('c_d_inner_view_relative').innerCalls?.[0];
+    expect(planRecovery({ name: relative!.name, arguments: relative!.arguments }, relative!.result, nestedEnv)?.steps[0]?.arguments.path).toBe('/workspace/fixture.txt');
+    const range = capture('c_f_inner_view_range').innerCalls?.[0];
+    expect(planRecovery({ name: range!.name, arguments: range!.arguments }, range!.result, nestedEnv)?.steps[0]?.arguments.view_range).toEqual([1, 11]);
+  });
+
+  it('no plan for cancelled calls, for results a plan produced, for successes, or with the toggle off', () => {
+    expect(planFor('n_e_edit_unread', { aborted: true })).toBeUndefined();
+    expect(planFor('n_e_edit_unread', { fromPlan: true })).toBeUndefined();
+    expect(planFor('n_e_edit_unread', { toggles: { autoObserveFiles: false } })).toBeUndefined();
+    expect(planFor('n_f_view_range_end_past_end', { toggles: { autoClampRanges: false } })).toBeUndefined();
+    expect(planFor('n_unknown_tool', { toggles: { autoBridgeDirectTools: false } })).toBeUndefined();
+    expect(planFor('n_bash_ok')).toBeUndefined();
+    const aborted: ToolResultLike = { isError: true, error: { message: 'tool call aborted', info: { code: 'ABORTED', name: 'AbortError' } } };
+    expect(planRecovery(capture('n_e_edit_unread').modelCall, aborted, nativeEnv)).toBeUndefined();
+  });
+
+  it('a collapsed Code Mode direct call gets no plan (bridging happens before the call, hints after)', () => {
+    expect(planFor('c_c_direct_read')).toBeUndefined();
+  });
+
+  it('plans are plain serialisable data', () => {
+    const plan = planFor('n_e_edit_unread');
+    expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);
+  });
+
+  it('never throws on garbage', () => {
+    expect(planRecovery(null as never, null as never, null as never)).toBeUndefined();
+    expect(planRecovery({ name: 'edit', arguments: 'nope' }, { isError: true, error: { message: 'x', info: { code: 'FS_NOT_OBSERVED' } } }, codeEnv)).toBeUndefined();
+  });
+});
