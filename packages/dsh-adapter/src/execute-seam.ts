@@ -41,10 +41,15 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
   if (plan.hint !== undefined) note.hint = plan.hint;
   try {
     const last = await runSteps(state, exec, plan, note.recovery);
-    if (plan.resultFrom === 'last-step' && last !== undefined && !last.isError) {
+    if (plan.resultFrom !== 'last-step' || last === undefined) return result;
+    if (!last.isError) {
       note.recovery.recovered = true;
       return last;
     }
+    // A retry that still failed is the call's real outcome now (e.g. the file was read, then the anchor was
+    // missing): answer with it rather than with the error the plugin already dealt with. A failed observe
+    // step keeps the original error.
+    if (plan.steps[note.recovery.steps - 1]?.role === 'retry') return last;
   } catch (error) {
     state.errors.report('tools/execute', error);
   }

@@ -5,7 +5,6 @@
  * disposing the plugin removes both routes.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebServer from '@deepseek-ai/dsh-host-webserver';
 import { ACTION_HEADER, CLEAR_PATH, MAX_BODY_BYTES, STATS_PATH } from '../src/index.js';
 import { bootHost, type Host } from './support/composition.js';
 
@@ -13,10 +12,7 @@ let host: Host;
 let base: string;
 
 beforeEach(async () => {
-  host = await bootHost({ plugin: false });
-  await host.ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 });
-  const plugin = await import('../src/index.js');
-  host.pluginFiber = await host.ctx.plugin(plugin, { logDir: host.logDir });
+  host = await bootHost({ web: true });
   base = `http://127.0.0.1:${host.ctx.webServer.port}`;
 });
 

@@ -21,6 +21,8 @@ import LocalFileSystem from '@deepseek-ai/dsh-fs-local';
 import * as ObservationPolicy from '@deepseek-ai/dsh-fs-observation-policy';
 import * as FsTools from '@deepseek-ai/dsh-tool-fs';
 import * as StrReplaceEditor from '@deepseek-ai/dsh-tool-str-replace-editor';
+import WebServer from '@deepseek-ai/dsh-host-webserver';
+import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store';
 import type { Agent } from '@deepseek-ai/dsh-agent';
 import * as plugin from '../../src/index.js';
 import type { ToolNormalizerConfig } from '../../src/index.js';
@@ -58,6 +60,8 @@ export interface HostOptions {
    * session log, which the composition tier has no agent loop to write).
    */
   meteredTokens?: number;
+  /** Mount the real web server (127.0.0.1, OS port) before the plugin, as the web profile does. */
+  web?: boolean;
 }
 
 export interface Host {
@@ -77,6 +81,8 @@ export interface Host {
   pluginFiber: Fiber | undefined;
   /** The telemetry directory the plugin writes to. */
   logDir: string;
+  /** GET the plugin's stats route (needs `web: true`). */
+  stats(query?: string): Promise<StatsPayload & { pluginErrors: number }>;
   /** Disposes the plugin (when installed) and removes the temporary folders. */
   dispose(): Promise<void>;
 }
@@ -103,6 +109,7 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
   ctx.on('tools/result', (exec, result) => {
     results.push({ callId: String(exec.callId), name: exec.name, parent: exec.parent !== undefined, result });
   });
+  if (options.web) await ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 });
   let pluginFiber: Fiber | undefined;
   if (options.plugin !== false) {
     const config = typeof options.plugin === 'object' ? options.plugin : {};
@@ -132,6 +139,11 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
         signal: extra.signal ?? signal,
         ...(extra.parent === undefined ? {} : { parent: extra.parent as never }),
       });
+    },
+    async stats(query = '') {
+      const response = await fetch(`http://127.0.0.1:${ctx.webServer.port}${plugin.STATS_PATH}${query}`);
+      if (response.status !== 200) throw new Error(`stats route answered ${response.status}`);
+      return (await response.json()) as StatsPayload & { pluginErrors: number };
     },
     async stream(chunks, presented = ctx.tools.schemas()) {
       const adapter = new ScriptedAdapter([chunks]);
