@@ -1,7 +1,7 @@
 /**
  * Loads the fixture corpus (tests/fixtures/*.json) for the table-driven, property and agreement tests.
- * The three files: valid programs (must come back byte-identical), mechanical breakages with the exact
- * healed program, and programs that must be refused with a diagnostic.
+ * The files: valid programs (must come back byte-identical), mechanical breakages with the exact healed
+ * program, programs that must be refused with a diagnostic, and compile-verdict corner cases.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,11 @@ function load<T>(file: string): T[] {
 export const validCases = load<ValidCase>('valid.json');
 export const repairCases = load<CorpusCase>('repairs.json');
 export const refusalCases = load<CorpusCase>('refusals.json');
+/** Compile-verdict corner cases: no expected heal, used where every program must behave consistently. */
+export const compileEdgeCases = load<{ code: string; runtimeDependent?: string }>('compile-edges.json');
+
+/** Programs whose verdict depends on the V8 version that compiles them (so Node 20 and Node 24 differ). */
+export const runtimeDependentPrograms = new Set(compileEdgeCases.filter((entry) => entry.runtimeDependent).map((entry) => entry.code));
 
 /** Every program in the corpus: inputs, and the healed outputs the repairs expect. */
 export function allPrograms(): string[] {
@@ -42,5 +47,6 @@ export function allPrograms(): string[] {
     ...validCases.map((entry) => entry.code),
     ...repairCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code]),
     ...refusalCases.map((entry) => entry.code),
+    ...compileEdgeCases.map((entry) => entry.code),
   ];
 }
