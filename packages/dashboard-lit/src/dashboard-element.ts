@@ -293,16 +293,16 @@ export class TnDashboard extends LitElement {
   }
 
   private renderStorageNotice(payload: DashboardPayload): TemplateResult | typeof nothing {
-    const { storage } = payload;
+    const storage = payload.storage ?? {};
     const problems: string[] = [];
-    if (!storage.logging) problems.push('the event log is not being written (statistics are kept in memory only)');
-    if (storage.rejectedInputs > 0) problems.push(`${formatInteger(storage.rejectedInputs)} malformed events were rejected`);
-    if (storage.skippedLines > 0) problems.push(`${formatInteger(storage.skippedLines)} unreadable log lines were skipped`);
-    if (storage.foldedToolNames > 0) {
-      problems.push(`${formatInteger(storage.foldedToolNames)} rarely seen tool names are counted together under one row`);
+    if (storage.logging === false) problems.push('the event log is not being written (statistics are kept in memory only)');
+    if (storage.rejectedInputs) problems.push(`${formatInteger(storage.rejectedInputs)} malformed events were rejected`);
+    if (storage.skippedLines) problems.push(`${formatInteger(storage.skippedLines)} unreadable log lines were skipped`);
+    if (storage.foldedToolCalls) {
+      problems.push(`${formatInteger(storage.foldedToolCalls)} calls of rarely seen tool names are counted together under one row`);
     }
     if (problems.length === 0) return nothing;
-    return html`<div class="notice warn">Note: ${problems.join('; ')}.</div>`;
+    return html`<div class="notice warn" data-storage-notice>Note: ${problems.join('; ')}.</div>`;
   }
 
   private renderKpis(payload: DashboardPayload): TemplateResult {

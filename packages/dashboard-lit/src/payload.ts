@@ -102,13 +102,15 @@ const payloadShape = object({
   rankings: object({ toolsByFailureRate: arrayOf(string), categoriesByFailureRate: arrayOf(string) }),
   recent: arrayOf(event),
   recentMatched: number,
-  storage: object({
-    logging: boolean,
-    persistPassthrough: boolean,
-    rejectedInputs: number,
-    skippedLines: number,
-    foldedToolNames: number,
-  }),
+  storage: optional(
+    object({
+      logging: optional(boolean),
+      persistPassthrough: optional(boolean),
+      rejectedInputs: optional(number),
+      skippedLines: optional(number),
+      foldedToolCalls: optional(number),
+    }),
+  ),
   rules: optional(arrayOf(rule)),
 });
 

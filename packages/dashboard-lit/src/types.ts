@@ -85,12 +85,14 @@ export interface DashboardPayload {
   };
   recent: DashboardEvent[];
   recentMatched: number;
-  storage: {
-    logging: boolean;
-    persistPassthrough: boolean;
-    rejectedInputs: number;
-    skippedLines: number;
-    foldedToolNames: number;
+  /** Health of the server's storage; every field is optional so an older or newer server still renders. */
+  storage?: {
+    logging?: boolean;
+    persistPassthrough?: boolean;
+    rejectedInputs?: number;
+    skippedLines?: number;
+    /** Calls of rarely seen tool names counted together under one row (the store caps its maps). */
+    foldedToolCalls?: number;
   };
   /** Optional rule catalogue; the element's `rules` property takes precedence. */
   rules?: RuleCard[];

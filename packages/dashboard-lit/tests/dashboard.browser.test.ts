@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { RAW_SECRET } from './fixtures/store-payload.js';
 import { REDACTED_PREVIEW, XSS_PREVIEW, emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -152,6 +153,17 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     const redacted = await dash().locator('tr[data-event="ev-3"] pre[data-after]').textContent();
     expect(redacted).toBe(REDACTED_PREVIEW);
     expect(redacted).toContain('Bearer [REDACTED]');
+  });
+
+  it('renders a payload computed by the real telemetry store, with its secrets already redacted', async () => {
+    await open({ src: '/real/stats' });
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('41');
+    expect(await kpi('healing-rate').locator('.value').textContent()).toBe('90.0%');
+    expect(await kpi('tokens').locator('.value').textContent()).toBe('1.4M');
+    expect(await dash().locator('tbody tr[data-event]').count()).toBe(41);
+    const shadowText = await dash().evaluate((element) => element.shadowRoot?.textContent ?? '');
+    expect(shadowText).toContain('[REDACTED]');
+    expect(shadowText).not.toContain(RAW_SECRET);
   });
 
   it('clears only after confirmation, sends the protected request, then shows the empty state', async () => {

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
+import { storePayload } from './fixtures/store-payload.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -120,6 +121,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         case '/plugin-api/tool-normalizer/stats':
           state.statsRequests++;
           return send(res, 200, 'application/json', JSON.stringify(state.payload));
+        case '/real/stats':
+          return send(res, 200, 'application/json', JSON.stringify(storePayload()));
         case '/broken/stats-500':
           return send(res, 500, 'text/plain', 'boom');
         case '/broken/stats-v2':
