@@ -1,9 +1,11 @@
 /**
  * The part of the stats feed the dashboard renders, written as plain TypeScript so the element compiles and
  * bundles without the typebox runtime. It mirrors `StatsPayload` of `@dsh-tool-normalizer/telemetry-store/query`
- * (schema version 1) field for field; `tests/payload-types.test.ts` checks that the store's type stays
- * assignable to this one. `rules` is the one addition: the rule catalogue the server may attach.
+ * (schema version 1); the compile-time check at the end of this file fails the build when the store's type stops
+ * being assignable to this one, and `tests/payload.test.ts` runs the real store's output through the runtime check.
+ * `rules` is the one addition: the rule catalogue the server may attach.
  */
+import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
 
 export type Outcome = 'healed-success' | 'healed-failed' | 'passthrough' | 'passthrough-failed';
 
@@ -99,3 +101,7 @@ export interface DashboardPayload {
 }
 
 export type Theme = 'light' | 'dark' | 'auto';
+
+/** Compile-time contract: whatever the telemetry store serves must be renderable by this dashboard. */
+type Renderable<T extends DashboardPayload> = T;
+type StorePayloadIsRenderable = Renderable<StatsPayload>;
