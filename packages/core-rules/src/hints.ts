@@ -68,6 +68,7 @@ function directCallHint(call: ToolCall): string | undefined {
 }
 
 function unknownToolHint(call: ToolCall, env: Environment): string | undefined {
+  if (call.name.length > 200) return undefined;
   if (call.name === RUN_CODE && !findTool(env, RUN_CODE)) return 'Hint: run_code is not available here; call the tools directly.';
   const candidates = toolNameCandidates(call.name, env);
   if (candidates.length > 0) return `Hint: there is no tool "${call.name}"; did you mean ${candidates.join(' or ')}?`;
@@ -111,7 +112,7 @@ function innerArgsHint(call: ToolCall, message: string, env: Environment): strin
 function innerBindingHint(message: string, env: Environment): string | undefined {
   const name = /TypeError: tools(?:\.([\w$]+)|\[["'`]?([^\]"'`]*)["'`]?\]) is not a function/.exec(message);
   const missing = name?.[1] ?? name?.[2];
-  if (!missing) return undefined;
+  if (!missing || missing.length > 200) return undefined;
   const candidates = toolNameCandidates(missing, env);
   if (candidates.length > 0) return `Hint: tools.${missing} does not exist; use ${candidates.map((candidate) => `tools.${candidate}`).join(' or ')}.`;
   const names = toolNames(env).filter((tool) => tool !== RUN_CODE);
@@ -121,7 +122,7 @@ function innerBindingHint(message: string, env: Environment): string | undefined
 function editorPathHint(call: ToolCall, env: Environment): string | undefined {
   const decoded = decodeArguments(call.arguments);
   const path = decoded.ok && typeof decoded.value.path === 'string' ? decoded.value.path : undefined;
-  if (path === undefined) return undefined;
+  if (path === undefined || path.length > 4096) return undefined;
   const resolved = env.cwd ? resolveInside(env.cwd, path) : undefined;
   if (resolved) return `Hint: use the absolute path ${resolved} (the workspace is ${env.cwd}; /${path.replace(/^\.\//, '')} would be at the filesystem root).`;
   if (env.cwd) return `Hint: use an absolute path inside the workspace ${env.cwd}; "${path}" leaves it or cannot be resolved.`;

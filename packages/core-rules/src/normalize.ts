@@ -9,15 +9,18 @@ import { decodeArguments } from './arguments.js';
 import { fillDescription, isBlank, renameAliasKeys } from './rules/arguments.js';
 import { absoluteEditorPath, EDITOR, editorViolations, reshapeViewRange } from './rules/editor.js';
 import type { RuleOutcome } from './rules/outcome.js';
-import { dispatchProgram, normalizeRunCode } from './rules/run-code.js';
+import { dispatchProgram, MAX_WRAPPED_CHARS, normalizeRunCode } from './rules/run-code.js';
 import { describeCall, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
 import { findTool, RUN_CODE } from './tools.js';
 import type { Environment, NormalizeResult, Receipt, RuleToggles, ToolCall, ToolSchema } from './types.js';
 import { passesSchema, validateArguments } from './validate.js';
 
+/** Reasons are for logs and dashboards: bounded, whatever the input held. */
+const MAX_REASON_CHARS = 300;
+
 function unchanged(call: ToolCall, reason: string, extra: Partial<NormalizeResult> = {}): NormalizeResult {
-  return { call, changed: false, receipts: [], reason, ...extra };
+  return { call, changed: false, receipts: [], reason: preview(reason, MAX_REASON_CHARS), ...extra };
 }
 
 /** The host's whole verdict on arguments for `tool`: its schema plus the checks it makes outside it. */
@@ -94,6 +97,7 @@ function bridge(call: ToolCall, tool: ToolSchema, runCode: ToolSchema, args: Rec
   const repaired = repairArguments(tool, args, env, toggles);
   if (!repaired.ok) return unchanged(call, `Code Mode direct call not bridged: ${repaired.reason}`);
   const code = dispatchProgram(tool.name, repaired.args);
+  if (code.length > MAX_WRAPPED_CHARS) return unchanged(call, 'Code Mode direct call not bridged: the arguments are too large to wrap into a program');
   const runCodeArgs = { code, description: describeCall(tool.name, repaired.args) };
   if (!hostAccepts(runCode, runCodeArgs) || !compilesLikeHost(code).ok) return unchanged(call, 'Code Mode direct call not bridged: the run_code call would not pass');
   return {
@@ -117,7 +121,7 @@ function normalizeUnsafe(call: ToolCall, env: Environment, toggleInput: Partial<
   if (typeof call !== 'object' || call === null || typeof call.name !== 'string') return unchanged(call, 'not a tool call');
   if (typeof env !== 'object' || env === null || !Array.isArray(env.tools)) return unchanged(call, 'no tool environment');
   const tool = findTool(env, call.name);
-  if (!tool) return unchanged(call, `unknown tool "${call.name}": not registered in this environment`);
+  if (!tool) return unchanged(call, `unknown tool "${preview(call.name, 80)}": not registered in this environment`);
   const toggles = resolveToggles(toggleInput);
   const decoded = decodeArguments(call.arguments);
   if (!decoded.ok) return unchanged(call, decoded.reason);

@@ -24,7 +24,7 @@ export function preview(value: unknown, max = 160): string {
 
 /** First line of `text`, whitespace-collapsed and cut to `max` characters. */
 export function firstLine(text: string, max = 60): string {
-  const line = (text.trim().split('\n', 1)[0] ?? '').replace(/\s+/g, ' ').trim();
+  const line = (text.slice(0, 1000).trim().split('\n', 1)[0] ?? '').replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 

@@ -11,6 +11,9 @@ import type { RuleOutcome } from './outcome.js';
 
 export const EDITOR = 'str_replace_editor';
 
+/** Longest path the engine resolves (Linux PATH_MAX): anything longer is left to the host. */
+const MAX_PATH_CHARS = 4096;
+
 function isAbsolutePath(path: string): boolean {
   return path.startsWith('/');
 }
@@ -19,7 +22,7 @@ function isAbsolutePath(path: string): boolean {
 export function editorViolations(args: Record<string, unknown>): string[] {
   const violations: string[] = [];
   const path = args.path;
-  if (typeof path === 'string' && path.trim() !== '' && !isAbsolutePath(path)) violations.push(`path "${path}" is not absolute`);
+  if (typeof path === 'string' && path.trim() !== '' && !isAbsolutePath(path)) violations.push(`path "${preview(path, 80)}" is not absolute`);
   if (args.command === 'view' && args.view_range !== undefined && !isHostViewRange(args.view_range)) {
     violations.push('view_range must be two integers [start >= 1, end >= start or -1]');
   }
@@ -38,6 +41,7 @@ function isHostViewRange(range: unknown): boolean {
  * leave `cwd` (through `..`), or when the path is not a plain relative POSIX path (`~`, backslashes).
  */
 export function resolveInside(cwd: string, path: string): string | undefined {
+  if (path.length > MAX_PATH_CHARS || cwd.length > MAX_PATH_CHARS) return undefined;
   if (!isAbsolutePath(cwd) || path.includes('\\') || path.startsWith('~') || path.includes('\0')) return undefined;
   const base = cwd.split('/').filter((part) => part !== '' && part !== '.');
   if (base.includes('..')) return undefined;

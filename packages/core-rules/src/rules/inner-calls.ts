@@ -22,6 +22,9 @@ interface AstNode {
   [key: string]: unknown;
 }
 
+/** Longest program the engine parses for inner-call repairs (bounded work). */
+const MAX_PARSED_CHARS = 512 * 1024;
+
 const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'comments', 'tokens']);
 
 function isNode(value: unknown): value is AstNode {
@@ -30,6 +33,7 @@ function isNode(value: unknown): value is AstNode {
 
 /** Parses a run_code program body the way Babel sees it (TypeScript, top-level await and return allowed). */
 export function parseProgram(code: string): AstNode | undefined {
+  if (code.length > MAX_PARSED_CHARS) return undefined;
   try {
     return parse(code, {
       sourceType: 'script',

@@ -12,6 +12,9 @@ import type { Diagnostic, Environment, Receipt, ToolSchema } from '../types.js';
 import { isBlank } from './arguments.js';
 import { applyInsertions, calledTools, mayNeedInnerFill, parseProgram, planInnerInsertions } from './inner-calls.js';
 
+/** Longest shell command or program the engine wraps into a new program (bounded work; longer ones are left to the host). */
+export const MAX_WRAPPED_CHARS = 256 * 1024;
+
 /** Keys a shell command arrives under instead of `code`. */
 const COMMAND_KEYS = ['command', 'cmd', 'script'] as const;
 
@@ -43,6 +46,7 @@ function commandToCode(
   const key = present[0] as string;
   const command = args[key];
   if (typeof command !== 'string' || command.trim() === '') return { reason: `"${key}" is empty or not a string; left for the host to reject` };
+  if (command.length > MAX_WRAPPED_CHARS) return { reason: `"${key}" is too large to wrap into a program; left for the host to reject` };
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) if (!present.includes(name as (typeof COMMAND_KEYS)[number])) rest[name] = value;
 
@@ -120,7 +124,7 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
         receipts.push({
           ruleId: 'run_code.inner-fill-description',
           category: 'inner-invalid-args',
-          why: insertions.map((insertion) => `tools.${insertion.tool} (line ${insertion.line}) requires ${insertion.keys.join(', ')}`).join('; '),
+          why: preview(insertions.map((insertion) => `tools.${insertion.tool} (line ${insertion.line}) requires ${insertion.keys.join(', ')}`).join('; '), 300),
           before: preview(insertions.map((insertion) => `tools.${insertion.tool}({...})`).join(' ')),
           after: preview(insertions.map((insertion) => insertion.text.replace(/^[ ,]+|\s+$/g, '')).join(' ')),
         });
