@@ -4,14 +4,14 @@
  * call slower (each update is O(1) and nothing is copied per call). Pure module.
  */
 import type { Bucket, Outcome, Summary, Totals } from './schema.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { EVENT_LIMITS, SCHEMA_VERSION } from './schema.js';
 import { redact } from './redact.js';
 
 /** Name that collects every tool or category past the cap. */
 export const OTHER = 'other';
 
 /** Longest tool or category name used as a counter key; longer names are cut. */
-export const MAX_KEY_CHARS = 64;
+export const MAX_KEY_CHARS = EVENT_LIMITS.nameChars;
 
 export function emptyTotals(): Totals {
   return { calls: 0, healedSuccess: 0, healedFailed: 0, passThrough: 0, passThroughFailed: 0, tokensSaved: 0 };

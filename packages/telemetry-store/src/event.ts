@@ -3,7 +3,8 @@
  * Kept apart from the store so the same rules apply wherever an event is built. Pure module.
  */
 import { EVENT_LIMITS, OUTCOMES, SCHEMA_VERSION, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
-import { previewText, previewValue } from './redact.js';
+import { previewText, previewValue, redact } from './redact.js';
+import { MAX_KEY_CHARS } from './counters.js';
 
 /** Why an input cannot be recorded, or undefined when it can. Checked on the caller's path, so it stays cheap. */
 export function inputProblem(input: unknown): string | undefined {
@@ -27,14 +28,22 @@ export function boundedLabel(text: string, maxChars: number): string {
   return safe.length > maxChars ? `${safe.slice(0, maxChars)}…` : safe;
 }
 
+/**
+ * The name a tool or category is shown and filtered under: cut to the counter key length, then redacted, so an
+ * event's `tool` equals the name of its row in the stats tables.
+ */
+export function displayName(name: string): string {
+  return redact(name.length > MAX_KEY_CHARS ? name.slice(0, MAX_KEY_CHARS) : name);
+}
+
 /** Builds the stored form of an input that passed `inputProblem`. */
 export function buildEvent(input: TelemetryEventInput, id: string, at: number): TelemetryEvent {
   const event: TelemetryEvent = {
     v: SCHEMA_VERSION,
     id: id.slice(0, EVENT_LIMITS.idChars),
     at,
-    tool: boundedLabel(input.tool, EVENT_LIMITS.toolChars),
-    category: boundedLabel(input.category, EVENT_LIMITS.categoryChars),
+    tool: displayName(input.tool),
+    category: displayName(input.category),
     outcome: input.outcome,
     ruleIds: input.ruleIds
       .slice(0, EVENT_LIMITS.ruleIds)

@@ -10,47 +10,60 @@ export const REDACTED = '[REDACTED]';
 /** A key name that says it holds a secret (bounded repetitions keep matching linear on long identifier runs). */
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,40}`;
 
-/** Ordered replacements: structural forms first (they keep their label), then bare token shapes. */
-const RULES: readonly { pattern: RegExp; replace: string }[] = [
+/** Words whose presence (lowercased) makes a key-name rule worth running. */
+const KEY_HINTS = ['password', 'passwd', 'passphrase', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'private_key', 'private-key', 'credential'];
+
+/**
+ * Ordered replacements: structural forms first (they keep their label), then bare token shapes. A rule runs only
+ * when one of its lowercase `hints` occurs in the text, which keeps redaction of ordinary arguments cheap.
+ */
+const RULES: readonly { hints: readonly string[]; pattern: RegExp; replace: string }[] = [
   // PEM private keys, including one cut off before its END line, and the tail of one whose BEGIN was cut off.
-  { pattern: /-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)/g, replace: '[REDACTED:private-key]' },
+  { hints: ['private key'], pattern: /-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)/g, replace: '[REDACTED:private-key]' },
   // Authorization / Proxy-Authorization header values (whole value up to the end of the line or quote).
-  { pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
+  { hints: ['authorization'], pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
   // Bearer credentials anywhere; Basic ones when the value looks encoded (so "basic example" stays prose).
-  { pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1$2${REDACTED}` },
-  { pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g, replace: `$1$2${REDACTED}` },
+  { hints: ['bearer'], pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1$2${REDACTED}` },
+  { hints: ['basic'], pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g, replace: `$1$2${REDACTED}` },
   // JSON keys: "password": "value", also inside JSON strings at any depth (\"token\": \"value\"): the value
   // ends at a quote preceded by exactly as many backslashes as the key's quotes; deeper-escaped quotes are content.
-  { pattern: new RegExp(String.raw`((\\{0,8})"${SECRET_KEY}\2"\s*:\s*)\2"(?:[^\\"]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
+  { hints: KEY_HINTS, pattern: new RegExp(String.raw`((\\{0,8})"${SECRET_KEY}\2"\s*:\s*)\2"(?:[^\\"]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
   // Python dict keys: 'token': 'value'.
-  { pattern: new RegExp(String.raw`('${SECRET_KEY}'\s*:\s*)'(?:[^'\\]|\\[\s\S])*'`, 'gi'), replace: `$1'${REDACTED}'` },
+  { hints: KEY_HINTS, pattern: new RegExp(String.raw`('${SECRET_KEY}'\s*:\s*)'(?:[^'\\]|\\[\s\S])*'`, 'gi'), replace: `$1'${REDACTED}'` },
   // key="quoted value" (quotes possibly escaped), key='quoted value', key=value / key: value pairs.
-  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(\\{0,8})"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
-  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)'[^'\r\n]*'`, 'gi'), replace: `$1'${REDACTED}'` },
-  { pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(?![\["'\\])[^\s"'&,;}\]\\]+`, 'gi'), replace: `$1${REDACTED}` },
+  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(\\{0,8})"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
+  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)'[^'\r\n]*'`, 'gi'), replace: `$1'${REDACTED}'` },
+  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(?![\["'\\])[^\s"'&,;}\]\\]+`, 'gi'), replace: `$1${REDACTED}` },
   // CLI flags such as --password hunter2 / --token abc.
-  { pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
+  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
   // Provider key shapes.
-  { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
-  { pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
-  { pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
-  { pattern: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
-  { pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
-  { pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: REDACTED },
+  { hints: ['sk-'], pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
+  { hints: ['github_pat_'], pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
+  { hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
+  { hints: ['xox'], pattern: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
+  { hints: ['akia', 'asia'], pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
+  { hints: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: REDACTED },
   // JSON Web Tokens.
-  { pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, replace: `${REDACTED}:jwt` },
+  { hints: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, replace: `${REDACTED}:jwt` },
   // Credentials in URLs: scheme://user:password@host
-  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi, replace: `$1${REDACTED}@` },
+  { hints: ['://'], pattern: /(:\/\/[^\s:/@]{1,200}:)[^\s@/]{1,200}@/g, replace: `$1${REDACTED}@` },
 ];
 
-/** Cheap pre-check: text without any of these fragments cannot match a rule, so it is returned untouched. */
-const MAYBE_SECRET = /private key|authorization|bearer|basic|password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|credential|sk-|github_pat_|gh[pousr]_|xox|AKIA|ASIA|AIza|eyJ|:\/\//i;
+/** Finds every hint of every rule in one pass over the text. */
+const HINT_SCAN = new RegExp(
+  [...new Set(RULES.flatMap((rule) => rule.hints))].map((hint) => hint.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'),
+  'gi',
+);
 
 /** Replaces every secret-looking value in `text` with a redaction marker. Text without secrets is returned as is. */
 export function redact(text: string): string {
-  if (!MAYBE_SECRET.test(text)) return text;
+  const present = new Set<string>();
+  HINT_SCAN.lastIndex = 0;
+  for (const match of text.matchAll(HINT_SCAN)) present.add(match[0].toLowerCase());
+  if (present.size === 0) return text;
   let out = text;
   for (const rule of RULES) {
+    if (!rule.hints.some((hint) => present.has(hint))) continue;
     rule.pattern.lastIndex = 0;
     out = out.replace(rule.pattern, rule.replace);
   }

@@ -22,8 +22,8 @@ export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 
 /** Size bounds of a stored event; the event builder enforces them and the schema re-checks them on read. */
 export const EVENT_LIMITS = {
   idChars: 80,
-  toolChars: 64,
-  categoryChars: 64,
+  /** Tool and category names are cut to this many characters before redaction (see `displayName`). */
+  nameChars: 64,
   ruleIdChars: 64,
   ruleIds: 16,
   changeChars: 160,
@@ -39,8 +39,8 @@ export const TelemetryEvent = Type.Object({
   id: Type.String({ minLength: 1, maxLength: EVENT_LIMITS.idChars }),
   at: Type.Number({ minimum: 0 }),
   callId: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.idChars + 1 })),
-  tool: Type.String({ maxLength: EVENT_LIMITS.toolChars + 1 }),
-  category: Type.String({ maxLength: EVENT_LIMITS.categoryChars + 1 }),
+  tool: Type.String({ maxLength: EVENT_LIMITS.nameChars + 64 }),
+  category: Type.String({ maxLength: EVENT_LIMITS.nameChars + 64 }),
   outcome: Outcome,
   ruleIds: Type.Array(Type.String({ maxLength: EVENT_LIMITS.ruleIdChars + 1 }), { maxItems: EVENT_LIMITS.ruleIds }),
   before: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.previewChars + 64 })),

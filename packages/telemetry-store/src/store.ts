@@ -64,7 +64,7 @@ interface PendingInput {
 }
 
 /** Pending inputs past this count are turned into events at once, so memory stays bounded between flushes. */
-const MAX_PENDING_INPUTS = 10_000;
+const MAX_PENDING_INPUTS = 128;
 /** Largest single append; a batch is split at line boundaries above this. */
 const MAX_APPEND_BYTES = 256 * 1024;
 /** Bytes read from the end of the log at boot to refill the recent-events buffer when the summary is valid. */
@@ -247,10 +247,11 @@ class FileTelemetryStore implements TelemetryStore {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    await this.flush();
+    this.materialize();
+    this.closed = true;
+    await this.enqueueCycle();
   }
 
   private scheduleFlush(): void {
@@ -276,7 +277,7 @@ class FileTelemetryStore implements TelemetryStore {
         continue;
       }
       this.recent.push(event);
-      if (this.loggingEnabled) {
+      if (this.loggingEnabled && !this.closed) {
         const line = serializeEvent(event);
         this.pendingLines.push(line);
         this.pendingBytes += line.length;

@@ -28,6 +28,16 @@ describe('recording', () => {
     await store.close();
   });
 
+  it('after close, counts in memory but writes nothing more', async () => {
+    const { store } = openStore({ dir: tempDir() });
+    store.record(healed('kept'));
+    await store.close();
+    for (let i = 0; i < 300; i += 1) store.record(healed('late'));
+    await store.flush();
+    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['kept']);
+    expect(store.stats().totals.calls).toBe(301);
+  });
+
   it('logs untouched successes too when persistPassthrough is on', async () => {
     const { store } = openStore({ dir: tempDir(), persistPassthrough: true });
     store.record({ tool: 'bash', category: 'none', outcome: 'passthrough', ruleIds: [] });
@@ -56,6 +66,17 @@ describe('recording', () => {
     expect(stats.tools.length).toBe(51);
     expect(stats.tools.find((row) => row.name === 'other')?.calls).toBe(9_950);
     expect(stats.totals.calls).toBe(10_000);
+  });
+
+  it('shows a long tool name under the same name in its event and in its table row, so filtering by it works', () => {
+    const { store } = openStore({ dir: tempDir() });
+    const longName = `mcp__server__${'very_long_tool_name_'.repeat(10)}`;
+    store.record(healed(longName));
+    const stats = store.stats();
+    const rowName = stats.tools[0]?.name ?? '';
+    expect(rowName.length).toBe(64);
+    expect(stats.recent[0]?.tool).toBe(rowName);
+    expect(store.stats({ tool: rowName }).recent).toHaveLength(1);
   });
 
   it('rejects a bad stats query with a StatsQueryError', () => {
