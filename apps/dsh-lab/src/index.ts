@@ -1,1 +1,19 @@
-export {};
+/** Public API of dsh-lab: provisioning, the scripted model, the session runner and the scenario catalogue. */
+export { LabStepError } from './child-process.js';
+export { cacheRoot, labPaths, repoRoot, DSH_VERSION, HMR_PIN, type DshProfile, type RunKind } from './lab-paths.js';
+export { ensureDshInstalled, ensureProfile, installPlugin, pluginStatus, dshEnvironment, HEADLESS_HMR_PATCH, type DshInstall, type InstallPluginOptions } from './provision.js';
+export {
+  startScriptedModel,
+  rawArguments,
+  isErrorText,
+  toolMessageText,
+  type ScriptStep,
+  type ToolCallStep,
+  type TextStep,
+  type ScriptedToolCall,
+  type ScriptedModel,
+  type RecordedRequest,
+  type ChatMessage,
+} from './scripted-model.js';
+export { runSession, toolMessagesOf, type RunSessionOptions, type SessionRun, type ToolMessage, type ToolsMode } from './run-session.js';
+export { readSessionLog, findSessionLogs, type SessionEvent } from './session-log.js';

@@ -1,0 +1,240 @@
+/**
+ * Provisioning of a real DeepSeek Harness, idempotent and cached under `.dsh-lab/`: a Node >= 22.15
+ * (`scripts/ensure-node22.sh`), the pinned pnpm, `@deepseek-ai/dsh@0.1.0-rc.8` from npm, one DSH_HOME per
+ * run kind with the rc.8 workarounds applied by configuration only, and the plugin installed the way users
+ * install it (`dsh plugin --profile <p> add -w <path>`). Each step has a timeout and fails with its name.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { LabStepError, runStep } from './child-process.js';
+import { DSH_VERSION, HMR_PIN, labPaths, repoRoot, type DshProfile, type RunKind } from './lab-paths.js';
+
+const MINUTE = 60_000;
+
+/** What a booted DSH needs: the Node 24 binary, the dsh entry script, and the environment to run it in. */
+export interface DshInstall {
+  nodeBin: string;
+  dshEntry: string;
+  pnpmBin: string;
+}
+
+/**
+ * The rc.8 headless workaround: `dsh-headless` disables the `hmr` row, yet the launcher creates HMR lazily and
+ * reads `ctx.get('hmr')` at once (undefined), failing with "user patch-layer watching requires the Cordis HMR
+ * service". Mounting the row, watching nothing, makes HMR active at boot.
+ */
+export const HEADLESS_HMR_PATCH = `# dsh-lab (rc.8 workaround): dsh-headless disables the hmr row, but the launcher needs the HMR
+# service for user patch-layer watching right after boot. Mount it at boot, watching nothing.
+- id: hmr
+  disabled: false
+  config:
+    root: []
+`;
+
+let cachedInstall: Promise<DshInstall> | undefined;
+
+/** Node >= 22.15, pnpm and `@deepseek-ai/dsh@0.1.0-rc.8`, installed once into the cache. */
+export function ensureDshInstalled(): Promise<DshInstall> {
+  cachedInstall ??= withProvisionLock(async () => {
+    const nodeBin = await ensureNode22();
+    const pnpmBin = await ensurePnpm();
+    const dshEntry = await ensureDshPackage(pnpmBin);
+    return { nodeBin, dshEntry, pnpmBin };
+  }).catch((error: unknown) => {
+    cachedInstall = undefined;
+    throw error;
+  });
+  return cachedInstall;
+}
+
+async function ensureNode22(): Promise<string> {
+  const result = await runStep('bash', [path.join(repoRoot, 'scripts', 'ensure-node22.sh')], {
+    step: 'provision Node >= 22.15 (scripts/ensure-node22.sh)',
+    timeoutMs: 5 * MINUTE,
+  });
+  const bin = result.stdout.trim().split('\n').pop() ?? '';
+  if (!bin || !fs.existsSync(bin)) throw new LabStepError('provision Node >= 22.15', `ensure-node22.sh printed no usable path (${bin})`);
+  return bin;
+}
+
+async function ensurePnpm(): Promise<string> {
+  if (!fs.existsSync(labPaths.pnpmBin)) {
+    await runStep('bash', ['-c', `source "${path.join(repoRoot, 'scripts', 'lib.sh')}" && ensure_pnpm`], {
+      step: 'install the pinned pnpm (scripts/lib.sh ensure_pnpm)',
+      timeoutMs: 5 * MINUTE,
+    });
+  }
+  return labPaths.pnpmBin;
+}
+
+function installedDshVersion(): string | undefined {
+  const manifest = path.join(labPaths.dshInstall, 'node_modules', '@deepseek-ai', 'dsh', 'package.json');
+  try {
+    return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+async function ensureDshPackage(pnpmBin: string): Promise<string> {
+  const entry = path.join(labPaths.dshInstall, 'node_modules', '@deepseek-ai', 'dsh', 'lib', 'bin.js');
+  if (installedDshVersion() === DSH_VERSION && fs.existsSync(entry)) return entry;
+  fs.mkdirSync(labPaths.dshInstall, { recursive: true });
+  // A standalone project (not part of the repo's workspace) so the host's own dependency closure never
+  // mixes with ours. Build scripts stay off: the only one that matters on Linux (node-pty's spawn-helper
+  // chmod) has no Linux prebuild to fix.
+  const manifest = { name: 'dsh-lab-host', private: true, dependencies: { '@deepseek-ai/dsh': DSH_VERSION } };
+  fs.writeFileSync(path.join(labPaths.dshInstall, 'package.json'), `${JSON.stringify(manifest)}\n`);
+  await runStep(pnpmBin, ['install', '--ignore-workspace', '--store-dir', labPaths.pnpmStore, '--reporter=append-only'], {
+    step: `install @deepseek-ai/dsh@${DSH_VERSION} from the npm registry into .dsh-lab/dsh`,
+    cwd: labPaths.dshInstall,
+    timeoutMs: 10 * MINUTE,
+  });
+  if (installedDshVersion() !== DSH_VERSION || !fs.existsSync(entry)) {
+    throw new LabStepError(`install @deepseek-ai/dsh@${DSH_VERSION}`, `pnpm finished but ${entry} is missing`);
+  }
+  return entry;
+}
+
+/** The environment every dsh command of a run kind gets: Node 24 and pnpm first on PATH, DSH_HOME in the cache. */
+export function dshEnvironment(install: DshInstall, dshHome: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    // Never pass a real provider key or a stray DSH setting into the lab's host.
+    if (/^(DSH_|DEEPSEEK_|OPENAI_|ANTHROPIC_)/.test(key)) continue;
+    env[key] = value;
+  }
+  return {
+    ...env,
+    PATH: [path.dirname(install.nodeBin), path.dirname(install.pnpmBin), process.env.PATH ?? ''].join(path.delimiter),
+    DSH_HOME: dshHome,
+    DSH_TELEMETRY_DISABLED: '1',
+    npm_config_store_dir: labPaths.pnpmStore,
+    ...extra,
+  };
+}
+
+/** Runs `dsh <args>` with Node 24 against the given DSH_HOME. */
+export function runDsh(install: DshInstall, dshHome: string, args: readonly string[], step: string, timeoutMs = 5 * MINUTE) {
+  return runStep(install.nodeBin, [install.dshEntry, ...args], { step, env: dshEnvironment(install, dshHome), cwd: dshHome, timeoutMs });
+}
+
+function profileDir(dshHome: string, profile: DshProfile): string {
+  return path.join(dshHome, 'profiles', profile);
+}
+
+function profileDependencies(dshHome: string, profile: DshProfile): Record<string, string> {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(profileDir(dshHome, profile), 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    return manifest.dependencies ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Makes `profile` bootable in the DSH_HOME of `kind`: pins cordis-plugin-hmr 1.0.17 (rc.8's `^1.0.16` now
+ * resolves to 1.0.19, which lost `registerConfig()`), writes the headless HMR-row patch, and for the
+ * `plugin` kind installs the built meta-package. Returns the DSH_HOME.
+ */
+export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise<{ install: DshInstall; dshHome: string }> {
+  const install = await ensureDshInstalled();
+  const dshHome = labPaths.home(kind);
+  await withProvisionLock(async () => {
+    fs.mkdirSync(dshHome, { recursive: true });
+    if (profileDependencies(dshHome, profile)['@deepseek-ai/cordis-plugin-hmr'] !== HMR_PIN) {
+      // -w: the profile's pnpm-workspace.yaml makes a plain `add` fail with ERR_PNPM_ADDING_TO_ROOT.
+      // auto-install-peers=false: otherwise pnpm installs a second @deepseek-ai/cordis into the profile.
+      await runDsh(
+        install,
+        dshHome,
+        ['plugin', '--profile', profile, 'add', '-w', '--config.auto-install-peers=false', `@deepseek-ai/cordis-plugin-hmr@${HMR_PIN}`],
+        `pin @deepseek-ai/cordis-plugin-hmr@${HMR_PIN} in the ${kind}/${profile} profile`,
+      );
+    }
+    if (profile === 'headless') {
+      const patchFile = path.join(profileDir(dshHome, profile), 'cordis.patch.yml');
+      if (!fs.existsSync(patchFile) || fs.readFileSync(patchFile, 'utf8') !== HEADLESS_HMR_PATCH) fs.writeFileSync(patchFile, HEADLESS_HMR_PATCH);
+    }
+  });
+  if (kind === 'plugin') await installPlugin({ dshHome, profile, pluginDir: labPaths.pluginPackage });
+  return { install, dshHome };
+}
+
+/** Whether a plugin package can be installed, and if not, why. */
+export function pluginStatus(pluginDir: string = labPaths.pluginPackage): { available: boolean; name?: string; reason: string } {
+  let manifest: { name?: string; main?: string; exports?: unknown; dsh?: { bundle?: { patch?: string } } };
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(pluginDir, 'package.json'), 'utf8'));
+  } catch {
+    return { available: false, reason: `no package.json in ${pluginDir}` };
+  }
+  const patch = manifest.dsh?.bundle?.patch;
+  if (!patch) return { available: false, name: manifest.name, reason: `${manifest.name ?? pluginDir} declares no "dsh.bundle.patch" yet (the plugin is not wired into the meta-package)` };
+  if (!fs.existsSync(path.join(pluginDir, patch))) return { available: false, name: manifest.name, reason: `its bundle patch ${patch} does not exist` };
+  const main = manifest.main ?? 'index.js';
+  if (!fs.existsSync(path.join(pluginDir, main))) return { available: false, name: manifest.name, reason: `${main} is missing: build it first (pnpm run build)` };
+  return { available: true, name: manifest.name, reason: 'built and declares a dsh bundle' };
+}
+
+export interface InstallPluginOptions {
+  dshHome: string;
+  profile: DshProfile;
+  /** The built package directory, e.g. packages/dsh-tool-normalizer. */
+  pluginDir: string;
+}
+
+/**
+ * Installs a plugin exactly the way a user does: `dsh plugin --profile <p> add -w <path>`. A local path becomes
+ * a `link:` dependency, so later rebuilds are picked up without reinstalling. Idempotent.
+ */
+export async function installPlugin(options: InstallPluginOptions): Promise<void> {
+  const status = pluginStatus(options.pluginDir);
+  if (!status.available) throw new LabStepError(`install the plugin from ${options.pluginDir}`, status.reason);
+  const install = await ensureDshInstalled();
+  const pluginDir = path.resolve(options.pluginDir);
+  const wanted = `link:${pluginDir}`;
+  await withProvisionLock(async () => {
+    if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === wanted) return;
+    await runDsh(install, options.dshHome, ['plugin', '--profile', options.profile, 'add', '-w', pluginDir], `dsh plugin --profile ${options.profile} add -w ${pluginDir}`);
+  });
+}
+
+const LOCK_STALE_MS = 15 * MINUTE;
+let lockDepth = 0;
+
+/** Serializes provisioning between processes (a demo and a test run at once) with an atomic lock folder. */
+async function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
+  if (lockDepth > 0) return fn();
+  fs.mkdirSync(path.dirname(labPaths.lock), { recursive: true });
+  const deadline = Date.now() + LOCK_STALE_MS;
+  for (;;) {
+    try {
+      fs.mkdirSync(labPaths.lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LabStepError('take the provisioning lock', String(error));
+      const age = Date.now() - safeMtime(labPaths.lock);
+      if (age > LOCK_STALE_MS) fs.rmSync(labPaths.lock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new LabStepError('take the provisioning lock', `${labPaths.lock} is held by another process`);
+      else await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  lockDepth++;
+  try {
+    return await fn();
+  } finally {
+    lockDepth--;
+    fs.rmSync(labPaths.lock, { recursive: true, force: true });
+  }
+}
+
+function safeMtime(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
