@@ -10,5 +10,7 @@ export default defineProject({
     globalSetup: ['tests/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Browser assertions poll the page; a loaded 2-core CI machine needs more than the 1 s default.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -220,7 +220,7 @@ export class TnDashboard extends LitElement {
       <header>
         <div>
           <h2>Tool Normalizer</h2>
-          <div class="muted" role="status" aria-live="polite">${this.renderStatusLine(payload)}</div>
+          <div class="muted">${this.renderStatusLine(payload)}</div>
         </div>
         <div class="actions">
           ${this.data === undefined
@@ -233,7 +233,7 @@ export class TnDashboard extends LitElement {
       ${this._state === 'error'
         ? html`<div class="notice error" role="alert"><strong>Could not load statistics.</strong> ${this._error}</div>`
         : nothing}
-      ${this._state === 'loading' && !payload ? html`<div class="notice">Loading statistics…</div>` : nothing}
+      ${this._state === 'loading' && !payload ? html`<div class="notice" role="status">Loading statistics…</div>` : nothing}
       ${payload ? this.renderPayload(payload) : nothing}
     `;
   }
@@ -374,6 +374,8 @@ export class TnDashboard extends LitElement {
 
   private renderRankRow(row: RateRow, kind: 'tool' | 'category'): TemplateResult {
     const rate = row.failureRate ?? 0;
+    // The bar width goes through the CSSOM (a property binding), not a style attribute, so a page whose
+    // Content-Security-Policy forbids inline styles still draws it.
     return html`<li data-row=${row.name}>
       <div class="row-head">
         <button type="button" class="link" title="Show this ${kind}'s events" @click=${() => this.showEventsOf({ [kind]: row.name })}>
@@ -381,7 +383,7 @@ export class TnDashboard extends LitElement {
         </button>
         <span class="rate">${row.failureRate === null ? '—' : formatRate(row.failureRate)}</span>
       </div>
-      <div class="bar" aria-hidden="true"><span style="width:${Math.min(100, Math.max(0, rate * 100)).toFixed(1)}%"></span></div>
+      <div class="bar" aria-hidden="true"><span .style=${`width: ${Math.min(100, Math.max(0, rate * 100)).toFixed(1)}%`}></span></div>
       <div class="hint">
         <span data-denominator>${formatInteger(row.failures)} failed / ${formatInteger(row.calls)} calls</span>
         ${row.counterfactualFailureRate !== null ? html` · ${formatRate(row.counterfactualFailureRate)} without healing` : nothing}
@@ -474,8 +476,8 @@ export class TnDashboard extends LitElement {
                 <th scope="col">Category</th>
                 <th scope="col">Outcome</th>
                 <th scope="col">Rules</th>
-                <th scope="col">Before → after</th>
-                <th scope="col">Error</th>
+                <th scope="col" class="preview">Before → after</th>
+                <th scope="col" class="error">Error</th>
               </tr>
             </thead>
             <tbody>

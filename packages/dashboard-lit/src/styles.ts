@@ -300,6 +300,12 @@ export const dashboardStyles = css`
     padding: 6px 10px;
     border-top: 1px solid var(--tn-border);
   }
+  th.preview {
+    width: 40%;
+  }
+  th.error {
+    width: 20%;
+  }
   th {
     font-size: 12px;
     color: var(--tn-muted);

@@ -270,6 +270,20 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await dash().evaluate((element) => getComputedStyle(element).color)).toBe('rgb(250, 240, 230)');
   });
 
+  it('works under a strict Content-Security-Policy (no inline scripts or styles, no eval)', async () => {
+    await page.addInitScript(() => {
+      const violations: string[] = [];
+      (window as unknown as { __violations: string[] }).__violations = violations;
+      document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+    });
+    await page.goto(`${server.url}/page?${new URLSearchParams({ src: '/plugin-api/tool-normalizer/stats', refresh: '0', theme: 'dark', csp: 'strict' })}`);
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
+    expect(await dash().evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(13, 17, 23)');
+    const barWidth = await dash().locator('[data-ranking="category"] li[data-row="unknown-tool"] .bar > span').evaluate((bar) => bar.getBoundingClientRect().width);
+    expect(barWidth).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+  });
+
   it('the DSH client bundle registers the Settings section and its React component renders the dashboard', async () => {
     await page.goto(`${server.url}/client`);
     const loaded = await page.evaluate(() => {

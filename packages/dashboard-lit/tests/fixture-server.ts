@@ -43,7 +43,6 @@ function dashboardPage(query: URLSearchParams): string {
     .map((name) => ` ${name}="${(query.get(name) ?? '').replace(/[^\w\-/.:?=&]/g, '')}"`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tn-dashboard</title>
-<style>body{margin:0}</style>
 <script type="module" src="/dist/tn-dashboard.js"></script></head>
 <body><tn-dashboard${attrs}></tn-dashboard></body></html>`;
 }
@@ -97,8 +96,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return body;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+/** A policy that forbids inline scripts and inline styles, as a strict host page would. */
+export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'";
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
   res.end(body);
 }
 
@@ -115,7 +117,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       if (file) return send(res, 200, 'text/javascript; charset=utf-8', await readFile(file));
       switch (url.pathname) {
         case '/page':
-          return send(res, 200, 'text/html; charset=utf-8', dashboardPage(url.searchParams));
+          return send(res, 200, 'text/html; charset=utf-8', dashboardPage(url.searchParams), url.searchParams.get('csp') === 'strict' ? { 'content-security-policy': STRICT_CSP } : {});
         case '/client':
           return send(res, 200, 'text/html; charset=utf-8', CLIENT_PAGE);
         case '/plugin-api/tool-normalizer/stats':
