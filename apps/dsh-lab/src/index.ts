@@ -16,4 +16,15 @@ export {
   type ChatMessage,
 } from './scripted-model.js';
 export { runSession, toolMessagesOf, type RunSessionOptions, type SessionRun, type ToolMessage, type ToolsMode } from './run-session.js';
+export {
+  nativeScenarios,
+  codeScenarios,
+  scenariosFor,
+  scenarioScript,
+  scenarioFixtures,
+  checkModelSees,
+  type Scenario,
+  type ModelSees,
+  type PluginOutcome,
+} from './scenarios.js';
 export { readSessionLog, findSessionLogs, type SessionEvent } from './session-log.js';
