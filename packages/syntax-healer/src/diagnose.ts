@@ -10,6 +10,8 @@ import { locateSyntaxError } from './host-compile.js';
 import type { Diagnostic } from './types.js';
 
 const PYTHON_LINE = /^[ \t]*(?:def [A-Za-z_]\w*\(.*\)\s*(?:->.*)?:|class [A-Za-z_]\w*(?:\(.*\))?:|from [\w.]+ import |import [\w.]+(?: as \w+)?\s*$|elif .*:|except(?: .*)?:|with .+ as \w+:|for \w+(?:, *\w+)* in .+:|print\(f?["'])/m;
+/** `f"…{name}…"` / `f'…'`: a Python f-string (the triple-quoted form is refused by the triple-quote repair). */
+const PYTHON_F_STRING = /(?<![\w$.])[fF]("|')[^"'\r\n]*\{[^}\r\n]*\}[^"'\r\n]*\1/;
 const SHELL_LINE = /^(?:#!\/|\$ |(?:sudo |cd |ls|cat |echo |grep |find |npm |pnpm |npx |yarn |git |rm |mkdir |cp |mv |curl |python3? |pip )[^;{}()]*$)/m;
 const MODULE_SYNTAX = /^[ \t]*(?:import\s+(?:[\w*{][^;]*\s+from\s+|['"])|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
 
@@ -45,6 +47,14 @@ export function diagnoseFailure(code: string, hostMessage: string): Diagnostic {
     return {
       kind: 'module-syntax',
       message: `ES module import/export cannot appear in a run_code program${at}: it is the body of an async function; use the \`tools\` object, or \`await import(...)\` for a module. The program was not run.`,
+      ...where,
+    };
+  }
+  const fString = PYTHON_F_STRING.exec(code);
+  if (fString) {
+    return {
+      kind: 'python-string-prefix',
+      message: `A Python f-string is not JavaScript${at}: write a template literal (\`…\${expr}…\`) instead. The program was not run.`,
       ...where,
     };
   }

@@ -6,8 +6,13 @@
  * parse failure. Only the fence lines themselves are removed; every byte of the body is kept.
  */
 
-/** A fence opener: up to 3 spaces, 3+ backticks or tildes, an optional info string (language first). */
-const OPENER = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`\r\n]*$/;
+/**
+ * A fence opener: up to 3 spaces, 3+ backticks or tildes, an optional info string (language first). An info
+ * string with code characters (```js const x = 1;) is not taken as an opener: dropping that line would lose code.
+ */
+const OPENER = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`\r\n;(){}]*$/;
+/** An opener with code on the same line (```js const a = 1;): the code after the language is kept. */
+const OPENER_WITH_CODE = /^[ \t]{0,3}(`{3,}|~{3,})([A-Za-z]+)[ \t]+(?=\S)/;
 /** Info-string languages that mean "this is the JavaScript/TypeScript program". */
 const PROGRAM_LANGUAGES = new Set(['', 'js', 'javascript', 'ts', 'typescript', 'mjs', 'cjs', 'mts', 'cts', 'jsx', 'tsx', 'node', 'es6', 'ecmascript']);
 /** Characters that make a line look like code rather than prose introducing a fence. */
@@ -47,7 +52,7 @@ export type FenceMatch =
       body: string;
       language: string;
       marker: string;
-      /** Lines of the original that precede the body's first line (for mapping diagnostics back). */
+      /** Lines of the original that precede the body's first line (for mapping diagnostics back; columns of a body that starts on the opener line are not shifted). */
       lineOffset: number;
       prose: boolean;
       closed: 'line' | 'same-line' | 'missing';
@@ -75,12 +80,19 @@ export function findFence(code: string): FenceMatch {
   if (code.indexOf('```') === -1 && code.indexOf('~~~') === -1) return { kind: 'none' };
   const lines = splitLines(code);
   let openIndex = -1;
+  let codeOnOpener: RegExpExecArray | null = null;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     if (OPENER.test(line.text)) {
       openIndex = index;
       break;
     }
+    codeOnOpener = OPENER_WITH_CODE.exec(line.text);
+    if (codeOnOpener && PROGRAM_LANGUAGES.has(codeOnOpener[2]!.toLowerCase())) {
+      openIndex = index;
+      break;
+    }
+    codeOnOpener = null;
     if (!isBlank(line.text) && (CODE_CHARACTERS.test(line.text) || !/\p{L}/u.test(line.text))) return { kind: 'none' };
   }
   if (openIndex === -1) return { kind: 'none' };
@@ -88,12 +100,17 @@ export function findFence(code: string): FenceMatch {
   const prose = !before.every((line) => isBlank(line.text));
   if (prose && !isProse(before)) return { kind: 'none' };
 
-  const opener = OPENER.exec(lines[openIndex]!.text)!;
+  const opener = codeOnOpener ?? OPENER.exec(lines[openIndex]!.text)!;
   const marker = opener[1]!;
   const language = opener[2]!.toLowerCase();
   if (!PROGRAM_LANGUAGES.has(language)) return { kind: 'foreign', language, line: openIndex + 1 };
 
-  const bodyStart = openIndex + 1 < lines.length ? lines[openIndex + 1]!.start : code.length;
+  const openLine = lines[openIndex]!;
+  const bodyStart = codeOnOpener
+    ? openLine.start + codeOnOpener[0].length
+    : openIndex + 1 < lines.length
+      ? lines[openIndex + 1]!.start
+      : code.length;
   let closeIndex = -1;
   for (let index = openIndex + 1; index < lines.length; index++) {
     if (closesFence(lines[index]!.text, marker)) {
@@ -104,7 +121,7 @@ export function findFence(code: string): FenceMatch {
   let body: string;
   let closed: 'line' | 'same-line' | 'missing';
   if (closeIndex !== -1) {
-    body = closeIndex === openIndex + 1 ? '' : code.slice(bodyStart, lines[closeIndex - 1]!.end);
+    body = closeIndex === openIndex + 1 && !codeOnOpener ? '' : code.slice(bodyStart, lines[closeIndex - 1]!.end);
     closed = 'line';
     const after = lines.slice(closeIndex + 1);
     if (after.some((line) => OPENER.test(line.text))) return { kind: 'ambiguous', line: closeIndex + 2 };
@@ -113,14 +130,14 @@ export function findFence(code: string): FenceMatch {
     while (last > openIndex && isBlank(lines[last]!.text)) last--;
     const lastLine = lines[last]!;
     const trailing = lastLine.text.trimEnd();
-    if (last > openIndex && trailing.endsWith(marker) && !trailing.endsWith(marker + marker[0])) {
+    if ((last > openIndex || codeOnOpener) && trailing.endsWith(marker) && !trailing.endsWith(marker + marker[0])) {
       const markerAt = lastLine.start + trailing.length - marker.length;
       body = code.slice(bodyStart, markerAt);
       closed = 'same-line';
     } else {
-      body = last > openIndex ? code.slice(bodyStart, lastLine.end) : '';
+      body = last > openIndex || codeOnOpener ? code.slice(bodyStart, lastLine.end) : '';
       closed = 'missing';
     }
   }
-  return { kind: 'fence', body, language, marker, lineOffset: openIndex + 1, prose, closed };
+  return { kind: 'fence', body, language, marker, lineOffset: codeOnOpener ? openIndex : openIndex + 1, prose, closed };
 }

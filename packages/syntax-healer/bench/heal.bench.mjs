@@ -1,0 +1,110 @@
+/**
+ * Speed of the syntax healer, against the built package (run `pnpm --filter @dsh-tool-normalizer/syntax-healer build`
+ * first, then `node bench/heal.bench.mjs`; run it with a Node >= 22.15 binary to measure the node-strip-types path).
+ *
+ * Targets (issue 2): a valid 2 KB program costs <= ~1.5x one host-equivalent compile; a broken 2 KB program is
+ * healed in < 2 ms median; pathological inputs are bounded. Each iteration gets a unique trailing comment so
+ * V8's compilation cache never answers for us.
+ */
+import { healProgram } from '../dist/index.js';
+import { compileVerdict, stripBackend } from '../dist/host-compile.js';
+
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Median milliseconds of `run(input + unique comment)` over `iterations` runs after a warm-up. */
+function measure(input, run, iterations = 400) {
+  for (let index = 0; index < Math.min(50, iterations); index++) run(`${input}\n// warm ${index}`);
+  const samples = [];
+  for (let index = 0; index < iterations; index++) {
+    const program = `${input}\n// run ${index} ${Math.random()}`;
+    const start = performance.now();
+    run(program);
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+/** Median ms of one run over distinct inputs that cannot take a unique comment (fenced/broken tails). */
+function measureEach(makeInput, run, iterations = 400) {
+  for (let index = 0; index < Math.min(50, iterations); index++) run(makeInput(-index - 1));
+  const samples = [];
+  for (let index = 0; index < iterations; index++) {
+    const program = makeInput(index);
+    const start = performance.now();
+    run(program);
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+function twoKilobytes(lines) {
+  let program = '';
+  let index = 0;
+  while (program.length < 2048) program += lines[index++ % lines.length].replaceAll('$N', String(index)) + '\n';
+  return program;
+}
+
+const JS_LINES = [
+  "const file$N = await tools.read({ file_path: '/work/app/src/module$N.ts' });",
+  'console.log(file$N.totalLines, file$N.path);',
+  "const hits$N = await tools.grep({ pattern: 'TODO\\\\($N\\\\)', path: '/work/app/src' });",
+  'if (hits$N.matches?.length > 3) { console.log(`many TODOs in ${file$N.path}`); }',
+];
+const TS_LINES = [
+  "const file$N: { totalLines: number; path: string } = await tools.read({ file_path: '/work/app/src/m$N.ts' }) as any;",
+  'interface Row$N { path: string; line?: number }',
+  'const rows$N: Row$N[] = [{ path: file$N.path }];',
+  'console.log(rows$N.length satisfies number);',
+];
+
+const validJs = twoKilobytes(JS_LINES);
+const validTs = twoKilobytes(TS_LINES);
+const results = [];
+const row = (name, ms, note = '') => results.push({ name, 'median ms': Number(ms.toFixed(4)), note });
+
+const compileOnly = measure(validJs, (code) => compileVerdict(code));
+const rawCompile = measure(validJs, (code) => new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + code));
+const healValid = measure(validJs, (code) => healProgram(code));
+row('host-equivalent compile, valid 2 KB JS', compileOnly, `backend ${stripBackend()}`);
+row('bare AsyncFunction compile, valid 2 KB JS', rawCompile, 'no strip step (floor)');
+row('healProgram, valid 2 KB JS', healValid, `ratio to host-equivalent compile: ${(healValid / compileOnly).toFixed(2)}x`);
+const compileTs = measure(validTs, (code) => compileVerdict(code));
+const healTs = measure(validTs, (code) => healProgram(code));
+row('host-equivalent compile, valid 2 KB TypeScript', compileTs, `backend ${stripBackend()}`);
+row('healProgram, valid 2 KB TypeScript', healTs, `ratio: ${(healTs / compileTs).toFixed(2)}x`);
+
+const broken = {
+  'markdown fence': (index) => '```js\n' + validJs + `// ${index}\n` + '```',
+  'python triple quote': (index) => `const doc = """\nreport ${index}\n""";\n` + validJs,
+  'stray backticks in a template': (index) => "await tools.write({ file_path: '/w/a.md', content: `Run `pnpm test` now` });\n" + validJs + `// ${index}`,
+  'raw newline in a string': (index) => `const msg = 'line one\nline two ${index}';\n` + validJs,
+  'truncated tail (missing })': (index) => `for (const n of [${index}]) {\n` + validJs,
+  'cut inside a string (refused)': (index) => validJs + `await tools.bash({ command: 'rm -rf /srv/app/releases/${index}`,
+};
+for (const [name, make] of Object.entries(broken)) {
+  const sample = healProgram(make(0));
+  row(`healProgram, broken 2 KB: ${name}`, measureEach(make, (code) => healProgram(code)), sample.ok ? sample.repairs.map((repair) => repair.kind).join('+') : `ok:false ${sample.diagnostic?.kind}`);
+}
+
+const pathological = {
+  '200 backticks': 'const s = ' + '`'.repeat(200) + ';',
+  '200 backticks with text': 'const s = `' + 'a `b` ${c '.repeat(20) + '`;',
+  '10,000 backticks': 'const s = ' + '`'.repeat(10_000) + ';',
+  '10,000 nested (': 'const x = ' + '('.repeat(10_000),
+  '1 MB valid program': "await tools.read({ file_path: '/w/a.txt' });\n".repeat(22_000),
+  '1 MB broken program': "await tools.read({ file_path: '/w/a.txt' });\n".repeat(22_000) + "const s = 'cut",
+};
+for (const [name, input] of Object.entries(pathological)) {
+  const iterations = input.length > 100_000 ? 5 : 30;
+  // A unique first line per run, so neither V8's compilation cache nor anything else can answer from memory.
+  const ms = measureEach((index) => `// run ${index} ${Math.random()}\n${input}`, (code) => healProgram(code), iterations);
+  row(`healProgram, pathological: ${name}`, ms, `${input.length} chars`);
+}
+
+console.log(`node ${process.version}, strip backend: ${stripBackend()}`);
+console.table(results);
