@@ -81,6 +81,18 @@ function errorCode(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : String(error));
 }
 
+type CountOption = 'maxLogBytes' | 'flushIntervalMs' | 'minCalls' | 'maxTools' | 'maxCategories' | 'recentCapacity';
+
+/** A whole-number option (undefined means the default); anything else is a clear TypeError, not a silent default. */
+function countOption(options: TelemetryStoreOptions, name: CountOption, fallback: number, minimum = 1): number {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
+    throw new TypeError(`createTelemetryStore: \`${name}\` must be an integer >= ${minimum}, got ${String(value)}`);
+  }
+  return value;
+}
+
 export function createTelemetryStore(options: TelemetryStoreOptions): TelemetryStore {
   return new FileTelemetryStore(options);
 }
@@ -125,14 +137,14 @@ class FileTelemetryStore implements TelemetryStore {
     this.dir = options.dir;
     this.logPath = join(options.dir, LOG_FILE_NAME);
     this.summaryPath = join(options.dir, SUMMARY_FILE_NAME);
-    this.maxLogBytes = Math.max(64 * 1024, Math.floor(options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES));
+    this.maxLogBytes = Math.max(64 * 1024, countOption(options, 'maxLogBytes', DEFAULT_MAX_LOG_BYTES));
     this.persistPassthrough = options.persistPassthrough ?? false;
     this.now = options.now ?? Date.now;
     this.warn = options.warn ?? ((message) => console.warn(`[tool-normalizer] ${message}`));
-    this.flushIntervalMs = Math.max(0, options.flushIntervalMs ?? 200);
-    this.minCalls = options.minCalls ?? DEFAULT_MIN_CALLS;
-    this.counterOptions = { maxTools: options.maxTools, maxCategories: options.maxCategories };
-    this.recent = new RingBuffer<TelemetryEvent>(options.recentCapacity ?? 500);
+    this.flushIntervalMs = countOption(options, 'flushIntervalMs', 200, 0);
+    this.minCalls = countOption(options, 'minCalls', DEFAULT_MIN_CALLS);
+    this.counterOptions = { maxTools: countOption(options, 'maxTools', 200), maxCategories: countOption(options, 'maxCategories', 100) };
+    this.recent = new RingBuffer<TelemetryEvent>(countOption(options, 'recentCapacity', 500));
     const bootTime = this.now();
     this.counters = new Counters(bootTime, this.counterOptions);
     this.unsaved = new Counters(bootTime, this.counterOptions);

@@ -79,6 +79,17 @@ describe('recording', () => {
     expect(store.stats({ tool: rowName }).recent).toHaveLength(1);
   });
 
+  it.each([{ maxLogBytes: Number.NaN }, { maxLogBytes: -1 }, { recentCapacity: 0 }, { minCalls: 1.5 }, { maxTools: '10' }])(
+    'refuses the option %j with a clear error instead of a silent default',
+    (bad) => {
+      expect(() => createTelemetryStore({ dir: tempDir(), ...(bad as object) })).toThrow(/must be an integer/);
+    },
+  );
+
+  it('refuses a missing directory option', () => {
+    expect(() => createTelemetryStore({} as never)).toThrow(/needs a non-empty `dir`/);
+  });
+
   it('rejects a bad stats query with a StatsQueryError', () => {
     const { store } = openStore({ dir: tempDir() });
     expect(() => store.stats({ outcome: 'nope' } as never)).toThrow(StatsQueryError);
