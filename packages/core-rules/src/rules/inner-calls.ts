@@ -4,8 +4,8 @@
  * exact position so every other byte of the program stays as written. The program is parsed with Babel,
  * never scanned with regular expressions.
  *
- * The valid path must not pay for a parse, so `mayNeedInnerFill` first counts, in one pass over the text,
- * calls of tools that have fillable required keys and occurrences of those key names. Only when there are
+ * The valid path must not pay for a parse, so `mayNeedInnerFill` first counts, with plain string searches,
+ * calls of tools that have fillable required keys and mentions of those key names (one regular-expression pass). Only when there are
  * more calls than key names can a call be missing one, and only then is the program parsed. (A program that
  * mentions `description` elsewhere can slip past this gate; the runtime recovery plan still retries such a
  * sub-call with the field filled.)
@@ -168,63 +168,52 @@ export function applyInsertions(code: string, insertions: readonly InnerInsertio
   return result + code.slice(cursor);
 }
 
-/** Names of tools in `env` that have a fillable required key, cached per tools array. */
-const fillableByTools = new WeakMap<readonly ToolSchema[], { tools: Set<string>; keys: Set<string> }>();
+interface FillableIndex {
+  /** One pattern matching a call site of a tool with fillable keys (group 1) or a mention of such a key (group 2). */
+  pattern: RegExp | undefined;
+}
 
-function fillableIndex(env: Environment): { tools: Set<string>; keys: Set<string> } {
+/** The gate pattern for the tools in `env`, cached per tools array. */
+const fillableByTools = new WeakMap<readonly ToolSchema[], FillableIndex>();
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function fillableIndex(env: Environment): FillableIndex {
   let index = fillableByTools.get(env.tools);
   if (!index) {
-    index = { tools: new Set(), keys: new Set() };
+    const tools = new Set<string>();
+    const keys = new Set<string>();
     for (const tool of env.tools) {
-      const keys = tool && typeof tool.name === 'string' && tool.name !== RUN_CODE ? fillableKeys(tool) : [];
-      if (keys.length === 0) continue;
-      index.tools.add(tool.name);
-      for (const key of keys) index.keys.add(key);
+      const fillable = tool && typeof tool.name === 'string' && tool.name !== RUN_CODE ? fillableKeys(tool) : [];
+      if (fillable.length === 0) continue;
+      tools.add(tool.name);
+      for (const key of fillable) keys.add(key);
     }
+    const names = [...tools].sort((left, right) => right.length - left.length).map(escapeRegExp).join('|');
+    const mentions = [...keys].map(escapeRegExp).join('|');
+    index = {
+      pattern: tools.size === 0 ? undefined : new RegExp(`\\btools\\s*(?:\\?\\.|\\.|\\[\\s*["'\`])\\s*(${names})(?![\\w$])|(${mentions})`, 'g'),
+    };
     fillableByTools.set(env.tools, index);
   }
   return index;
 }
 
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) count++;
-  return count;
-}
-
-const IDENTIFIER_CHAR = /[A-Za-z0-9_$]/;
-
-/** The tool name right after `tools` at `at` (`.name` or `["name"]`), else undefined. Cheap text check. */
-function nameAfterTools(code: string, at: number): string | undefined {
-  let cursor = at + 5;
-  while (code[cursor] === ' ' || code[cursor] === '\n' || code[cursor] === '\t' || code[cursor] === '\r') cursor++;
-  let name = '';
-  if (code[cursor] === '.' || (code[cursor] === '?' && code[cursor + 1] === '.')) {
-    cursor += code[cursor] === '.' ? 1 : 2;
-    while (cursor < code.length && IDENTIFIER_CHAR.test(code[cursor] as string)) name += code[cursor++];
-    return name || undefined;
-  }
-  if (code[cursor] === '[') {
-    const quote = code[cursor + 1];
-    if (quote !== '"' && quote !== "'" && quote !== '`') return undefined;
-    const close = code.indexOf(quote, cursor + 2);
-    return close > 0 && close - cursor < 100 ? code.slice(cursor + 2, close) : undefined;
-  }
-  return undefined;
-}
-
-/** One pass over the text: could some call of a tool with fillable keys lack one? (See the file header.) */
+/**
+ * Could some call of a tool with fillable keys lack one? One pass of one pattern counts such calls and
+ * mentions of the keys; only more calls than mentions send the program to the parser (see the file header).
+ */
 export function mayNeedInnerFill(code: string, env: Environment): boolean {
-  const index = fillableIndex(env);
-  if (index.tools.size === 0) return false;
+  const { pattern } = fillableIndex(env);
+  if (!pattern) return false;
   let calls = 0;
-  for (let at = code.indexOf('tools'); at >= 0; at = code.indexOf('tools', at + 5)) {
-    if (at > 0 && IDENTIFIER_CHAR.test(code[at - 1] as string)) continue;
-    const name = nameAfterTools(code, at);
-    if (name !== undefined && index.tools.has(name)) calls++;
+  let mentions = 0;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(code); match; match = pattern.exec(code)) {
+    if (match[1] !== undefined) calls++;
+    else mentions++;
   }
-  if (calls === 0) return false;
-  let keyMentions = Infinity;
-  for (const key of index.keys) keyMentions = Math.min(keyMentions, countOccurrences(code, key));
-  return calls > keyMentions;
+  return calls > mentions;
 }
