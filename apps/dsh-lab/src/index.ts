@@ -23,8 +23,9 @@ export {
   scenarioScript,
   scenarioFixtures,
   checkModelSees,
+  capturedErrorCodes,
   type Scenario,
   type ModelSees,
   type PluginOutcome,
 } from './scenarios.js';
-export { readSessionLog, findSessionLogs, type SessionEvent } from './session-log.js';
+export { readSessionLog, findSessionLogs, sessionToolResults, type SessionEvent, type SessionToolResult } from './session-log.js';

@@ -385,6 +385,39 @@ return { lines: r.lines.length, out: b.stdout.text };`),
   ),
 ];
 
+/**
+ * The host's `error.info.code` per scenario, as captured (`shared/dsh-captures/*-index.json`); scenarios not
+ * listed fail without a code (plain `Error`s of str_replace_editor, run_code's description check) or succeed.
+ */
+export const capturedErrorCodes: Readonly<Record<string, string>> = {
+  n_bash_no_description: 'INVALID_ARGS',
+  n_bash_wrong_key: 'INVALID_ARGS',
+  n_read_past_end: 'FS_NOT_FOUND',
+  n_e_edit_unread: 'FS_NOT_OBSERVED',
+  n_e_write_unread: 'FS_NOT_OBSERVED',
+  n_e_sre_str_replace_unread: 'FS_NOT_OBSERVED',
+  n_stale_edit: 'FS_STALE_VERSION',
+  n_edit_not_found: 'FS_EDIT_NOT_FOUND',
+  n_edit_ambiguous: 'FS_AMBIGUOUS_EDIT',
+  n_sre_not_found: 'FS_EDIT_NOT_FOUND',
+  n_sre_ambiguous: 'FS_AMBIGUOUS_EDIT',
+  n_run_code_in_native: 'UNKNOWN_TOOL',
+  n_unknown_tool: 'UNKNOWN_TOOL',
+  c_a_command_instead_of_code: 'INVALID_ARGS',
+  c_a2_command_and_description: 'INVALID_ARGS',
+  c_b_no_description: 'INVALID_ARGS',
+  c_c_direct_read: 'UNKNOWN_TOOL',
+  c_c_direct_bash: 'UNKNOWN_TOOL',
+  c_c_direct_unregistered: 'UNKNOWN_TOOL',
+  c_g_python_triple_quote: 'CODE_RUN_FAILED',
+  c_g_markdown_fence: 'CODE_RUN_FAILED',
+  c_g_ts_enum: 'CODE_RUN_FAILED',
+  c_runtime_throw: 'CODE_RUN_FAILED',
+  c_h_inner_bash_no_description: 'CODE_RUN_FAILED',
+  c_inner_unknown_binding: 'CODE_RUN_FAILED',
+  c_inner_non_json_args: 'CODE_RUN_FAILED',
+};
+
 /** Every scenario of a mode. */
 export function scenariosFor(mode: ToolsMode): readonly Scenario[] {
   return mode === 'native' ? nativeScenarios : codeScenarios;

@@ -47,3 +47,31 @@ export async function readSessionLog(nodeBin: string, file: string): Promise<{ t
   }
   return { text: stdout, events };
 }
+
+/** A top-level tool result as DSH recorded it in the session log. */
+export interface SessionToolResult {
+  callId: string;
+  isError: boolean;
+  /** `error.code` (e.g. INVALID_ARGS), when the host error had one. */
+  code: string | undefined;
+  text: string;
+}
+
+/** The `tool/result` events of a session, by call id (the first result per id). */
+export function sessionToolResults(events: readonly SessionEvent[]): Map<string, SessionToolResult> {
+  const results = new Map<string, SessionToolResult>();
+  for (const event of events) {
+    if (event.type !== 'tool/result') continue;
+    const data = event.data as { message?: { source?: { callId?: string }; content?: { isError?: boolean; content?: { text?: string }[] }[] }; error?: { code?: string } } | undefined;
+    const callId = data?.message?.source?.callId;
+    const block = data?.message?.content?.[0];
+    if (!callId || !block || results.has(callId)) continue;
+    results.set(callId, {
+      callId,
+      isError: block.isError === true,
+      code: data?.error?.code,
+      text: (block.content ?? []).map((part) => part.text ?? '').join(''),
+    });
+  }
+  return results;
+}
