@@ -55,6 +55,20 @@ export interface EventFilter {
 
 export const EMPTY_FILTER: EventFilter = { tool: '', category: '', outcome: '', text: '' };
 
+/** Lower-cased searchable text of each event, computed once per event object (events are never mutated). */
+const searchText = new WeakMap<DashboardEvent, string>();
+
+function searchTextOf(event: DashboardEvent): string {
+  let text = searchText.get(event);
+  if (text === undefined) {
+    const fields = [event.tool, event.category, event.outcome, event.before, event.after, event.error, event.model, ...event.ruleIds, ...event.changes];
+    // A separator no field can contain keeps a search from matching across two fields.
+    text = fields.filter((field): field is string => typeof field === 'string').join('\u0000').toLowerCase();
+    searchText.set(event, text);
+  }
+  return text;
+}
+
 /** Events matching every non-empty filter; `text` is a case-insensitive substring of any textual field. */
 export function filterEvents(events: readonly DashboardEvent[], filter: EventFilter): DashboardEvent[] {
   const needle = filter.text.trim().toLowerCase();
@@ -62,9 +76,7 @@ export function filterEvents(events: readonly DashboardEvent[], filter: EventFil
     if (filter.tool && event.tool !== filter.tool) return false;
     if (filter.category && event.category !== filter.category) return false;
     if (filter.outcome && event.outcome !== filter.outcome) return false;
-    if (!needle) return true;
-    const haystack = [event.tool, event.category, event.outcome, event.before, event.after, event.error, event.model, ...event.ruleIds, ...event.changes];
-    return haystack.some((field) => typeof field === 'string' && field.toLowerCase().includes(needle));
+    return !needle || searchTextOf(event).includes(needle);
   });
 }
 

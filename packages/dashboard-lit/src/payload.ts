@@ -9,43 +9,42 @@ export const SUPPORTED_VERSION = 1;
 
 export type PayloadCheck = { ok: true; payload: DashboardPayload } | { ok: false; message: string };
 
-type Checker = (value: unknown, path: string) => string | undefined;
+/** Returns undefined when `value` fits, else the problem as `<relative path> must ...` (paths are built only on failure). */
+type Checker = (value: unknown) => string | undefined;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const number: Checker = (value, path) =>
-  typeof value === 'number' && Number.isFinite(value) ? undefined : `${path} must be a finite number`;
-const string: Checker = (value, path) => (typeof value === 'string' ? undefined : `${path} must be a string`);
-const boolean: Checker = (value, path) => (typeof value === 'boolean' ? undefined : `${path} must be a boolean`);
-const rate: Checker = (value, path) =>
-  value === null || (typeof value === 'number' && value >= 0 && value <= 1)
-    ? undefined
-    : `${path} must be a number between 0 and 1, or null`;
+const number: Checker = (value) => (typeof value === 'number' && Number.isFinite(value) ? undefined : ' must be a finite number');
+const string: Checker = (value) => (typeof value === 'string' ? undefined : ' must be a string');
+const boolean: Checker = (value) => (typeof value === 'boolean' ? undefined : ' must be a boolean');
+const rate: Checker = (value) =>
+  value === null || (typeof value === 'number' && value >= 0 && value <= 1) ? undefined : ' must be a number between 0 and 1, or null';
 const optional =
   (inner: Checker): Checker =>
-  (value, path) =>
-    value === undefined ? undefined : inner(value, path);
+  (value) =>
+    value === undefined ? undefined : inner(value);
 const arrayOf =
   (inner: Checker): Checker =>
-  (value, path) => {
-    if (!Array.isArray(value)) return `${path} must be an array`;
+  (value) => {
+    if (!Array.isArray(value)) return ' must be an array';
     for (let index = 0; index < value.length; index++) {
-      const problem = inner(value[index], `${path}[${index}]`);
-      if (problem) return problem;
+      const problem = inner(value[index]);
+      if (problem) return `[${index}]${problem}`;
     }
     return undefined;
   };
-const object =
-  (shape: Record<string, Checker>): Checker =>
-  (value, path) => {
-    if (!isRecord(value)) return `${path} must be an object`;
-    for (const [key, check] of Object.entries(shape)) {
-      const problem = check(value[key], `${path}.${key}`);
-      if (problem) return problem;
+const object = (shape: Record<string, Checker>): Checker => {
+  const entries = Object.entries(shape);
+  return (value) => {
+    if (!isRecord(value)) return ' must be an object';
+    for (const [key, check] of entries) {
+      const problem = check(value[key]);
+      if (problem) return `.${key}${problem}`;
     }
     return undefined;
   };
+};
 
 const rateRow = object({
   name: string,
@@ -123,7 +122,7 @@ export function checkPayload(value: unknown): PayloadCheck {
       message: `unsupported stats payload version ${JSON.stringify(value.v) ?? 'undefined'} (this dashboard reads version ${SUPPORTED_VERSION})`,
     };
   }
-  const problem = payloadShape(value, 'payload');
-  if (problem) return { ok: false, message: `invalid stats payload: ${problem}` };
+  const problem = payloadShape(value);
+  if (problem) return { ok: false, message: `invalid stats payload: payload${problem}` };
   return { ok: true, payload: value as unknown as DashboardPayload };
 }

@@ -43,6 +43,7 @@ function dashboardPage(query: URLSearchParams): string {
     .map((name) => ` ${name}="${(query.get(name) ?? '').replace(/[^\w\-/.:?=&]/g, '')}"`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tn-dashboard</title>
+<link rel="stylesheet" href="/page.css">
 <script type="module" src="/dist/tn-dashboard.js"></script></head>
 <body><tn-dashboard${attrs}></tn-dashboard></body></html>`;
 }
@@ -118,6 +119,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       switch (url.pathname) {
         case '/page':
           return send(res, 200, 'text/html; charset=utf-8', dashboardPage(url.searchParams), url.searchParams.get('csp') === 'strict' ? { 'content-security-policy': STRICT_CSP } : {});
+        case '/page.css':
+          return send(res, 200, 'text/css', 'body { margin: 0; }');
         case '/client':
           return send(res, 200, 'text/html; charset=utf-8', CLIENT_PAGE);
         case '/plugin-api/tool-normalizer/stats':
