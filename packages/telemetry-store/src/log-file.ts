@@ -52,24 +52,28 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
 }
 
 /**
- * Rewrites the log keeping only the newest valid event lines that fit in `keepBytes` (atomic replace).
- * Corrupt, foreign and torn lines are dropped on the way. Returns the new size.
+ * Rewrites the log keeping only the newest valid event lines that fit in `keepBytes` (atomic replace). Only the
+ * last `keepBytes` of the file are read, however large it has grown. Corrupt, foreign and torn lines are dropped
+ * on the way. Returns the new size.
  */
 export async function rotateLog(path: string, keepBytes: number): Promise<number> {
-  const text = await readFile(path, 'utf8');
-  const { events } = parseLogText(text);
-  const kept: string[] = [];
-  let bytes = 0;
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const line = `${JSON.stringify(events[i])}\n`;
-    const lineBytes = Buffer.byteLength(line);
-    if (bytes + lineBytes > keepBytes) break;
-    kept.push(line);
-    bytes += lineBytes;
+  const handle = await open(path, 'r');
+  let text: string;
+  let startsMidLine: boolean;
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, keepBytes);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, size - length);
+    text = buffer.subarray(0, bytesRead).toString('utf8');
+    startsMidLine = size > length;
+  } finally {
+    await handle.close();
   }
-  kept.reverse();
+  const { events } = parseLogText(text, { startsMidLine });
+  const kept = events.map((event) => `${JSON.stringify(event)}\n`);
   await writeFileAtomic(path, kept.join(''));
-  return bytes;
+  return kept.reduce((bytes, line) => bytes + Buffer.byteLength(line), 0);
 }
 
 /** Empties the log (keeps the inode, so another process appending with O_APPEND continues at the new end). */

@@ -387,6 +387,8 @@ class FileTelemetryStore implements TelemetryStore {
     const adopted = merged.clone();
     adopted.addCounters(this.unsaved);
     adopted.since = merged.since;
+    adopted.tools.foldedCalls = this.counters.tools.foldedCalls;
+    adopted.categories.foldedCalls = this.counters.categories.foldedCalls;
     this.counters = adopted;
   }
 

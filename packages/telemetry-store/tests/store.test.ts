@@ -260,6 +260,16 @@ describe('rotation', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(store.stats().totals.calls).toBe(600);
   });
+
+  it('brings an oversized log with foreign content back under the cap, reading only its tail', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, LOG_FILE_NAME), `${'foreign line without meaning\n'.repeat(100_000)}`);
+    const { store } = openStore({ dir, maxLogBytes: 64 * 1024 });
+    store.record(healed('ours'));
+    await store.flush();
+    expect(statSync(store.logPath).size).toBeLessThan(64 * 1024);
+    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['ours']);
+  });
 });
 
 describe('several stores on one directory', () => {
