@@ -6,7 +6,8 @@
 import { healProgram } from '@dsh-tool-normalizer/syntax-healer';
 import { decodeArguments } from './arguments.js';
 import { classifyResult } from './classify.js';
-import { normalizeCall } from './normalize.js';
+import { normalizeCall, repairArguments } from './normalize.js';
+import { resolveToggles } from './toggles.js';
 import { resolveInside } from './rules/editor.js';
 import { parseProgram, planInnerInsertions } from './rules/inner-calls.js';
 import { dispatchProgram } from './rules/run-code.js';
@@ -59,12 +60,20 @@ function invalidArgsHint(call: ToolCall, message: string, env: Environment): str
   return `Hint: add ${quoteList(missing)} and resend; ${call.name} requires ${quoteList(required)}.`;
 }
 
-function directCallHint(call: ToolCall): string | undefined {
+function directCallHint(call: ToolCall, env: Environment): string | undefined {
   const decoded = decodeArguments(call.arguments);
-  const args = decoded.ok ? decoded.value : {};
+  let args = decoded.ok ? decoded.value : {};
+  const tool = findTool(env, call.name);
+  let missing: string[] = [];
+  if (tool) {
+    const repaired = repairArguments(tool, args, env, resolveToggles(undefined));
+    if (repaired.ok) args = repaired.args;
+    else missing = requiredKeys(tool).filter((key) => !Object.hasOwn(args, key));
+  }
+  const also = missing.length > 0 ? ` (and add ${quoteList(missing)} to the ${call.name} arguments)` : '';
   const reissue = json({ code: dispatchProgram(call.name, args), description: describeCall(call.name, args) });
-  if (!reissue) return `Hint: call it inside a run_code program: run_code {"code":"return await tools[${JSON.stringify(JSON.stringify(call.name)).slice(1, -1)}]({...your arguments...});","description":"..."}.`;
-  return `Hint: resend it as run_code ${reissue}`;
+  if (!reissue) return `Hint: call it inside a run_code program: run_code {"code":"return await tools[${JSON.stringify(JSON.stringify(call.name)).slice(1, -1)}]({...your arguments...});","description":"..."}${also}.`;
+  return `Hint: resend it as run_code ${reissue}${also}`;
 }
 
 function unknownToolHint(call: ToolCall, env: Environment): string | undefined {
@@ -149,7 +158,7 @@ export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment
       case 'invalid-args':
         return invalidArgsHint(call, message, env);
       case 'code-mode-direct-call':
-        return directCallHint(call);
+        return directCallHint(call, env);
       case 'unknown-tool':
         return unknownToolHint(call, env);
       case 'code-syntax':

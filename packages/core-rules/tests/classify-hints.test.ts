@@ -86,6 +86,14 @@ describe('hintFor', () => {
     expect(pasted.code).toBe('return await tools["read"]({"file_path":"/workspace/fixture.txt"});');
   });
 
+  it('a direct call whose arguments need repair is reissued repaired; one that cannot pass names what to add', () => {
+    const result = capture('c_c_direct_bash').finalResult;
+    expect(hintFor({ name: 'bash', arguments: { command: 'ls' } }, result, codeEnv)).toBe(
+      'Hint: resend it as run_code {"code":"return await tools[\\"bash\\"]({\\"command\\":\\"ls\\",\\"description\\":\\"Run: ls\\"});","description":"Run: ls"}',
+    );
+    expect(hintFor({ name: 'read', arguments: { limit: 5 } }, result, codeEnv)).toMatch(/ \(and add "file_path" to the read arguments\)$/);
+  });
+
   it('unknown names suggest the target; run_code in native mode says call tools directly', () => {
     expect(hint('n_unknown_tool')).toBe('Hint: there is no tool "read_file"; did you mean read?');
     expect(hint('n_run_code_in_native')).toBe('Hint: run_code is not available here; call the tools directly.');
