@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildEvent, createTelemetryStore, serializeEvent } from '../dist/index.js';
+import { buildEvent, createTelemetryStore, previewText, serializeEvent } from '../dist/index.js';
 
 const dirs = [];
 function tempDir() {
@@ -130,6 +130,35 @@ function timeRecords(store, count, makeInput) {
   const s = summarize(withSummary);
   report(`boot, ${(bytes / 1048576).toFixed(1)} MB log (${lines.length} events), summary present: median`, ms(s.median), '< 200 ms', s.median < 200);
   report('boot, same log, summary missing (rebuild from the whole log): median', ms(r.median), '< 200 ms', r.median < 200);
+}
+
+// 4. Redaction worst cases (info): 64 KB inputs built to make regular expressions backtrack.
+{
+  const size = 64 * 1024;
+  const adversarial = {
+    'identifier run of "token"': 'token'.repeat(size / 5),
+    'backslash run after a key': `"token": "${'\\'.repeat(size)}`,
+    'unterminated quoted password': `password="${'a\\'.repeat(size / 2)}`,
+    'repeated JSON keys': '"secret":"'.repeat(size / 10),
+    'bearer + base64 run': `Bearer ${'A'.repeat(size)} -----END PRIVATE KEY-----`,
+  };
+  let worst = 0;
+  let worstName = '';
+  for (const [name, text] of Object.entries(adversarial)) {
+    const start = performance.now();
+    previewText(text, 600);
+    const elapsed = performance.now() - start;
+    if (elapsed > worst) [worst, worstName] = [elapsed, name];
+  }
+  report(`redaction of a 64 KB adversarial text, worst case (${worstName})`, ms(worst), 'info', true);
+  const event = healedInput(1);
+  const samples = [];
+  for (let i = 0; i < 2000; i += 1) {
+    const start = process.hrtime.bigint();
+    buildEvent(event, 'x', 1);
+    samples.push(Number(process.hrtime.bigint() - start));
+  }
+  report('building one redacted event off the caller\'s path (2 KB arguments), median', us(summarize(samples).median), 'info', true);
 }
 
 for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

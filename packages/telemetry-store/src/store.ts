@@ -116,7 +116,6 @@ class FileTelemetryStore implements TelemetryStore {
   private readonly recent: RingBuffer<TelemetryEvent>;
   private pendingInputs: PendingInput[] = [];
   private pendingLines: string[] = [];
-  private pendingBytes = 0;
   private summaryDirty = false;
   /** Set by clear(): the next I/O cycle truncates the log and overwrites the summary instead of merging. */
   private truncatePending = false;
@@ -245,7 +244,6 @@ class FileTelemetryStore implements TelemetryStore {
     this.recent.clear();
     this.pendingInputs = [];
     this.pendingLines = [];
-    this.pendingBytes = 0;
     this.skippedLines = 0;
     this.rejectedInputs = 0;
     this.truncatePending = true;
@@ -292,7 +290,6 @@ class FileTelemetryStore implements TelemetryStore {
       if (this.loggingEnabled && !this.closed) {
         const line = serializeEvent(event);
         this.pendingLines.push(line);
-        this.pendingBytes += line.length;
       }
     }
   }
@@ -324,7 +321,6 @@ class FileTelemetryStore implements TelemetryStore {
   private async writePendingLines(): Promise<void> {
     let lines = this.pendingLines;
     this.pendingLines = [];
-    this.pendingBytes = 0;
     if (lines.length === 0) return;
     // Anything older than what rotation would keep is never going to be read back: do not write it.
     let bytes = 0;
@@ -396,7 +392,6 @@ class FileTelemetryStore implements TelemetryStore {
     if (!this.loggingEnabled) return;
     this.loggingEnabled = false;
     this.pendingLines = [];
-    this.pendingBytes = 0;
     this.warn(
       `telemetry logging turned off: cannot write in ${this.dir} (${errorCode(error)}); counting continues in memory`,
     );

@@ -1,7 +1,8 @@
-// @vitest-environment node
 /**
  * The `./query` entry must stay browser-safe: it bundles for the browser with no `node:` import, and it loads
  * and works where there is no DOM at all.
+ *
+ * @vitest-environment node
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
