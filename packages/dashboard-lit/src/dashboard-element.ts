@@ -24,11 +24,29 @@ import { OUTCOMES, type DashboardEvent, type DashboardPayload, type Rate, type R
 
 export const DEFAULT_STATS_URL = '/plugin-api/tool-normalizer/stats';
 export const DEFAULT_CLEAR_URL = '/plugin-api/tool-normalizer/clear';
-/** The header the server requires on the clear action; a cross-site form cannot send it without a CORS preflight. */
-export const CLEAR_HEADER = 'x-tool-normalizer';
+/**
+ * The clear action's request, as `@dsh-tool-normalizer/dsh-adapter` checks it: a custom header and a JSON body,
+ * which a cross-site form or no-cors fetch cannot send without a CORS preflight the server never approves.
+ */
+export const CLEAR_HEADER = 'x-tool-normalizer-action';
+export const CLEAR_BODY = '{"confirm":"clear"}';
 export const DEFAULT_REFRESH_SECONDS = 15;
 
 type LoadState = 'idle' | 'loading' | 'ready' | 'error';
+
+const MAX_SERVER_MESSAGE_CHARS = 300;
+
+/** `HTTP <status> <text>`, plus the server's own `{ "error": "..." }` message when it sent one (shown as text). */
+async function describeFailure(response: Response): Promise<string> {
+  const status = `HTTP ${response.status} ${response.statusText}`.trim();
+  try {
+    const body = (await response.json()) as { error?: unknown } | null;
+    if (typeof body?.error === 'string' && body.error) return `${status}: ${body.error.slice(0, MAX_SERVER_MESSAGE_CHARS)}`;
+  } catch {
+    // Not JSON: the status line says enough.
+  }
+  return status;
+}
 
 export class TnDashboard extends LitElement {
   static override styles = dashboardStyles;
@@ -135,7 +153,7 @@ export class TnDashboard extends LitElement {
         cache: 'no-store',
         signal: controller.signal,
       });
-      if (!response.ok) throw new Error(`the stats request failed: HTTP ${response.status} ${response.statusText}`.trim());
+      if (!response.ok) throw new Error(`the stats request failed: ${await describeFailure(response)}`);
       let body: unknown;
       try {
         body = await response.json();
@@ -188,11 +206,11 @@ export class TnDashboard extends LitElement {
       const response = await fetch(this.clearSrc, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [CLEAR_HEADER]: 'clear' },
-        body: '{}',
+        body: CLEAR_BODY,
         credentials: 'same-origin',
         cache: 'no-store',
       });
-      if (!response.ok) throw new Error(`clearing failed: HTTP ${response.status} ${response.statusText}`.trim());
+      if (!response.ok) throw new Error(`clearing failed: ${await describeFailure(response)}`);
       this._confirmingClear = false;
       this._filter = EMPTY_FILTER;
       await this.reload();
@@ -300,6 +318,9 @@ export class TnDashboard extends LitElement {
     if (storage.skippedLines) problems.push(`${formatInteger(storage.skippedLines)} unreadable log lines were skipped`);
     if (storage.foldedToolCalls) {
       problems.push(`${formatInteger(storage.foldedToolCalls)} calls of rarely seen tool names are counted together under one row`);
+    }
+    if (payload.pluginErrors) {
+      problems.push(`the plugin caught ${formatInteger(payload.pluginErrors)} internal errors and fell back to the host's behaviour`);
     }
     if (problems.length === 0) return nothing;
     return html`<div class="notice warn" data-storage-notice>Note: ${problems.join('; ')}.</div>`;

@@ -110,6 +110,7 @@ const payloadShape = object({
       foldedToolCalls: optional(number),
     }),
   ),
+  pluginErrors: optional(number),
   rules: optional(arrayOf(rule)),
 });
 

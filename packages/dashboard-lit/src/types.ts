@@ -96,6 +96,8 @@ export interface DashboardPayload {
     /** Calls of rarely seen tool names counted together under one row (the store caps its maps). */
     foldedToolCalls?: number;
   };
+  /** Exceptions the plugin caught and failed open on (served by dsh-adapter's stats route). */
+  pluginErrors?: number;
   /** Optional rule catalogue; the element's `rules` property takes precedence. */
   rules?: RuleCard[];
 }

@@ -179,7 +179,7 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await dash().getByRole('group', { name: 'Confirm clearing' }).textContent()).toContain('Delete all counters and logged events?');
     await dash().getByRole('button', { name: 'Yes, clear' }).click();
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('0');
-    expect(server.clearRequests).toEqual([{ header: 'clear', contentType: 'application/json', body: '{}' }]);
+    expect(server.clearRequests).toEqual([{ header: 'clear', contentType: 'application/json', body: '{"confirm":"clear"}' }]);
     expect(await kpi('healing-rate').locator('.value').textContent()).toBe('no attempts yet');
     expect(await kpi('surfaced-rate').locator('.value').textContent()).toBe('no calls yet');
     expect(await dash().getByText('No tool calls intercepted yet.').isVisible()).toBe(true);
@@ -193,6 +193,26 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await dash().getByRole('button', { name: 'Yes, clear' }).click();
     await expect.poll(() => dash().getByRole('alert').textContent()).toContain('clearing failed: HTTP 404');
     expect(await kpi('calls').locator('.value').textContent()).toBe('907');
+  });
+
+  it('shows the server\'s own reason when it refuses to clear, as text', async () => {
+    await open({ 'clear-src': '/broken/clear-403' });
+    await dash().getByRole('button', { name: 'Clear statistics…' }).click();
+    await dash().getByRole('button', { name: 'Yes, clear' }).click();
+    await expect.poll(() => dash().getByRole('alert').textContent()).toContain('clearing failed: HTTP 403 Forbidden: cross-origin requests are not allowed <b>');
+    expect(await dash().locator('b').count()).toBe(0);
+  });
+
+  it('shows storage and fail-open notices the server reports', async () => {
+    server.payload = { ...fixturePayload(), pluginErrors: 3, storage: { logging: false, persistPassthrough: false, rejectedInputs: 2, skippedLines: 0, foldedToolCalls: 40 } };
+    await open();
+    const notice = dash().locator('[data-storage-notice]');
+    await expect.poll(() => notice.textContent()).toContain('the event log is not being written');
+    const text = await notice.textContent();
+    expect(text).toContain('2 malformed events were rejected');
+    expect(text).toContain('40 calls of rarely seen tool names');
+    expect(text).toContain('the plugin caught 3 internal errors');
+    expect(text).not.toContain('unreadable log lines');
   });
 
   it('renders a payload set through the data property, with no fetch and no server actions', async () => {

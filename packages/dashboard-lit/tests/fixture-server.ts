@@ -128,6 +128,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return send(res, 200, 'application/json', JSON.stringify(state.payload));
         case '/real/stats':
           return send(res, 200, 'application/json', JSON.stringify(storePayload()));
+        case '/broken/clear-403':
+          await readBody(req);
+          return send(res, 403, 'application/json', JSON.stringify({ error: 'cross-origin requests are not allowed <b>' }));
         case '/broken/stats-500':
           return send(res, 500, 'text/plain', 'boom');
         case '/broken/stats-v2':
@@ -136,8 +139,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return send(res, 200, 'text/html', '<html>login page</html>');
         case '/plugin-api/tool-normalizer/clear': {
           const body = await readBody(req);
-          const header = req.headers['x-tool-normalizer'];
-          if (req.method !== 'POST' || header !== 'clear' || body !== '{}') return send(res, 403, 'text/plain', 'forbidden');
+          const header = req.headers['x-tool-normalizer-action'];
+          if (req.method !== 'POST' || header !== 'clear' || body !== '{"confirm":"clear"}') {
+            return send(res, 403, 'application/json', JSON.stringify({ error: 'the x-tool-normalizer-action: clear header is required' }));
+          }
           state.clearRequests.push({ header, contentType: req.headers['content-type'], body });
           state.payload = emptyPayload();
           return send(res, 200, 'application/json', '{"ok":true}');
