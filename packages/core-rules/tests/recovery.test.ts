@@ -1,6 +1,6 @@
 /** Recovery plans built from the real host's error results (design section 2, step 2). */
 import { describe, expect, it } from 'vitest';
-import { planRecovery } from '../src/index.js';
+import { hintFor, planRecovery } from '../src/index.js';
 import { capture, codeEnv, envFor, nativeEnv, nativeTools, nestedEnv } from './fixtures.js';
 import type { ToolResultLike } from '../src/types.js';
 
@@ -64,6 +64,15 @@ describe('planRecovery on real host errors', () => {
       resultFrom: 'last-step',
     });
     expect(planFor('c_c_direct_unregistered')?.steps[0]?.name).toBe('read');
+  });
+
+  it('several fitting targets: no plan, and the hint lists them all', () => {
+    const readSchema = nativeTools.find((tool) => tool.name === 'read')!;
+    const env = { ...nativeEnv, tools: [readSchema, { ...readSchema, name: 'READ' }] };
+    const call = { name: 'Read', arguments: { file_path: '/workspace/a.txt' } };
+    const result: ToolResultLike = { isError: true, error: { message: 'unknown tool "Read"', info: { code: 'UNKNOWN_TOOL' } } };
+    expect(planRecovery(call, result, env)).toBeUndefined();
+    expect(hintFor(call, result, env)).toBe('Hint: there is no tool "Read"; did you mean read or READ?');
   });
 
   it('an unknown name with no fitting target or several gets no plan', () => {
