@@ -139,7 +139,14 @@ class FileTelemetryStore implements TelemetryStore {
     this.maxLogBytes = Math.max(64 * 1024, countOption(options, 'maxLogBytes', DEFAULT_MAX_LOG_BYTES));
     this.persistPassthrough = options.persistPassthrough ?? false;
     this.now = options.now ?? Date.now;
-    this.warn = options.warn ?? ((message) => console.warn(`[tool-normalizer] ${message}`));
+    const warn = options.warn ?? ((message: string) => console.warn(`[tool-normalizer] ${message}`));
+    this.warn = (message) => {
+      try {
+        warn(message);
+      } catch {
+        // a failing logger must not turn telemetry into a failure of the call being recorded
+      }
+    };
     this.flushIntervalMs = countOption(options, 'flushIntervalMs', 200, 0);
     this.minCalls = countOption(options, 'minCalls', DEFAULT_MIN_CALLS);
     this.counterOptions = { maxTools: countOption(options, 'maxTools', 200), maxCategories: countOption(options, 'maxCategories', 100) };

@@ -59,6 +59,13 @@ describe('recording', () => {
     expect(warnings[0]).toContain('ignored');
   });
 
+  it('survives a warn callback that throws', () => {
+    const store = createTelemetryStore({ dir: tempDir(), warn: () => { throw new Error('logger down'); } });
+    expect(() => store.record(null as never)).not.toThrow();
+    store.record(healed());
+    expect(store.stats().totals.calls).toBe(1);
+  });
+
   it('keeps per-tool maps bounded when a model invents thousands of tool names', () => {
     const { store } = openStore({ dir: tempDir(), maxTools: 50 });
     for (let i = 0; i < 10_000; i += 1) store.record({ tool: `made_up_${i}`, category: 'UNKNOWN_TOOL', outcome: 'passthrough-failed', ruleIds: [] });
