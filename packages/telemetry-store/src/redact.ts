@@ -36,6 +36,8 @@ const RULES: readonly { hints: readonly string[]; pattern: RegExp; replace: stri
   { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(?![\["'\\])[^\s"'&,;}\]\\]+`, 'gi'), replace: `$1${REDACTED}` },
   // CLI flags such as --password hunter2 / --token abc.
   { hints: KEY_HINTS, pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
+  // curl-style user:password credentials.
+  { hints: ['-u', '--user'], pattern: /((?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:)[^\s"']+/g, replace: `$1${REDACTED}` },
   // Provider key shapes.
   { hints: ['sk-'], pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
   { hints: ['github_pat_'], pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },

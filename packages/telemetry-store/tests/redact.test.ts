@@ -25,6 +25,8 @@ const SECRETS: { label: string; text: string; secret: string }[] = [
   { label: 'JSON apiKey key', text: "{'apiKey': 'zzTopSecretzz'}", secret: 'zzTopSecretzz' },
   { label: 'JSON inside a JSON string', text: JSON.stringify(JSON.stringify({ secret: 'in"ner-value' })), secret: 'ner-value' },
   { label: 'CLI flag', text: 'tool --password hunter3abc --user x', secret: 'hunter3abc' },
+  { label: 'curl user:password', text: 'curl -u admin:Pa55w0rdXYZ https://x', secret: 'Pa55w0rdXYZ' },
+  { label: 'API key header', text: 'curl -H "X-Api-Key: k3yValue99" https://x', secret: 'k3yValue99' },
   { label: 'URL credentials', text: 'postgres://admin:pw0rdXYZ@db.local/app', secret: 'pw0rdXYZ' },
   {
     label: 'PEM private key',
