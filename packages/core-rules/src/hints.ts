@@ -4,7 +4,7 @@
  * byte-identical as a prefix, so nothing the model or a log relies on is lost.
  */
 import { healProgram } from '@dsh-tool-normalizer/syntax-healer';
-import { decodeArguments } from './arguments.js';
+import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
 import { normalizeCall, repairArguments } from './normalize.js';
 import { resolveToggles } from './toggles.js';

@@ -5,7 +5,7 @@
  * In Code Mode a direct call to a tool that exists only inside run_code becomes a run_code call.
  */
 import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
-import { decodeArguments } from './arguments.js';
+import { decodeArguments } from './decode-arguments.js';
 import { fillDescription, isBlank, renameAliasKeys } from './rules/arguments.js';
 import { absoluteEditorPath, EDITOR, editorViolations, reshapeViewRange } from './rules/editor.js';
 import type { RuleOutcome } from './rules/outcome.js';

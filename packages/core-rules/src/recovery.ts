@@ -7,7 +7,7 @@
  * (nothing ran) is retried once with the repaired arguments. Anchor failures are never retried; nothing is
  * planned for a cancelled call or for a result a plan produced.
  */
-import { decodeArguments } from './arguments.js';
+import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
 import { normalizeCall, repairArguments } from './normalize.js';
 import { resolveToggles } from './toggles.js';

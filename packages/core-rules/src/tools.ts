@@ -33,7 +33,8 @@ export function toolNames(env: Environment): string[] {
   return [...toolIndex(env.tools).keys()];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A plain (non-array, non-null) object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -60,4 +61,3 @@ export function fillableKeys(tool: ToolSchema): string[] {
   return requiredKeys(tool).filter((key) => key === 'description' && propertySchema(tool, key)?.type === 'string');
 }
 
-export { isRecord };

@@ -5,7 +5,6 @@
  * cwd (never escaping it, never without a cwd), and view ranges reshaped. `read`/`write`/`edit` resolve
  * relative paths themselves and are not touched.
  */
-import { isRecord } from '../tools.js';
 import { preview } from '../text.js';
 import type { RuleOutcome } from './outcome.js';
 
@@ -118,4 +117,3 @@ export function reshapeViewRange(args: Record<string, unknown>): RuleOutcome {
   };
 }
 
-export { isRecord };
