@@ -19,11 +19,12 @@ export interface DshInstall {
 }
 
 /**
- * The rc.8 headless workaround: `dsh-headless` disables the `hmr` row, yet the launcher creates HMR lazily and
- * reads `ctx.get('hmr')` at once (undefined), failing with "user patch-layer watching requires the Cordis HMR
- * service". Mounting the row, watching nothing, makes HMR active at boot.
+ * The rc.8 HMR-row workaround (the host notes describe it for headless; the web profile of rc.8 fails the same
+ * way, measured): the profile's `hmr` row is not active at boot, yet the launcher reads `ctx.get('hmr')` right
+ * after creating it lazily (undefined) and fails with "user patch-layer watching requires the Cordis HMR
+ * service". Mounting the row, watching nothing, makes HMR active at boot. Written to both profiles.
  */
-export const HEADLESS_HMR_PATCH = `# dsh-lab (rc.8 workaround): dsh-headless disables the hmr row, but the launcher needs the HMR
+export const HMR_ROW_PATCH = `# dsh-lab (rc.8 workaround): dsh-headless disables the hmr row, but the launcher needs the HMR
 # service for user patch-layer watching right after boot. Mount it at boot, watching nothing.
 - id: hmr
   disabled: false
@@ -136,7 +137,7 @@ function profileDependencies(dshHome: string, profile: DshProfile): Record<strin
 
 /**
  * Makes `profile` bootable in the DSH_HOME of `kind`: pins cordis-plugin-hmr 1.0.17 (rc.8's `^1.0.16` now
- * resolves to 1.0.19, which lost `registerConfig()`), writes the headless HMR-row patch, and for the
+ * resolves to 1.0.19, which lost `registerConfig()`), writes the HMR-row patch, and for the
  * `plugin` kind installs the built meta-package. Returns the DSH_HOME.
  */
 export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise<{ install: DshInstall; dshHome: string }> {
@@ -154,9 +155,9 @@ export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise
         `pin @deepseek-ai/cordis-plugin-hmr@${HMR_PIN} in the ${kind}/${profile} profile`,
       );
     }
-    if (profile === 'headless') {
+    {
       const patchFile = path.join(profileDir(dshHome, profile), 'cordis.patch.yml');
-      if (!fs.existsSync(patchFile) || fs.readFileSync(patchFile, 'utf8') !== HEADLESS_HMR_PATCH) fs.writeFileSync(patchFile, HEADLESS_HMR_PATCH);
+      if (!fs.existsSync(patchFile) || fs.readFileSync(patchFile, 'utf8') !== HMR_ROW_PATCH) fs.writeFileSync(patchFile, HMR_ROW_PATCH);
     }
   });
   if (kind === 'plugin') await installPlugin({ dshHome, profile, pluginDir: labPaths.pluginPackage });

@@ -1,0 +1,137 @@
+/**
+ * Turns the demo's two real-host runs (without and with the plugin) into numbers a person can compare: calls,
+ * errors the model saw, heals by category, model round-trips and the tokens the model had to re-read because
+ * of errors. Token figures use DSH's own token-meter heuristic (about 4 characters per token) on the exact
+ * request bodies DSH sent, so nothing is a constant.
+ */
+import type { DemoTask } from './demo-session.js';
+import type { SessionRun } from './run-session.js';
+
+export interface DemoRunSummary {
+  exitCode: number;
+  wallMs: number;
+  maxRssKb: number | undefined;
+  /** Tool calls the model made (first attempts and retries). */
+  calls: number;
+  /** Tool messages that began with `Error: `. */
+  errorsSeen: number;
+  /** Requests of the agent loop (each one re-sends the whole context). */
+  roundTrips: number;
+  /** Estimated prompt tokens over all round-trips. */
+  promptTokens: number;
+  /** Estimated prompt tokens of the round-trips that only happened to carry an error back to the model. */
+  tokensReReadAfterErrors: number;
+  /** Errors the model saw, by the category of the task whose call failed. */
+  errorsByCategory: Record<string, number>;
+  runDir: string;
+  sessionLogPath: string | undefined;
+  eventLogPath: string | undefined;
+  summaryPath: string | undefined;
+}
+
+export interface DemoComparison {
+  tasks: number;
+  without: DemoRunSummary;
+  with: DemoRunSummary | { skipped: string };
+  /** First attempts that failed without the plugin and succeeded with it, by category. */
+  healsByCategory: Record<string, number>;
+  /** First attempts that failed in both runs (what the plugin honestly could not or must not heal). */
+  stillFailing: string[];
+}
+
+/** The numbers of one run. */
+export function summarizeRun(run: SessionRun, tasks: readonly DemoTask[]): DemoRunSummary {
+  const categoryOf = new Map<string, string>();
+  for (const task of tasks) {
+    categoryOf.set(task.first.id, task.category);
+    if (task.retry) categoryOf.set(task.retry.id, task.category);
+  }
+  const agentRequests = run.requests.filter((r) => r.isAgent);
+  const errorRequests = new Set<number>();
+  const errorsByCategory: Record<string, number> = {};
+  for (const message of run.toolMessages) {
+    if (!message.isError) continue;
+    if (message.requestIndex !== undefined) errorRequests.add(message.requestIndex);
+    const category = categoryOf.get(message.callId) ?? 'other';
+    errorsByCategory[category] = (errorsByCategory[category] ?? 0) + 1;
+  }
+  const tokensOf = (index: number) => run.requests[index]?.estimatedTokens ?? 0;
+  return {
+    exitCode: run.exitCode,
+    wallMs: run.wallMs,
+    maxRssKb: run.maxRssKb,
+    calls: run.toolMessages.length,
+    errorsSeen: run.toolMessages.filter((m) => m.isError).length,
+    roundTrips: agentRequests.length,
+    promptTokens: agentRequests.reduce((sum, r) => sum + r.estimatedTokens, 0),
+    tokensReReadAfterErrors: [...errorRequests].reduce((sum, index) => sum + tokensOf(index), 0),
+    errorsByCategory,
+    runDir: run.runDir,
+    sessionLogPath: run.sessionLogPath,
+    eventLogPath: run.eventLogPath,
+    summaryPath: run.summaryPath,
+  };
+}
+
+/** Compares the baseline run with the plugin run (or records why the plugin run was skipped). */
+export function compareRuns(tasks: readonly DemoTask[], without: SessionRun, withPlugin: SessionRun | { skipped: string }): DemoComparison {
+  const healsByCategory: Record<string, number> = {};
+  const stillFailing: string[] = [];
+  if (!('skipped' in withPlugin)) {
+    for (const task of tasks) {
+      const before = without.toolMessages.find((m) => m.callId === task.first.id);
+      const after = withPlugin.toolMessages.find((m) => m.callId === task.first.id);
+      if (!before?.isError) continue;
+      if (after && after.content !== undefined && !after.isError) healsByCategory[task.category] = (healsByCategory[task.category] ?? 0) + 1;
+      else stillFailing.push(`${task.first.id} (${task.category})`);
+    }
+  }
+  return {
+    tasks: tasks.length,
+    without: summarizeRun(without, tasks),
+    with: 'skipped' in withPlugin ? withPlugin : summarizeRun(withPlugin, tasks),
+    healsByCategory,
+    stillFailing,
+  };
+}
+
+const thousands = (n: number) => n.toLocaleString('en-US');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (kb: number | undefined) => (kb === undefined ? 'n/a' : `${Math.round(kb / 1024)} MiB`);
+
+/** The side-by-side table printed by the demo. */
+export function formatComparison(comparison: DemoComparison): string {
+  const w = comparison.without;
+  const p = 'skipped' in comparison.with ? undefined : comparison.with;
+  const rows: [string, string, string][] = [
+    ['tool calls made', String(w.calls), p ? String(p.calls) : '-'],
+    ['errors the model saw', String(w.errorsSeen), p ? String(p.errorsSeen) : '-'],
+    ['model round-trips', String(w.roundTrips), p ? String(p.roundTrips) : '-'],
+    ['prompt tokens sent (≈chars/4)', thousands(w.promptTokens), p ? thousands(p.promptTokens) : '-'],
+    ['tokens re-read after errors', thousands(w.tokensReReadAfterErrors), p ? thousands(p.tokensReReadAfterErrors) : '-'],
+    ['DSH exit code', String(w.exitCode), p ? String(p.exitCode) : '-'],
+    ['wall time (boot + session)', seconds(w.wallMs), p ? seconds(p.wallMs) : '-'],
+    ['max RSS of DSH', mib(w.maxRssKb), p ? mib(p.maxRssKb) : '-'],
+  ];
+  const categories = new Set([...Object.keys(w.errorsByCategory), ...Object.keys(p?.errorsByCategory ?? {}), ...Object.keys(comparison.healsByCategory)]);
+  const lines: string[] = [];
+  const width = [34, 16, 16];
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(width[0]!) : cell.padStart(width[i]!))).join('');
+  lines.push(line(['', 'without plugin', 'with plugin']));
+  lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
+  for (const row of rows) lines.push(line(row));
+  lines.push('');
+  lines.push(line(['errors seen, by category', 'without plugin', p ? 'with (healed)' : '']));
+  lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
+  for (const category of [...categories].sort()) {
+    const healed = comparison.healsByCategory[category] ?? 0;
+    lines.push(line([`  ${category}`, String(w.errorsByCategory[category] ?? 0), p ? `${p.errorsByCategory[category] ?? 0} (${healed})` : '-']));
+  }
+  if (!p) lines.push('', `with-plugin run skipped: ${(comparison.with as { skipped: string }).skipped}`);
+  else {
+    const healed = Object.values(comparison.healsByCategory).reduce((a, b) => a + b, 0);
+    lines.push('', `${healed} of ${comparison.tasks} tasks' first attempts were healed in the same round-trip.`);
+    if (comparison.stillFailing.length > 0) lines.push(`Still failing with the plugin (by design or not yet healable): ${comparison.stillFailing.join(', ')}`);
+  }
+  return lines.join('\n');
+}
