@@ -72,6 +72,18 @@ function closesFence(text: string, marker: string): boolean {
 }
 
 /**
+ * A program whose opener was lost but whose last non-blank line is a lone closing fence (```): that line
+ * never compiles (it opens an unterminated template), so removing it loses nothing.
+ */
+function findStrayCloser(code: string, lines: Line[]): FenceMatch {
+  let last = lines.length - 1;
+  while (last > 0 && isBlank(lines[last]!.text)) last--;
+  if (last === 0 || !/^[ \t]{0,3}(`{3,}|~{3,})[ \t]*$/.test(lines[last]!.text)) return { kind: 'none' };
+  const marker = lines[last]!.text.trim();
+  return { kind: 'fence', body: code.slice(0, lines[last - 1]!.end), language: '', marker, lineOffset: 0, prose: false, closed: 'line' };
+}
+
+/**
  * Finds a Markdown fence wrapping the program: either the first non-blank line opens a fence, or a fence
  * opener is preceded only by prose lines. The closer may be its own line, sit at the end of the last code
  * line (```js … return x;```), or be missing.
@@ -93,9 +105,9 @@ export function findFence(code: string): FenceMatch {
       break;
     }
     codeOnOpener = null;
-    if (!isBlank(line.text) && (CODE_CHARACTERS.test(line.text) || !/\p{L}/u.test(line.text))) return { kind: 'none' };
+    if (!isBlank(line.text) && (CODE_CHARACTERS.test(line.text) || !/\p{L}/u.test(line.text))) return findStrayCloser(code, lines);
   }
-  if (openIndex === -1) return { kind: 'none' };
+  if (openIndex === -1) return findStrayCloser(code, lines);
   const before = lines.slice(0, openIndex);
   const prose = !before.every((line) => isBlank(line.text));
   if (prose && !isProse(before)) return { kind: 'none' };
