@@ -72,13 +72,14 @@ function closesFence(text: string, marker: string): boolean {
 }
 
 /**
- * A program whose opener was lost but whose last non-blank line is a lone closing fence (```): that line
+ * A program with no opener whose last non-blank line is a lone closing fence (```): that line
  * never compiles (it opens an unterminated template), so removing it loses nothing.
  */
 function findStrayCloser(code: string, lines: Line[]): FenceMatch {
   let last = lines.length - 1;
   while (last > 0 && isBlank(lines[last]!.text)) last--;
   if (last === 0 || !/^[ \t]{0,3}(`{3,}|~{3,})[ \t]*$/.test(lines[last]!.text)) return { kind: 'none' };
+  if (lines.slice(0, last).some((line) => OPENER.test(line.text) || OPENER_WITH_CODE.test(line.text))) return { kind: 'none' };
   const marker = lines[last]!.text.trim();
   return { kind: 'fence', body: code.slice(0, lines[last - 1]!.end), language: '', marker, lineOffset: 0, prose: false, closed: 'line' };
 }
