@@ -5,4 +5,4 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_pnpm
 install_and_build
 cd "$REPO_ROOT"
-exec node packages/syntax-healer/dist/cli.js "$@"
+exec node apps/dsh-lab/dist/demo.js "$@"
