@@ -31,6 +31,8 @@ export const DEFAULT_CLEAR_URL = '/plugin-api/tool-normalizer/clear';
 export const CLEAR_HEADER = 'x-tool-normalizer-action';
 export const CLEAR_BODY = '{"confirm":"clear"}';
 export const DEFAULT_REFRESH_SECONDS = 15;
+/** Shortest polling interval honoured; a smaller positive `refresh` polls at this rate instead of hammering the server. */
+export const MIN_REFRESH_SECONDS = 1;
 
 type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -76,7 +78,7 @@ export class TnDashboard extends LitElement {
   /** Rule catalogue for the rule cards; overrides `payload.rules`. */
   declare rules: readonly RuleCard[] | undefined;
   declare theme: Theme;
-  /** Polling interval in seconds while connected; 0 or less turns polling off. */
+  /** Polling interval in seconds while connected (at least MIN_REFRESH_SECONDS); 0, less or NaN turns polling off. */
   declare refresh: number;
 
   declare private _state: LoadState;
@@ -191,7 +193,7 @@ export class TnDashboard extends LitElement {
   private schedulePoll(): void {
     this.stopPolling();
     if (this.data !== undefined || !this.isConnected || !(this.refresh > 0)) return;
-    this.pollTimer = setTimeout(() => void this.reload(), this.refresh * 1000);
+    this.pollTimer = setTimeout(() => void this.reload(), Math.max(MIN_REFRESH_SECONDS, this.refresh) * 1000);
   }
 
   private stopPolling(): void {
@@ -220,6 +222,14 @@ export class TnDashboard extends LitElement {
     } finally {
       this._clearing = false;
     }
+  }
+
+  /** Opens or closes the clear confirmation, moving keyboard focus to the safe choice (Cancel) and back. */
+  private setConfirming(confirming: boolean): void {
+    this._confirmingClear = confirming;
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLButtonElement>(confirming ? '[data-cancel-clear]' : '[data-clear]')?.focus(),
+    );
   }
 
   private setFilter(patch: Partial<EventFilter>): void {
@@ -266,7 +276,7 @@ export class TnDashboard extends LitElement {
   private renderClearControls(): TemplateResult | typeof nothing {
     if (this.data !== undefined || !this.clearSrc) return nothing;
     if (!this._confirmingClear) {
-      return html`<button type="button" class="danger" @click=${() => (this._confirmingClear = true)}>Clear statistics…</button>`;
+      return html`<button type="button" class="danger" data-clear @click=${() => this.setConfirming(true)}>Clear statistics…</button>`;
     }
     return html`
       <span role="group" aria-label="Confirm clearing">
@@ -274,7 +284,7 @@ export class TnDashboard extends LitElement {
         <button type="button" class="danger" ?disabled=${this._clearing} @click=${() => void this.clearStats()}>
           ${this._clearing ? 'Clearing…' : 'Yes, clear'}
         </button>
-        <button type="button" ?disabled=${this._clearing} @click=${() => (this._confirmingClear = false)}>Cancel</button>
+        <button type="button" data-cancel-clear ?disabled=${this._clearing} @click=${() => this.setConfirming(false)}>Cancel</button>
       </span>
     `;
   }
