@@ -8,7 +8,7 @@ export default defineProject({
     include: ['tests/**/*.test.ts'],
     // The browser tests load dist/; rebuild it first when it is missing or older than src/.
     globalSetup: ['tests/global-setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Browser assertions poll the page; a loaded 2-core CI machine needs more than the 1 s default.
     expect: { poll: { timeout: 10_000 } },
