@@ -25,7 +25,7 @@ export function tokenCount(value: unknown): number {
 /** A short label (tool, category, model): redacted, then cut to `maxChars` with a trailing ellipsis. */
 export function boundedLabel(text: string, maxChars: number): string {
   const safe = previewText(text.length > 4 * maxChars ? text.slice(0, 4 * maxChars) : text, Number.MAX_SAFE_INTEGER);
-  return safe.length > maxChars ? `${safe.slice(0, maxChars)}…` : safe;
+  return safe.length > maxChars ? `${safe.slice(0, maxChars)}...` : safe;
 }
 
 /**

@@ -114,13 +114,27 @@ export function previewText(text: string, maxChars: number): string {
     redacted = redact(text);
   } else {
     const window = Math.max(4 * maxChars, 4096);
-    const head = redact(text.slice(0, window));
-    const tail = redact(text.slice(-window));
-    // A private key can be longer than the window: when one starts in the head or ends in the tail, the
-    // window rules have already removed it; the text between the windows is dropped anyway.
-    return joinHeadTail(head.slice(0, half), tail.slice(-half), text.length - 2 * half);
+    const head = redact(text.slice(0, window)).slice(0, half);
+    const tail = redact(tailWindow(text, window)).slice(-half);
+    return joinHeadTail(head, tail, text.length - head.length - tail.length);
   }
   return clip(redacted, maxChars);
+}
+
+/** Characters that can continue a token, key or encoded blob. */
+const TOKEN_CHAR = /[A-Za-z0-9_+/=.-]/;
+
+/**
+ * The last `window` characters, minus a token cut by the window's start: its prefix (the `sk-`, the key name)
+ * lies before the window, so no rule could recognise what remains of it.
+ */
+function tailWindow(text: string, window: number): string {
+  const start = text.length - window;
+  const tail = text.slice(start);
+  if (!TOKEN_CHAR.test(text[start - 1] ?? '')) return tail;
+  let skip = 0;
+  while (skip < tail.length && TOKEN_CHAR.test(tail[skip] as string)) skip += 1;
+  return tail.slice(skip);
 }
 
 function clip(text: string, maxChars: number): string {
@@ -130,7 +144,7 @@ function clip(text: string, maxChars: number): string {
 }
 
 function joinHeadTail(head: string, tail: string, omitted: number): string {
-  return `${head}…[${omitted} chars omitted]…${tail}`;
+  return `${head}...[${omitted} chars omitted]...${tail}`;
 }
 
 /** JSON text of any value (strings stay as they are); values JSON cannot express become a short description. */
