@@ -116,6 +116,8 @@ class FileTelemetryStore implements TelemetryStore {
   private readonly recent: RingBuffer<TelemetryEvent>;
   private pendingInputs: PendingInput[] = [];
   private pendingLines: string[] = [];
+  /** Characters in pendingLines; past maxLogBytes the oldest lines are dropped (rotation would drop them anyway). */
+  private pendingChars = 0;
   private summaryDirty = false;
   /** Set by clear(): the next I/O cycle truncates the log and overwrites the summary instead of merging. */
   private truncatePending = false;
@@ -251,6 +253,7 @@ class FileTelemetryStore implements TelemetryStore {
     this.recent.clear();
     this.pendingInputs = [];
     this.pendingLines = [];
+    this.pendingChars = 0;
     this.skippedLines = 0;
     this.rejectedInputs = 0;
     this.truncatePending = true;
@@ -297,6 +300,8 @@ class FileTelemetryStore implements TelemetryStore {
       if (this.loggingEnabled && !this.closed) {
         const line = serializeEvent(event);
         this.pendingLines.push(line);
+        this.pendingChars += line.length;
+        if (this.pendingChars > this.maxLogBytes) this.keepNewestPendingLines();
       }
     }
   }
@@ -325,15 +330,22 @@ class FileTelemetryStore implements TelemetryStore {
     }
   }
 
-  private async writePendingLines(): Promise<void> {
-    let lines = this.pendingLines;
-    this.pendingLines = [];
-    if (lines.length === 0) return;
-    // Anything older than what rotation would keep is never going to be read back: do not write it.
-    let bytes = 0;
+  /** Drops the oldest pending lines beyond what one rotation keeps (half the cap): they would never be read back. */
+  private keepNewestPendingLines(): void {
+    const lines = this.pendingLines;
+    let chars = 0;
     let first = lines.length;
-    while (first > 0 && bytes + (lines[first - 1] as string).length <= this.maxLogBytes / 2) bytes += (lines[--first] as string).length;
-    if (first > 0) lines = lines.slice(first);
+    while (first > 0 && chars + (lines[first - 1] as string).length <= this.maxLogBytes / 2) chars += (lines[--first] as string).length;
+    if (first > 0) this.pendingLines = lines.slice(first);
+    this.pendingChars = chars;
+  }
+
+  private async writePendingLines(): Promise<void> {
+    this.keepNewestPendingLines();
+    const lines = this.pendingLines;
+    this.pendingLines = [];
+    this.pendingChars = 0;
+    if (lines.length === 0) return;
     let batch = '';
     for (const line of lines) {
       if (batch.length > 0 && batch.length + line.length > MAX_APPEND_BYTES) {
@@ -399,6 +411,7 @@ class FileTelemetryStore implements TelemetryStore {
     if (!this.loggingEnabled) return;
     this.loggingEnabled = false;
     this.pendingLines = [];
+    this.pendingChars = 0;
     this.warn(
       `telemetry logging turned off: cannot write in ${this.dir} (${errorCode(error)}); counting continues in memory`,
     );

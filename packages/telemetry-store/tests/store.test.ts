@@ -268,6 +268,18 @@ describe('rotation', () => {
     expect(store.stats().totals.calls).toBe(600);
   });
 
+  it('holds no more queued lines than one rotation keeps when a burst outruns the writer', async () => {
+    const maxLogBytes = 64 * 1024;
+    const { store } = openStore({ dir: tempDir(), maxLogBytes });
+    for (let i = 0; i < 2000; i += 1) store.record(healed('burst', { before: { code: `${i}:${'y'.repeat(400)}` }, callId: `call-${i}` }));
+    await store.flush();
+    const events = logEvents(store.logPath);
+    expect(statSync(store.logPath).size).toBeLessThanOrEqual(maxLogBytes / 2);
+    expect(events.at(-1)?.callId).toBe('call-1999');
+    expect(events.length).toBeGreaterThan(10);
+    expect(store.stats().totals.calls).toBe(2000);
+  });
+
   it('brings an oversized log with foreign content back under the cap, reading only its tail', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, LOG_FILE_NAME), `${'foreign line without meaning\n'.repeat(100_000)}`);
