@@ -4,6 +4,7 @@
  * of errors. Token figures use DSH's own token-meter heuristic (about 4 characters per token) on the exact
  * request bodies DSH sent, so nothing is a constant.
  */
+import fs from 'node:fs';
 import type { DemoTask } from './demo-session.js';
 import type { SessionRun } from './run-session.js';
 
@@ -21,6 +22,11 @@ export interface DemoRunSummary {
   promptTokens: number;
   /** Estimated prompt tokens of the round-trips that only happened to carry an error back to the model. */
   tokensReReadAfterErrors: number;
+  /**
+   * Tokens the plugin says it saved, measured with DSH's token meter (`tokensSaved` of its event-log lines
+   * written during this run); `undefined` without a plugin event log.
+   */
+  pluginMeterTokensSaved: number | undefined;
   /** Errors the model saw, by the category of the task whose call failed. */
   errorsByCategory: Record<string, number>;
   runDir: string;
@@ -66,11 +72,34 @@ export function summarizeRun(run: SessionRun, tasks: readonly DemoTask[]): DemoR
     promptTokens: agentRequests.reduce((sum, r) => sum + r.estimatedTokens, 0),
     tokensReReadAfterErrors: [...errorRequests].reduce((sum, index) => sum + tokensOf(index), 0),
     errorsByCategory,
+    pluginMeterTokensSaved: pluginMeterTokens(run),
     runDir: run.runDir,
     sessionLogPath: run.sessionLogPath,
     eventLogPath: run.eventLogPath,
     summaryPath: run.summaryPath,
   };
+}
+
+/** Sums `tokensSaved` over the plugin's event-log lines written during the run (unreadable lines are skipped). */
+export function pluginMeterTokens(run: Pick<SessionRun, 'eventLogPath' | 'startedAt'>): number | undefined {
+  if (!run.eventLogPath) return undefined;
+  let text: string;
+  try {
+    text = fs.readFileSync(run.eventLogPath, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const event = JSON.parse(line) as { at?: unknown; tokensSaved?: unknown };
+      if (typeof event.at === 'number' && event.at >= run.startedAt && typeof event.tokensSaved === 'number') total += event.tokensSaved;
+    } catch {
+      // a torn line: skip
+    }
+  }
+  return total;
 }
 
 /** Compares the baseline run with the plugin run (or records why the plugin run was skipped). */
@@ -109,6 +138,7 @@ export function formatComparison(comparison: DemoComparison): string {
     ['model round-trips', String(w.roundTrips), p ? String(p.roundTrips) : '-'],
     ['prompt tokens sent (≈chars/4)', thousands(w.promptTokens), p ? thousands(p.promptTokens) : '-'],
     ['tokens re-read after errors', thousands(w.tokensReReadAfterErrors), p ? thousands(p.tokensReReadAfterErrors) : '-'],
+    ['tokens saved (plugin, token meter)', '-', p?.pluginMeterTokensSaved !== undefined ? thousands(p.pluginMeterTokensSaved) : '-'],
     ['DSH exit code', String(w.exitCode), p ? String(p.exitCode) : '-'],
     ['wall time (boot + session)', seconds(w.wallMs), p ? seconds(p.wallMs) : '-'],
     ['max RSS of DSH', mib(w.maxRssKb), p ? mib(p.maxRssKb) : '-'],

@@ -57,6 +57,8 @@ export interface SessionRun {
   plugin: boolean;
   exitCode: number;
   timedOut: boolean;
+  /** Epoch ms when DSH was started (to pick this run's lines out of logs that accumulate). */
+  startedAt: number;
   wallMs: number;
   /** Max RSS of the DSH process in KiB (from /usr/bin/time when present). */
   maxRssKb: number | undefined;
@@ -133,6 +135,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
     plugin: options.plugin,
     exitCode: result.exitCode,
     timedOut: result.timedOut,
+    startedAt: started,
     wallMs: Date.now() - started,
     maxRssKb: readMaxRss(timeFile),
     toolMessages: toolMessagesOf(model.played, model.requests),
