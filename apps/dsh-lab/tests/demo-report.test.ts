@@ -1,0 +1,79 @@
+/**
+ * The demo's arithmetic on hand-made run records (the real runs are exercised by the demo itself and the
+ * real-host tier): errors, round-trips, re-read tokens, heals by category, and the skipped plugin run.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compareRuns, formatComparison, pluginMeterTokens, summarizeRun } from '../src/demo-report.js';
+import type { DemoTask } from '../src/demo-session.js';
+import type { RecordedRequest, SessionRun, ToolMessage } from '../src/index.js';
+
+const tasks: DemoTask[] = [
+  { category: 'invalid-args', what: 'a', first: { id: 'a', name: 'run_code', arguments: '{}' }, retry: { id: 'a_retry', name: 'run_code', arguments: '{}' } },
+  { category: 'fs-edit-anchor', what: 'b', first: { id: 'b', name: 'run_code', arguments: '{}' }, retry: { id: 'b_retry', name: 'run_code', arguments: '{}' } },
+  { category: 'ok', what: 'c', first: { id: 'c', name: 'run_code', arguments: '{}' } },
+];
+
+const request = (index: number, tokens: number, isAgent = true): RecordedRequest => ({
+  index,
+  receivedAt: 0,
+  isAgent,
+  answeredWith: null,
+  bodyChars: tokens * 4,
+  estimatedTokens: tokens,
+  body: {},
+});
+const message = (callId: string, isError: boolean, requestIndex: number): ToolMessage => ({
+  callId,
+  name: 'run_code',
+  arguments: '{}',
+  content: isError ? 'Error: no' : 'fine',
+  isError,
+  requestIndex,
+});
+const run = (toolMessages: ToolMessage[], requests: RecordedRequest[]): SessionRun =>
+  ({ toolMessages, requests, exitCode: 0, wallMs: 1000, maxRssKb: 2048, runDir: '/r', startedAt: 0 }) as unknown as SessionRun;
+
+// without: a fails, retried; b fails, retried; c ok. Requests: 0 (first), 1 title, 2 after a (error), 3 after a_retry, 4 after b (error), 5 after b_retry, 6 after c
+const baseline = run(
+  [message('a', true, 2), message('a_retry', false, 3), message('b', true, 4), message('b_retry', false, 5), message('c', false, 6)],
+  [request(0, 100), request(1, 10, false), request(2, 200), request(3, 300), request(4, 400), request(5, 500), request(6, 600)],
+);
+// with: a healed; b still fails, retried; c ok
+const withPlugin = run(
+  [message('a', false, 1), message('b', true, 2), message('b_retry', false, 3), message('c', false, 4)],
+  [request(0, 100), request(1, 200), request(2, 300), request(3, 400), request(4, 500)],
+);
+
+describe('demo report', () => {
+  it('counts calls, errors, agent round-trips and the tokens re-read after errors', () => {
+    const summary = summarizeRun(baseline, tasks);
+    expect(summary).toMatchObject({ calls: 5, errorsSeen: 2, roundTrips: 6, promptTokens: 2100, tokensReReadAfterErrors: 600, errorsByCategory: { 'invalid-args': 1, 'fs-edit-anchor': 1 } });
+  });
+
+  it('counts a heal only when the first attempt failed without the plugin and succeeded with it', () => {
+    const comparison = compareRuns(tasks, baseline, withPlugin);
+    expect(comparison.healsByCategory).toEqual({ 'invalid-args': 1 });
+    expect(comparison.stillFailing).toEqual(['b (fs-edit-anchor)']);
+    const table = formatComparison(comparison);
+    expect(table).toMatch(/errors the model saw\s+2\s+1/);
+    expect(table).toMatch(/model round-trips\s+6\s+5/);
+    expect(table).toContain("1 of 3 tasks' first attempts were healed");
+  });
+
+  it('prints why the plugin run was skipped', () => {
+    const comparison = compareRuns(tasks, baseline, { skipped: 'not built' });
+    expect(comparison.healsByCategory).toEqual({});
+    expect(formatComparison(comparison)).toContain('with-plugin run skipped: not built');
+  });
+
+  it("sums the plugin's token-meter savings written during the run only", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-lab-events-')), 'events.jsonl');
+    fs.writeFileSync(file, [{ at: 5, tokensSaved: 1000 }, { at: 20, tokensSaved: 7 }, { at: 30, tokensSaved: 5 }].map((e) => JSON.stringify(e)).join('\n') + '\n{torn');
+    expect(pluginMeterTokens({ eventLogPath: file, startedAt: 10 })).toBe(12);
+    expect(pluginMeterTokens({ eventLogPath: undefined, startedAt: 10 })).toBeUndefined();
+    fs.rmSync(path.dirname(file), { recursive: true });
+  });
+});
