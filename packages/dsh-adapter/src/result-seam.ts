@@ -26,15 +26,23 @@ export function createResultListener(state: PluginState) {
   };
 }
 
+const NO_RULES: string[] = [];
+
 function record(state: PluginState, exec: Readonly<ToolExecution>, result: Readonly<ToolExecutionResult>): void {
-  if (state.isOwnNestedCall(exec)) return;
-  const execution = state.executionNotes.take(exec.token);
-  const stream = exec.parent === undefined ? state.streamNotes.take(String(exec.callId)) : undefined;
+  if (exec.parent !== undefined && state.isOwnNestedCall(exec)) return;
+  const execution = state.executionNotes.size === 0 ? undefined : state.executionNotes.take(exec.token);
+  const stream = exec.parent === undefined && state.streamNotes.size > 0 ? state.streamNotes.take(String(exec.callId)) : undefined;
   const repaired = stream !== undefined && stream.receipts.length > 0;
   const healed = repaired || execution?.recovery !== undefined;
   if (exec.parent !== undefined && !healed) return;
   const store = state.telemetry;
   if (!store) return;
+  if (!healed && !result.isError && stream === undefined) {
+    // The common case, kept allocation-light: a call nobody touched that worked.
+    const model = agentModel(exec.agent);
+    store.record({ callId: String(exec.callId), tool: exec.name, category: 'ok', outcome: 'passthrough', ruleIds: NO_RULES, tokensSaved: 0, ...(model === undefined ? {} : { model }) });
+    return;
+  }
   store.record(buildEvent(state, exec, result, stream, execution, healed));
 }
 
