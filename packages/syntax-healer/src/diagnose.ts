@@ -9,11 +9,32 @@
 import { locateSyntaxError } from './host-compile.js';
 import type { Diagnostic } from './types.js';
 
-const PYTHON_LINE = /^[ \t]*(?:def [A-Za-z_]\w*\(.*\)\s*(?:->.*)?:|class [A-Za-z_]\w*(?:\(.*\))?:|from [\w.]+ import |import [\w.]+(?: as \w+)?\s*$|elif .*:|except(?: .*)?:|with .+ as \w+:|for \w+(?:, *\w+)* in .+:|print\(f?["'])/m;
+/**
+ * Line patterns, matched against at most the first MAX_SCANNED_LINES lines of MAX_LINE_CHARS each, with
+ * bounded repetitions, so a hostile program cannot make a pattern backtrack for long.
+ */
+const MAX_SCANNED_LINES = 400;
+const MAX_LINE_CHARS = 400;
+const PYTHON_LINE =
+  /^[ \t]*(?:def [A-Za-z_]\w{0,80}\([^\n]{0,300}:[ \t]*$|class [A-Za-z_]\w{0,80}(?:\([^\n)]{0,200}\))?:[ \t]*$|from [\w.]{1,80} import |import [\w.]{1,80}(?: as \w{1,40})?[ \t]*$|elif [^\n]{0,300}:[ \t]*$|except(?: [^\n]{0,200})?:[ \t]*$|with [^\n]{0,200} as \w{1,40}:[ \t]*$|for \w{1,40}(?:, *\w{1,40}){0,5} in [^\n]{0,300}:[ \t]*$|print\(f?["'])/;
 /** `f"…{name}…"` / `f'…'`: a Python f-string (the triple-quoted form is refused by the triple-quote repair). */
-const PYTHON_F_STRING = /(?<![\w$.])[fF]("|')[^"'\r\n]*\{[^}\r\n]*\}[^"'\r\n]*\1/;
-const SHELL_LINE = /^(?:#!\/|\$ |(?:sudo |cd |ls|cat |echo |grep |find |npm |pnpm |npx |yarn |git |rm |mkdir |cp |mv |curl |python3? |pip )[^;{}()]*$)/m;
-const MODULE_SYNTAX = /^[ \t]*(?:import\s+(?:[\w*{][^;]*\s+from\s+|['"])|export\s+(?:default|const|let|var|function|class|async|\{|\*))/m;
+const PYTHON_F_STRING = /(?<![\w$.])[fF]("|')[^"'\r\n{]{0,200}\{[^}\r\n]{0,200}\}[^"'\r\n]{0,200}\1/;
+const SHELL_LINE = /^(?:#!\/|\$ |(?:sudo |cd |ls|cat |echo |grep |find |npm |pnpm |npx |yarn |git |rm |mkdir |cp |mv |curl |python3? |pip )[^;{}()]*$)/;
+const MODULE_SYNTAX = /^[ \t]*(?:import\s{1,20}(?:[\w*{][^;\n]{0,300}\sfrom\s|['"])|export\s{1,20}(?:default|const|let|var|function|class|async|\{|\*))/;
+
+/** True when one of the first lines of `code` matches `pattern` (long lines are cut, not scanned whole). */
+function someLine(code: string, pattern: RegExp): boolean {
+  let start = 0;
+  for (let count = 0; count < MAX_SCANNED_LINES && start <= code.length; count++) {
+    const newline = code.indexOf('\n', start);
+    const end = newline === -1 ? code.length : newline;
+    const line = code.slice(start, Math.min(end, start + MAX_LINE_CHARS)).replace(/\r$/, '');
+    if (pattern.test(line)) return true;
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return false;
+}
 
 function looksLikeJsonObject(code: string): boolean {
   const trimmed = code.trim();
@@ -43,22 +64,21 @@ export function diagnoseFailure(code: string, hostMessage: string): Diagnostic {
       ...where,
     };
   }
-  if (MODULE_SYNTAX.test(code)) {
+  if (someLine(code, MODULE_SYNTAX)) {
     return {
       kind: 'module-syntax',
       message: `ES module import/export cannot appear in a run_code program${at}: it is the body of an async function; use the \`tools\` object, or \`await import(...)\` for a module. The program was not run.`,
       ...where,
     };
   }
-  const fString = PYTHON_F_STRING.exec(code);
-  if (fString) {
+  if (someLine(code, PYTHON_F_STRING)) {
     return {
       kind: 'python-string-prefix',
       message: `A Python f-string is not JavaScript${at}: write a template literal (\`…\${expr}…\`) instead. The program was not run.`,
       ...where,
     };
   }
-  if (PYTHON_LINE.test(code)) {
+  if (someLine(code, PYTHON_LINE)) {
     return { kind: 'python-code', message: `This looks like Python, not JavaScript${at}. Rewrite it in JavaScript/TypeScript. The program was not run.`, ...where };
   }
   if (located && /await/i.test(located.message) && /async/i.test(located.message)) {
@@ -68,7 +88,7 @@ export function diagnoseFailure(code: string, hostMessage: string): Diagnostic {
       ...where,
     };
   }
-  if (SHELL_LINE.test(code)) {
+  if (someLine(code, SHELL_LINE)) {
     return {
       kind: 'shell-code',
       message: `This looks like a shell command, not JavaScript${at}: call \`await tools.bash({ command, description })\` from the program. The program was not run.`,

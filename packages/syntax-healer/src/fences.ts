@@ -9,8 +9,9 @@
 /**
  * A fence opener: up to 3 spaces, 3+ backticks or tildes, an optional info string (language first). An info
  * string with code characters (```js const x = 1;) is not taken as an opener: dropping that line would lose code.
+ * The language and the rest of the line cannot overlap, so a long line is matched in linear time.
  */
-const OPENER = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`\r\n;(){}]*$/;
+const OPENER = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)(?:[ \t][^`\r\n;(){}]*)?$/;
 /** An opener with code on the same line (```js const a = 1;): the code after the language is kept. */
 const OPENER_WITH_CODE = /^[ \t]{0,3}(`{3,}|~{3,})([A-Za-z]+)[ \t]+(?=\S)/;
 /** Info-string languages that mean "this is the JavaScript/TypeScript program". */

@@ -138,6 +138,9 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
       column: 1,
     });
   }
+  if (fence.kind === 'fence' && fence.body.trim() === '') {
+    return unchanged(code, false, { kind: 'empty-program', message: 'The program is only a Markdown fence with nothing inside; nothing was run.' });
+  }
   if (fence.kind === 'fence') {
     const fenceRepair: Repair = { kind: 'strip-fence', language: fence.language, prose: fence.prose, closer: fence.closed };
     const bodyVerdict = budget.compile(fence.body);

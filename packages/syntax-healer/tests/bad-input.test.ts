@@ -75,3 +75,28 @@ describe('compile-attempt cap', () => {
     expect(capped).toMatchObject({ ok: false, changed: false, code });
   });
 });
+
+describe('diagnostics on hostile text', () => {
+  it.each([
+    ['a long Python-looking def line', 'def a(' + '('.repeat(200_000)],
+    ['a long import line without from', 'import ' + 'a '.repeat(100_000)],
+    ['a long f-string-looking line', 'f"' + '{'.repeat(100_000)],
+    ['many short lines', 'x y\n'.repeat(50_000)],
+  ])('%s gets a diagnostic', (_name, code) => {
+    const result = healProgram(code);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostic?.message.length).toBeGreaterThan(0);
+  });
+});
+
+describe('fence lines on hostile text', () => {
+  it.each([
+    ['a fence opener followed by a 200,000-character word and a backtick', '```' + 'a'.repeat(200_000) + '`'],
+    ['a tilde line of 200,000 characters', '~'.repeat(200_000)],
+    ['10,000 backticks alone', '`'.repeat(10_000)],
+  ])('%s ends in a result', (_name, code) => {
+    const result = healProgram(code);
+    expect(typeof result.ok).toBe('boolean');
+    if (!result.ok) expect(result.code).toBe(code);
+  });
+});
