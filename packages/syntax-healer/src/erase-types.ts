@@ -118,8 +118,13 @@ export function eraseTypes(wrapped: string): string {
         return;
       case 'TSParameterProperty':
         throw new NonErasableTypeScriptError(MESSAGES.parameterProperty);
-      case 'TSTypeAssertion':
+      case 'TSTypeAssertion': {
+        // The host's strip leaves `<const>x` in place (the compile then fails on `<`); other `<T>x` it refuses.
+        const asserted = node.typeAnnotation as AstNode;
+        const typeName = asserted.typeName as AstNode | undefined;
+        if (asserted.type === 'TSTypeReference' && typeName?.name === 'const') return;
         throw new NonErasableTypeScriptError(MESSAGES.angleAssertion);
+      }
       case 'TSImportEqualsDeclaration':
         throw new NonErasableTypeScriptError(MESSAGES.importEquals);
       case 'TSAsExpression':

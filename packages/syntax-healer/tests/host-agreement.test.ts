@@ -3,9 +3,14 @@
  * strict AsyncFunction, tests/host-oracle.mjs) runs in a Node >= 22.15 child provisioned by
  * scripts/ensure-node22.sh; this process runs compilesLikeHost on the Babel path (and, on a Node that has
  * strip, on both). Every verdict must match, and every healed program must compile in the real host.
+ * Finally the whole healer, bundled from src, runs in that child on the node-strip-types backend and must
+ * return exactly what it returns here on every corpus program.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compilesLikeHost, healProgram } from '../src/index.js';
@@ -14,6 +19,8 @@ import { allPrograms, runtimeDependentPrograms } from './corpus.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const oracle = fileURLToPath(new URL('./host-oracle.mjs', import.meta.url));
+const healRunner = fileURLToPath(new URL('./heal-on-host-node.mjs', import.meta.url));
+const healerEntry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 
 /** Path of a Node >= 22.15 binary, or the reason there is none. */
 function findHostNode(): { node: string } | { reason: string } {
@@ -75,6 +82,36 @@ describe.skipIf(!('node' in hostNode))('agreement with the real host compile ste
       { ok: false, message: "Expected ';', '}' or <eof>" },
       { ok: false, message: 'TypeScript enum is not supported in strip-only mode' },
     ]);
+  });
+});
+
+describe.skipIf(!('node' in hostNode))('the whole healer on the real strip backend (Node >= 22.15 child)', () => {
+  it('returns the same HealResult for every corpus program as on this process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'syntax-healer-'));
+    try {
+      const bundle = join(dir, 'healer.mjs');
+      const output = await build({ entryPoints: [healerEntry], bundle: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'silent' });
+      writeFileSync(bundle, output.outputFiles[0]!.text);
+      const inputs = allPrograms();
+      const stdout = execFileSync((hostNode as { node: string }).node, ['--no-warnings', healRunner, bundle], {
+        input: JSON.stringify(inputs),
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const child = JSON.parse(stdout) as { backend: string; results: unknown[] };
+      expect(child.backend).toBe('node-strip-types');
+      inputs.forEach((code, index) => {
+        const child_result = child.results[index] as { diagnostic?: { message?: string } };
+        const local = healProgram(code);
+        if (runtimeDependentPrograms.has(code)) return;
+        // Messages may differ (swc vs Babel wording); everything else must be identical.
+        const strip = (result: { diagnostic?: { message?: string } }) =>
+          result.diagnostic ? { ...result, diagnostic: { ...result.diagnostic, message: undefined } } : result;
+        expect({ code, result: strip(child_result) }).toEqual({ code, result: strip(local) });
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
