@@ -86,7 +86,9 @@ async function ensureDshPackage(pnpmBin: string): Promise<string> {
   // chmod) has no Linux prebuild to fix.
   const manifest = { name: 'dsh-lab-host', private: true, dependencies: { '@deepseek-ai/dsh': DSH_VERSION } };
   fs.writeFileSync(path.join(labPaths.dshInstall, 'package.json'), `${JSON.stringify(manifest)}\n`);
-  await runStep(pnpmBin, ['install', '--ignore-workspace', '--store-dir', labPaths.pnpmStore, '--reporter=append-only'], {
+  // Bounded network waits: an unreachable registry fails in about a minute, not after pnpm's long backoff.
+  const args = ['install', '--ignore-workspace', '--store-dir', labPaths.pnpmStore, '--reporter=append-only', '--config.fetch-timeout=60000', '--config.fetch-retries=2'];
+  await runStep(pnpmBin, args, {
     step: `install @deepseek-ai/dsh@${DSH_VERSION} from the npm registry into .dsh-lab/dsh`,
     cwd: labPaths.dshInstall,
     timeoutMs: 10 * MINUTE,
@@ -206,7 +208,10 @@ export async function installPlugin(options: InstallPluginOptions): Promise<void
 const LOCK_STALE_MS = 15 * MINUTE;
 let lockDepth = 0;
 
-/** Serializes provisioning between processes (a demo and a test run at once) with an atomic lock folder. */
+/**
+ * Serializes provisioning between processes (a demo and a test run at once) with an atomic lock folder that
+ * records its owner's pid; a lock whose owner is gone (or older than 15 minutes) is taken over.
+ */
 async function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
   if (lockDepth > 0) return fn();
   fs.mkdirSync(path.dirname(labPaths.lock), { recursive: true });
@@ -214,11 +219,12 @@ async function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       fs.mkdirSync(labPaths.lock);
+      fs.writeFileSync(path.join(labPaths.lock, 'pid'), String(process.pid));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LabStepError('take the provisioning lock', String(error));
       const age = Date.now() - safeMtime(labPaths.lock);
-      if (age > LOCK_STALE_MS) fs.rmSync(labPaths.lock, { recursive: true, force: true });
+      if (age > LOCK_STALE_MS || lockOwnerIsGone()) fs.rmSync(labPaths.lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new LabStepError('take the provisioning lock', `${labPaths.lock} is held by another process`);
       else await new Promise((r) => setTimeout(r, 300));
     }
@@ -229,6 +235,22 @@ async function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
   } finally {
     lockDepth--;
     fs.rmSync(labPaths.lock, { recursive: true, force: true });
+  }
+}
+
+function lockOwnerIsGone(): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(labPaths.lock, 'pid'), 'utf8'));
+  } catch {
+    return false; // being written right now, or an old lock without a pid: wait for it or for staleness
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
