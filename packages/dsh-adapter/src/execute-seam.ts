@@ -26,6 +26,9 @@ function wasCancelled(exec: ToolDispatchExecution, result: ToolExecutionResult):
 async function recover(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<ToolExecutionResult> {
   let plan: RecoveryPlan | undefined;
   try {
+    // The host turns any success for a name it cannot resolve back into UNKNOWN_TOOL (normalizeDispatchResult),
+    // so a recovery there would run side effects the model never sees. Aliases are renamed on llm/stream instead.
+    if (state.ctx.tools.get(exec.name, exec.agent) === undefined) return result;
     const environment = state.environment.forExecution(exec);
     plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, {
       toggles: state.toggles,

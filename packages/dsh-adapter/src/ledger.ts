@@ -33,6 +33,11 @@ export interface ExecutionNote {
   recovery?: { ruleId: string; category: string; recovered: boolean; steps: number };
   /** The hint that goes with the original error (a plan with `resultFrom: 'original'`). */
   hint?: string;
+  /**
+   * The category of the host's own error when post-execute rewrote it (a `block` decision drops `error.info`,
+   * so the final result alone would classify worse).
+   */
+  originalCategory?: string;
 }
 
 const STREAM_NOTES = 1024;

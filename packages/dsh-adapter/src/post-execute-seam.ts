@@ -4,7 +4,7 @@
  * nobody). The host shows a `block` decision's feedback verbatim, so the plugin writes `Error: <message>` itself.
  * A decision another listener already changed is left alone.
  */
-import { appendHint, hintFor, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
+import { appendHint, classifyResult, hintFor, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './ledger.js';
 
@@ -25,6 +25,7 @@ function decorate(state: PluginState, exec: ToolExecution, result: Readonly<Tool
     const hint = state.config.errorHints ? findHint(state, exec, result) : undefined;
     if (hint === undefined && trimmed === message) return decision;
     const text = hint === undefined ? trimmed : appendHint(trimmed, hint);
+    state.note(exec.token).originalCategory = classifyResult({ name: exec.name, arguments: exec.arguments }, result).category;
     return {
       kind: 'block',
       feedback: [{ type: 'text', text: `Error: ${text}` }],

@@ -37,7 +37,7 @@ function record(state: PluginState, exec: Readonly<ToolExecution>, result: Reado
   if (exec.parent !== undefined && !healed) return;
   const store = state.telemetry;
   if (!store) return;
-  if (!healed && !result.isError && stream === undefined) {
+  if (!healed && !result.isError && stream === undefined && execution === undefined) {
     // The common case, kept allocation-light: a call nobody touched that worked.
     const model = agentModel(exec.agent);
     store.record({ callId: String(exec.callId), tool: exec.name, category: 'ok', outcome: 'passthrough', ruleIds: NO_RULES, tokensSaved: 0, ...(model === undefined ? {} : { model }) });
@@ -68,7 +68,7 @@ function buildEvent(
     changes.push(`recovery ${execution.recovery.ruleId}: ${execution.recovery.steps} nested call(s)`);
     category ??= execution.recovery.category;
   }
-  const finalCategory = category ?? classifyResult(call, result).category;
+  const finalCategory = category ?? execution?.originalCategory ?? classifyResult(call, result).category;
   const success = !result.isError;
   const outcome: TelemetryEventInput['outcome'] = healed ? (success ? 'healed-success' : 'healed-failed') : success ? 'passthrough' : 'passthrough-failed';
   const model = agentModel(exec.agent);

@@ -96,6 +96,17 @@ describe('str_replace_editor', () => {
   });
 });
 
+describe('unknown tools', () => {
+  it('are not recovered at execution: the host would turn the success back into UNKNOWN_TOOL after side effects', async () => {
+    host = await bootHost();
+    const path = host.file('fixture.txt', 'line 1\n');
+    const result = await host.execute('write_file', { file_path: path, content: 'clobbered\n' }, { callId: 'u1' });
+    expect(text(result).startsWith('Error: unknown tool "write_file"')).toBe(true);
+    expect(host.results.map((entry) => entry.callId)).toEqual(['u1']);
+    expect(readFileSync(path, 'utf8')).toBe('line 1\n');
+  });
+});
+
 describe('cancellation', () => {
   it('never retries a cancelled call', async () => {
     host = await bootHost();

@@ -42,6 +42,15 @@ describe('tools/result joins outcomes', () => {
     expect(totals).toMatchObject({ calls: 3, healedSuccess: 0, healedFailed: 1, passThrough: 1, passThroughFailed: 1, tokensSaved: 0 });
   });
 
+  it('classifies a hinted error by the host error, not by the rewritten text', async () => {
+    host = await bootHost({ web: true });
+    const path = host.file('a.txt', 'alpha\nbeta\n');
+    const result = await host.execute('read', { file_path: path, offset: 50 }, { callId: 'past_end' });
+    expect(result.error?.info).toBeUndefined();
+    const event = (await host.stats()).recent.find((entry) => entry.callId === 'past_end');
+    expect(event).toMatchObject({ outcome: 'passthrough-failed', category: 'read-range' });
+  });
+
   it('joins a stream repair to the execution of the same call id', async () => {
     host = await bootHost({ web: true, mode: 'code' });
     const path = host.file('a.txt', 'alpha\n');

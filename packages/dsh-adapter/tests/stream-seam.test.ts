@@ -57,6 +57,17 @@ describe('llm/stream in native mode', () => {
     expect(toolCalls(blocks)[0]).toMatchObject({ name: 'frobnicate', arguments: args });
   });
 
+  it('renames a tool registered nowhere to its one fitting target (the host cannot answer it with a success later)', async () => {
+    host = await bootHost();
+    const path = host.file('fixture.txt', 'line 1\n');
+    const { blocks } = await host.stream(toolCallChunks(0, 'n_unknown', 'read_file', JSON.stringify({ file_path: path })));
+    const [call] = toolCalls(blocks);
+    expect(call).toMatchObject({ name: 'read', id: 'n_unknown' });
+    expect(JSON.parse(call!.arguments)).toEqual({ file_path: path });
+    const result = await host.execute(call!.name, JSON.parse(call!.arguments), { callId: 'n_unknown' });
+    expect(result.isError).toBe(false);
+  });
+
   it('changes nothing when the plugin is not installed (the control)', async () => {
     host = await bootHost({ plugin: false });
     const args = JSON.stringify({ command: 'view', path: 'guide.md' });
@@ -114,6 +125,18 @@ describe('llm/stream in Code Mode', () => {
     const args = JSON.stringify({ command: 'ls' });
     const { blocks } = await host.stream(toolCallChunks(0, 'c_cmd', 'run_code', args), presented);
     expect(toolCalls(blocks)[0]?.arguments).toBe(args);
+  });
+
+  it('renames an unregistered name, then bridges it into run_code', async () => {
+    host = await bootHost({ mode: 'code' });
+    const path = host.file('fixture.txt', 'line 1\n');
+    const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
+    const { blocks } = await host.stream(toolCallChunks(0, 'c_unknown', 'read_file', JSON.stringify({ file_path: path })), presented);
+    const [call] = toolCalls(blocks);
+    expect(call?.name).toBe('run_code');
+    const code = (JSON.parse(call!.arguments) as { code: string }).code;
+    expect(code).toContain('read');
+    expect(code).not.toContain('read_file');
   });
 
   it('does not bridge when autoBridgeDirectTools is off', async () => {
