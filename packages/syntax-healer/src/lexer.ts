@@ -45,6 +45,8 @@ export interface OpenConstruct {
 export interface Bracket {
   char: '(' | '[' | '{' | '${';
   start: number;
+  /** The significant token before the bracket (punctuator or word text, or the token kind), if any. */
+  after?: string;
 }
 
 export interface LexResult {
@@ -307,7 +309,9 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
       continue;
     }
     if (char === '(' || char === '[' || char === '{') {
-      openBrackets.push({ char, start });
+      const previous = tokens[tokens.length - 1];
+      const after = previous ? previous.value ?? previous.kind : undefined;
+      openBrackets.push(after === undefined ? { char, start } : { char, start, after });
       index++;
       push('punct', start, index, char);
       continue;

@@ -3,7 +3,7 @@
  * A candidate is only a proposal: `healProgram` keeps it only if the host compile accepts it.
  * Every transform edits the fewest bytes it can and keeps all others.
  */
-import { lex, type LexResult } from './lexer.js';
+import { lex, type Bracket, type LexResult } from './lexer.js';
 import type { Diagnostic, Repair } from './types.js';
 
 export type RepairOutcome =
@@ -144,12 +144,25 @@ const OPEN_CONSTRUCT_NAMES: Record<string, string> = {
   'triple-quote': 'a triple-quoted string',
 };
 
+/** Tokens after which `{` opens an object literal rather than a block. */
+const OBJECT_LITERAL_AFTER = new Set(['(', '[', ',', ':', '=', '?', '||', '&&', '??', 'return', 'await', 'yield', '...', '+', '||=', '&&=', '??=']);
+
+/** `(`, `[` and an object-literal `{` hold a list that may have continued (more arguments, elements, properties); a block `{` ends with its statements. */
+function isExpressionBracket(bracket: Bracket): boolean {
+  if (bracket.char === '(' || bracket.char === '[') return true;
+  return bracket.char === '{' && bracket.after !== undefined && OBJECT_LITERAL_AFTER.has(bracket.after);
+}
+
 /** Why the end of a truncated program is not a safe place to close it, or undefined when it is. */
 function unsafeCut(code: string, scan: LexResult): string | undefined {
   if (scan.openAtEnd) return `inside ${OPEN_CONSTRUCT_NAMES[scan.openAtEnd.kind]} that starts at line ${positionOf(code, scan.openAtEnd.start).line}`;
   if (scan.openBrackets.some((bracket) => bracket.char === '${')) return 'inside a ${…} of a template literal';
   const last = scan.tokens[scan.tokens.length - 1];
   if (!last) return 'before any statement';
+  const innermost = scan.openBrackets[scan.openBrackets.length - 1];
+  if (innermost && isExpressionBracket(innermost)) {
+    return `inside an unfinished ${innermost.char === '(' ? 'argument list' : innermost.char === '[' ? 'array' : 'object literal'} that starts at line ${positionOf(code, innermost.start).line}`;
+  }
   const endsLine = /[\r\n][ \t]*$/.test(code.slice(last.end));
   if (last.kind === 'punct') {
     if (last.value === ';' || last.value === '}' || last.value === ')' || last.value === ']') return undefined;
