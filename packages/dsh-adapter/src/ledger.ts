@@ -40,6 +40,13 @@ export interface ExecutionNote {
   originalCategory?: string;
 }
 
+/** What the plugin did inside a Code-Mode program, folded into the model-visible run_code call (by root call id). */
+export interface InnerHeals {
+  ruleIds: string[];
+  changes: string[];
+  category: string;
+}
+
 const STREAM_NOTES = 1024;
 const EXECUTION_NOTES = 1024;
 const HEALING_PARENTS = 1024;
@@ -48,6 +55,8 @@ const HEALING_PARENTS = 1024;
 export class PluginState {
   readonly streamNotes = new BoundedMap<string, StreamNote>(STREAM_NOTES);
   readonly executionNotes = new BoundedMap<ToolExecutionToken, ExecutionNote>(EXECUTION_NOTES);
+  /** Recoveries of Code-Mode sub-calls, waiting for their root call's result. */
+  readonly innerHeals = new BoundedMap<string, InnerHeals>(EXECUTION_NOTES);
   /** Executions currently running a recovery plan: token -> call id. Their nested calls are the plugin's own. */
   readonly healingParents = new BoundedMap<ToolExecutionToken, string>(HEALING_PARENTS);
   telemetry: TelemetryStore | undefined;
@@ -84,6 +93,7 @@ export class PluginState {
     this.streamNotes.clear();
     this.executionNotes.clear();
     this.healingParents.clear();
+    this.innerHeals.clear();
     this.environment.clear();
   }
 }

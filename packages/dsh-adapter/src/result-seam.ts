@@ -3,13 +3,13 @@
  * recorded. A call counts as healed only when the plugin changed it or recovered it; it is a healed SUCCESS only
  * when the model then saw a success. Tokens saved = the session's measured request pressure
  * (`ctx.tokenMeter.measure(session).totalTokens`) times the model round-trips avoided (one per healed call);
- * 0 without a meter. Code-Mode sub-calls are recorded only when the plugin acted on them (the outer run_code
- * call is what the model saw); the plugin's own nested calls are never recorded.
+ * 0 without a meter. Only model-visible calls are recorded: what the plugin did for a Code-Mode sub-call is
+ * folded into its run_code call, and the plugin's own nested calls are never recorded.
  */
 import { classifyResult } from '@dsh-tool-normalizer/core-rules';
 import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
 import { agentModel, type Agent, type TokenMeterLike, type ToolExecution, type ToolExecutionResult } from './host.js';
-import type { ExecutionNote, PluginState, StreamNote } from './ledger.js';
+import type { ExecutionNote, InnerHeals, PluginState, StreamNote } from './ledger.js';
 
 /** Round-trips a healed call saves: the model does not have to read the error and send the call again. */
 export const ROUND_TRIPS_AVOIDED_PER_HEAL = 1;
@@ -29,21 +29,37 @@ export function createResultListener(state: PluginState) {
 const NO_RULES: string[] = [];
 
 function record(state: PluginState, exec: Readonly<ToolExecution>, result: Readonly<ToolExecutionResult>): void {
-  if (exec.parent !== undefined && state.isOwnNestedCall(exec)) return;
+  if (exec.parent !== undefined) {
+    if (!state.isOwnNestedCall(exec)) foldInnerHeal(state, exec);
+    return;
+  }
   const execution = state.executionNotes.size === 0 ? undefined : state.executionNotes.take(exec.token);
-  const stream = exec.parent === undefined && state.streamNotes.size > 0 ? state.streamNotes.take(String(exec.callId)) : undefined;
-  const repaired = stream !== undefined && stream.receipts.length > 0;
-  const healed = repaired || execution?.recovery !== undefined;
-  if (exec.parent !== undefined && !healed) return;
+  const stream = state.streamNotes.size === 0 ? undefined : state.streamNotes.take(String(exec.callId));
+  const inner = state.innerHeals.size === 0 ? undefined : state.innerHeals.take(String(exec.callId));
   const store = state.telemetry;
   if (!store) return;
+  const healed = (stream !== undefined && stream.receipts.length > 0) || execution?.recovery !== undefined || inner !== undefined;
   if (!healed && !result.isError && stream === undefined && execution === undefined) {
     // The common case, kept allocation-light: a call nobody touched that worked.
     const model = agentModel(exec.agent);
     store.record({ callId: String(exec.callId), tool: exec.name, category: 'ok', outcome: 'passthrough', ruleIds: NO_RULES, tokensSaved: 0, ...(model === undefined ? {} : { model }) });
     return;
   }
-  store.record(buildEvent(state, exec, result, stream, execution, healed));
+  store.record(buildEvent(state, exec, result, stream, execution, inner, healed));
+}
+
+/**
+ * A Code-Mode sub-call the plugin recovered is not a call the model made: what was done is folded into the
+ * run_code call the model sees (same root call id), so each model-visible call is counted once.
+ */
+function foldInnerHeal(state: PluginState, exec: Readonly<ToolExecution>): void {
+  const recovery = state.executionNotes.size === 0 ? undefined : state.executionNotes.take(exec.token)?.recovery;
+  if (!recovery) return;
+  const root = String(exec.rootCallId);
+  const heals = state.innerHeals.get(root) ?? { ruleIds: [], changes: [], category: recovery.category };
+  heals.ruleIds.push(recovery.ruleId);
+  heals.changes.push(`inner ${exec.name} (${String(exec.callId)}): ${recovery.ruleId}${recovery.recovered ? '' : ' (did not recover)'}`);
+  state.innerHeals.set(root, heals);
 }
 
 function buildEvent(
@@ -52,6 +68,7 @@ function buildEvent(
   result: Readonly<ToolExecutionResult>,
   stream: StreamNote | undefined,
   execution: ExecutionNote | undefined,
+  inner: InnerHeals | undefined,
   healed: boolean,
 ): TelemetryEventInput {
   const call = { name: exec.name, arguments: exec.arguments };
@@ -62,6 +79,11 @@ function buildEvent(
     ruleIds.push(receipt.ruleId);
     changes.push(receipt.why);
     category ??= receipt.category;
+  }
+  if (inner) {
+    ruleIds.push(...inner.ruleIds);
+    changes.push(...inner.changes);
+    category ??= inner.category;
   }
   if (execution?.recovery) {
     ruleIds.push(execution.recovery.ruleId);

@@ -67,6 +67,21 @@ describe('tools/result joins outcomes', () => {
     expect(event?.ruleIds.length).toBeGreaterThan(0);
   });
 
+  it('folds a recovered Code-Mode sub-call into the model-visible call with the same root id (counted once)', async () => {
+    host = await bootHost({ web: true, mode: 'code' });
+    host.file('guide.md', 'hello\n');
+    const outer = Symbol('dsh.tool.execution');
+    const inner = await host.execute('str_replace_editor', { command: 'view', path: 'guide.md' }, { callId: 'c_run:code:1', rootCallId: 'c_run', parent: outer });
+    expect(inner.isError).toBe(false);
+    // The run_code call itself cannot execute on Node 20 here; any final result of the root call id closes the join.
+    await host.execute('run_code', { code: 'return 1', description: 'probe' }, { callId: 'c_run' });
+    const stats = await host.stats();
+    expect(stats.totals.calls).toBe(1);
+    const event = stats.recent.find((entry) => entry.callId === 'c_run');
+    expect(event?.ruleIds).toContain('recover.retry-repaired-args');
+    expect(event?.changes.some((change) => change.includes('c_run:code:1'))).toBe(true);
+  });
+
   it('serves plugin errors with the stats', async () => {
     host = await bootHost({ web: true });
     const path = host.file('existing.txt', 'alpha\n');

@@ -72,7 +72,7 @@ export interface Host {
   /** Writes a file into the workspace and returns its absolute path. */
   file(name: string, content: string): string;
   /** Runs one call through the real pipeline, as the agent loop would (top-level: no parent). */
-  execute(name: string, args: unknown, options?: { callId?: string; parent?: symbol; signal?: AbortSignal }): Promise<ToolExecutionResult>;
+  execute(name: string, args: unknown, options?: { callId?: string; rootCallId?: string; parent?: symbol; signal?: AbortSignal }): Promise<ToolExecutionResult>;
   /** Streams one scripted model response through `llm/stream` and returns the chunks and the assembled blocks. */
   stream(chunks: StreamChunk[], presented?: GenerateOptions['tools']): Promise<{ chunks: StreamChunk[]; blocks: ContentBlock[]; incoming: StreamChunk[] }>;
   /** Every `tools/result` the host emitted, in order. */
@@ -138,6 +138,7 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
         agent,
         signal: extra.signal ?? signal,
         ...(extra.parent === undefined ? {} : { parent: extra.parent as never }),
+        ...(extra.rootCallId === undefined ? {} : { rootCallId: extra.rootCallId as never }),
       });
     },
     async stats(query = '') {
