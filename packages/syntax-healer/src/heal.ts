@@ -84,20 +84,27 @@ function repairBody(body: string, hostMessage: string, budget: CompileBudget, ma
       },
     };
   }
-  // No single class suffices: the classes applied one after another (e.g. a triple quote in a truncated program).
-  if (applied.length >= 1 && refusals.length === 0 && !budget.exhausted) {
+  // No single class suffices: apply the classes one after another, each on the previous one's output (e.g. a
+  // triple quote in a truncated program). A class that refuses on the partly repaired text stops the chain,
+  // and its refusal is the most precise diagnostic (a cut is judged after the other repairs).
+  let chainRefusal: Diagnostic | undefined;
+  if (applied.length >= 1 && !budget.exhausted) {
     let combined = body;
     const repairs: Repair[] = [];
     for (const repairClass of REPAIR_CLASSES) {
       const outcome = repairClass(combined);
+      if (outcome.kind === 'refused') {
+        chainRefusal = outcome.diagnostic;
+        break;
+      }
       if (outcome.kind !== 'candidate') continue;
       combined = outcome.code;
       repairs.push(outcome.repair);
     }
-    if (repairs.length >= 2 && budget.compiles(combined)) return { ok: true, code: combined, repairs };
+    if (!chainRefusal && repairs.length >= 2 && budget.compiles(combined)) return { ok: true, code: combined, repairs };
   }
   const truncated = refusals.find((diagnostic) => diagnostic.kind === 'truncated');
-  return { ok: false, diagnostic: truncated ?? refusals[0] ?? diagnoseFailure(body, hostMessage) };
+  return { ok: false, diagnostic: chainRefusal ?? truncated ?? refusals[0] ?? diagnoseFailure(body, hostMessage) };
 }
 
 /**

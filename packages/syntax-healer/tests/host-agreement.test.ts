@@ -101,13 +101,13 @@ describe.skipIf(!('node' in hostNode))('the whole healer on the real strip backe
       const child = JSON.parse(stdout) as { backend: string; results: unknown[] };
       expect(child.backend).toBe('node-strip-types');
       inputs.forEach((code, index) => {
-        const child_result = child.results[index] as { diagnostic?: { message?: string } };
+        const childResult = child.results[index] as { diagnostic?: { message?: string } };
         const local = healProgram(code);
         if (runtimeDependentPrograms.has(code)) return;
         // Messages may differ (swc vs Babel wording); everything else must be identical.
         const strip = (result: { diagnostic?: { message?: string } }) =>
           result.diagnostic ? { ...result, diagnostic: { ...result.diagnostic, message: undefined } } : result;
-        expect({ code, result: strip(child_result) }).toEqual({ code, result: strip(local) });
+        expect({ code, result: strip(childResult) }).toEqual({ code, result: strip(local) });
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
