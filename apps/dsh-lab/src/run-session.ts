@@ -129,6 +129,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
     sessionLogPath = path.join(runDir, 'session.jsonl');
     fs.appendFileSync(sessionLogPath, text);
   }
+  pruneSessions(dshHome);
   const pluginFiles = listPluginFiles(dshHome);
   return {
     mode: options.mode,
@@ -191,6 +192,20 @@ function createRunDir(label: string): string {
   const dir = path.join(labPaths.runs, `${stamp}-${label.replace(/[^A-Za-z0-9-]/g, '-')}`);
   fs.mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** Keeps DSH's session folders bounded: the newest {@link KEEP_RUNS} workspace folders under `sessions/`. */
+function pruneSessions(dshHome: string): void {
+  const root = path.join(dshHome, 'sessions');
+  try {
+    const dirs = fs
+      .readdirSync(root)
+      .map((name) => path.join(root, name))
+      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+    for (const old of dirs.slice(KEEP_RUNS)) fs.rmSync(old, { recursive: true, force: true });
+  } catch {
+    // nothing to prune
+  }
 }
 
 function readMaxRss(file: string): number | undefined {

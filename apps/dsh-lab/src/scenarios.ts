@@ -1,6 +1,7 @@
 /**
  * The scenario catalogue, as data: one scenario per failure class captured from the real host
- * (`shared/dsh-captures/{native,code}/<id>.json`, ids kept), in native and Code Mode. Each says what the model
+ * (`shared/dsh-captures/{native,code}/<id>.json`, ids kept), in native and Code Mode, plus malformed argument
+ * JSON (`*_m_*`: raw argument strings, host behaviour measured by this lab). Each says what the model
  * sends (raw argument strings; `{{ws}}` is the absolute workspace path), what the model must see next WITHOUT
  * the plugin (the host's own captured text: the baseline) and WITH the plugin (healed in one round-trip where
  * the design says the class is healable; otherwise the original error kept, optionally with a hint).
@@ -226,6 +227,30 @@ export const nativeScenarios: readonly Scenario[] = [
     call('n_unknown_tool', 'read_file', { file_path: F }),
     healed(error('unknown tool "read_file"'), { includes: ['1: line 1', '10: line 10'] }),
   ),
+  scenario(
+    'n_m_double_encoded',
+    'native',
+    'invalid-args',
+    'arguments sent as a JSON string inside a JSON string (measured here, not in the captures)',
+    call('n_m_double_encoded', 'bash', JSON.stringify(args({ command: 'echo decoded', description: 'Echo a word' }))),
+    healed(error('invalid arguments: "arguments" must be an object'), { exact: 'decoded\n' }),
+  ),
+  scenario(
+    'n_m_fenced_json',
+    'native',
+    'invalid-args',
+    'arguments wrapped in a ```json fence (measured here)',
+    call('n_m_fenced_json', 'bash', '```json\n' + args({ command: 'echo unfenced', description: 'Echo a word' }) + '\n```'),
+    healed(error('invalid arguments: "arguments" must be an object'), { exact: 'unfenced\n' }),
+  ),
+  scenario(
+    'n_m_truncated_json',
+    'native',
+    'invalid-args',
+    'arguments cut off mid-string (lost content is never invented; measured here)',
+    call('n_m_truncated_json', 'bash', '{"command":"rm -rf {{ws}}/build/rele'),
+    keptError('invalid arguments: "arguments" must be an object'),
+  ),
 ];
 
 const TRACE = '\n    at ';
@@ -383,10 +408,27 @@ return { lines: r.lines.length, out: b.stdout.text };`),
       with: { isError: true, startsWith: 'Error: code run failed (exception): ToolCallError: binding arguments must be lossless JSON', outcome: 'kept-error' },
     },
   ),
+  scenario(
+    'c_m_double_encoded',
+    'code',
+    'invalid-args',
+    'run_code arguments double-encoded as a JSON string (measured here)',
+    call('c_m_double_encoded', 'run_code', JSON.stringify(program('return 7;', 'Return seven'))),
+    healed(error('invalid arguments: "arguments" must be an object'), { exact: '7' }),
+  ),
+  scenario(
+    'c_m_truncated_json',
+    'code',
+    'invalid-args',
+    'run_code arguments cut off inside the program (never completed and run; measured here)',
+    call('c_m_truncated_json', 'run_code', '{"code":"await tools.bash({ command: \\"rm -rf {{ws}}/rele'),
+    keptError('invalid arguments: "arguments" must be an object'),
+  ),
 ];
 
 /**
- * The host's `error.info.code` per scenario, as captured (`shared/dsh-captures/*-index.json`); scenarios not
+ * The host's `error.info.code` per scenario, as captured (`shared/dsh-captures/*-index.json`, or measured here for
+ * the malformed-JSON scenarios); scenarios not
  * listed fail without a code (plain `Error`s of str_replace_editor, run_code's description check) or succeed.
  */
 export const capturedErrorCodes: Readonly<Record<string, string>> = {
@@ -416,6 +458,12 @@ export const capturedErrorCodes: Readonly<Record<string, string>> = {
   c_h_inner_bash_no_description: 'CODE_RUN_FAILED',
   c_inner_unknown_binding: 'CODE_RUN_FAILED',
   c_inner_non_json_args: 'CODE_RUN_FAILED',
+  // malformed argument JSON: measured by this lab's baseline tier on rc.8 (not in the shared captures)
+  n_m_double_encoded: 'INVALID_ARGS',
+  n_m_fenced_json: 'INVALID_ARGS',
+  n_m_truncated_json: 'INVALID_ARGS',
+  c_m_double_encoded: 'INVALID_ARGS',
+  c_m_truncated_json: 'INVALID_ARGS',
 };
 
 /** Every scenario of a mode. */
