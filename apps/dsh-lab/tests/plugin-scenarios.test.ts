@@ -29,6 +29,19 @@ import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
 const HINTS = /\bHint:/g;
 
+/** A fake credential in a healable call: the plugin's log and stats must never hold it verbatim. */
+const SECRET = 'sk-live-TESTSECRET0123456789abcdef';
+const SECRET_CALL_ID = 'x_secret_in_arguments';
+
+/** The scenario script plus one healable call whose arguments carry a credential (before the final text turn). */
+function scriptWithSecret(mode: ToolsMode, scenarios: readonly Scenario[]) {
+  const steps = scenarioScript(scenarios);
+  const command = `echo "Authorization: Bearer ${SECRET}" > /dev/null; echo sent`;
+  const call = mode === 'native' ? { id: SECRET_CALL_ID, name: 'bash', arguments: JSON.stringify({ command }) } : { id: SECRET_CALL_ID, name: 'run_code', arguments: JSON.stringify({ command }) };
+  steps.splice(steps.length - 1, 0, { toolCalls: [call] });
+  return steps;
+}
+
 function firstLine(text: string | undefined): string {
   const line = (text ?? '(no answer)').split('\n')[0] ?? '';
   return (line.length > 110 ? `${line.slice(0, 107)}...` : line).replaceAll('|', '\\|');
@@ -57,7 +70,7 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
     await buildBundle();
     const status = pluginStatus();
     if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
-    run = await runSession({ mode, plugin: true, label: 'plugin', steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    run = await runSession({ mode, plugin: true, label: 'plugin', steps: scriptWithSecret(mode, scenarios), workspaceFixtures: scenarioFixtures });
     writeReport(mode, scenarios, run);
   });
 
@@ -89,14 +102,28 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
     expect(sessionToolResults(run.sessionEvents).get(scenario.id)?.isError).toBe(message?.isError);
   });
 
-  it('records every healed call in its event log, with no secret-looking argument stored verbatim', () => {
+  it('records every healed call in its event log with tokens saved measured by the host token meter', () => {
     expect(run.eventLogPath, 'the plugin wrote its JSONL log under DSH_HOME').toBeDefined();
     const events = fs
       .readFileSync(run.eventLogPath!, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as { callId?: string; outcome: string });
+      .map((line) => JSON.parse(line) as { callId?: string; outcome: string; tokensSaved: number; at?: number });
     const healedIds = scenarios.filter((s) => s.withPlugin.outcome === 'healed').map((s) => s.id);
-    for (const id of healedIds) expect(events.some((event) => event.callId === id && event.outcome === 'healed-success'), id).toBe(true);
+    for (const id of healedIds) {
+      const event = events.find((e) => e.callId === id && e.outcome === 'healed-success' && (e.at ?? 0) >= run.startedAt);
+      expect(event, id).toBeDefined();
+      expect(event!.tokensSaved, id).toBeGreaterThan(0);
+    }
+  });
+
+  it('heals a call carrying a credential without storing the credential', () => {
+    const message = run.toolMessages.find((m) => m.callId === SECRET_CALL_ID);
+    expect(message?.isError).toBe(false);
+    expect(message?.content).toContain('sent');
+    const log = fs.readFileSync(run.eventLogPath!, 'utf8');
+    expect(log).toContain(SECRET_CALL_ID);
+    expect(log).not.toContain(SECRET);
+    if (run.summaryPath) expect(fs.readFileSync(run.summaryPath, 'utf8')).not.toContain(SECRET);
   });
 });
