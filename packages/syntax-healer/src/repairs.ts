@@ -165,7 +165,9 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
   }
   const endsLine = /[\r\n][ \t]*$/.test(code.slice(last.end));
   if (last.kind === 'punct') {
-    if (last.value === ';' || last.value === '}' || last.value === ')' || last.value === ']') return undefined;
+    if (last.value === ';') return undefined;
+    // After `)`, `]` or `}` an expression may go on (`.name`, `else`): only a finished line counts as complete.
+    if (last.value === '}' || last.value === ')' || last.value === ']') return endsLine ? undefined : 'in the middle of a line';
     return `right after \`${last.value}\`, in the middle of an expression`;
   }
   if (last.kind === 'word' && RESERVED_WORDS.has(last.value!)) return `right after \`${last.value}\`, in the middle of a statement`;

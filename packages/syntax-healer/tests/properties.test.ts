@@ -65,3 +65,48 @@ describe('a clean truncation of a valid program closes back to a compiling progr
     }
   });
 });
+
+/** A small deterministic PRNG (mulberry32), so the fuzz cases are the same on every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('seeded fuzz: mutated valid programs keep every invariant', () => {
+  const next = random(20261129);
+  const inserts = ['`', "'", '"', '"""', '\n', '{', '}', '(', ')', '${', '```\n', ';'];
+  const mutants: string[] = [];
+  for (let round = 0; round < 600; round++) {
+    const base = validCases[Math.floor(next() * validCases.length)]!.code;
+    const at = Math.floor(next() * (base.length + 1));
+    const choice = next();
+    if (choice < 0.4) mutants.push(base.slice(0, at));
+    else if (choice < 0.7) mutants.push(base.slice(0, at) + inserts[Math.floor(next() * inserts.length)] + base.slice(at));
+    else mutants.push(base.slice(0, at) + base.slice(at + 1));
+  }
+
+  it('never throws; ok implies a compiling result; not ok returns the input; healing twice changes nothing', () => {
+    for (const code of mutants) {
+      const result = healProgram(code);
+      if (result.ok) expect(compilesLikeHost(result.code).ok, code).toBe(true);
+      else expect(result.code, code).toBe(code);
+      if (!result.ok) expect(result.diagnostic, code).toBeDefined();
+      expect(healProgram(result.code).code, code).toBe(result.code);
+    }
+  });
+
+  it('a truncation repair only appends closing delimiters to the cut text', () => {
+    for (const code of mutants) {
+      const result = healProgram(code);
+      if (result.repairs.length === 1 && result.repairs[0]!.kind === 'close-truncated') {
+        expect(result.code.startsWith(code), code).toBe(true);
+        expect(result.code.slice(code.length).replace(/\s/g, ''), code).toMatch(/^[)\]}]+$/);
+      }
+    }
+  });
+});
