@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defineContentToolFixture } from '@deepseek-ai/dsh-tools';
 import { bootHost, type Host } from './support/composition.js';
 
 let host: Host | undefined;
@@ -145,6 +146,36 @@ describe('hints and trimming (tools/post-execute)', () => {
     const path = host.file('a.txt', 'alpha\nbeta\n');
     const result = await host.execute('read', { file_path: path, offset: 50 });
     expect(text(result)).toBe(`Error: offset 50 is out of range for "${path}" (2 lines)`);
+  });
+});
+
+describe('stack-frame trimming', () => {
+  const frames = '\n    at dispatch (/home/u/.dsh/profiles/node_modules/.pnpm/@deepseek-ai+dsh-tools@0.1.0-rc.8/node_modules/@deepseek-ai/dsh-tools/lib/index.js:3165:12)\n    at async run (/home/u/.dsh/profiles/node_modules/.pnpm/x@1/node_modules/x/worker.cjs:10:5)';
+  const register = (h: Host) =>
+    h.ctx.tools.register(
+      defineContentToolFixture({
+        name: 'flaky',
+        description: 'fails with a stack trace',
+        parameters: {},
+        async execute() {
+          throw new Error(`backend exploded${frames}`);
+        },
+      }),
+    );
+
+  it('removes frames pointing into the package store and keeps the message', async () => {
+    host = await bootHost();
+    register(host);
+    const result = await host.execute('flaky', {});
+    expect(text(result).startsWith('Error: backend exploded')).toBe(true);
+    expect(text(result)).not.toContain('.pnpm');
+  });
+
+  it('keeps them with trimStackTraces off', async () => {
+    host = await bootHost({ plugin: { trimStackTraces: false } });
+    register(host);
+    const result = await host.execute('flaky', {});
+    expect(text(result)).toBe(`Error: backend exploded${frames}`);
   });
 });
 
