@@ -1,7 +1,7 @@
 /** Public API of dsh-lab: provisioning, the scripted model, the session runner and the scenario catalogue. */
 export { LabStepError } from './child-process.js';
 export { cacheRoot, labPaths, repoRoot, DSH_VERSION, HMR_PIN, type DshProfile, type RunKind } from './lab-paths.js';
-export { ensureDshInstalled, ensureProfile, installPlugin, pluginStatus, dshEnvironment, HMR_ROW_PATCH, type DshInstall, type InstallPluginOptions } from './provision.js';
+export { ensureDshInstalled, ensureProfile, installPlugin, installPluginTarball, pluginStatus, dshEnvironment, HMR_ROW_PATCH, type DshInstall, type InstallPluginOptions } from './provision.js';
 export {
   startScriptedModel,
   rawArguments,

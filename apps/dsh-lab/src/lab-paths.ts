@@ -30,17 +30,20 @@ export const labPaths = {
   lock: path.join(cacheRoot, 'provision.lock'),
   /** The pinned pnpm the repo's scripts install (`scripts/lib.sh`). */
   pnpmBin: path.join(repoRoot, '.cache', 'pnpm', 'node_modules', '.bin', 'pnpm'),
+  /** Packed tarballs of the meta-package (`pnpm pack`), named by content hash. */
+  pack: path.join(cacheRoot, 'pack'),
   /** The built meta-package users install. */
   pluginPackage: path.join(repoRoot, 'packages', 'dsh-tool-normalizer'),
 };
 
 /**
- * A run kind owns a DSH_HOME: `plain` never has the plugin, `plugin` always has it. Two homes (rather than two
- * profiles in one home) keep both installs side by side, keep the plugin's own event log and summary (written
- * under DSH_HOME) out of the baseline, and leave the standard `headless`/`web` profile names, which DSH
- * initializes by itself, untouched.
+ * A run kind owns a DSH_HOME: `plain` never has the plugin, `plugin` has the meta-package folder installed as a
+ * `link:` (rebuilds are live), `tarball` has it installed from its packed tarball (exactly what npm would
+ * deliver: the `files` list, the bundled entry, the patch). Separate homes (rather than profiles in one home)
+ * keep the installs side by side, keep the plugin's own event log and summary (written under DSH_HOME) out of
+ * the baseline, and leave the standard `headless`/`web` profile names, which DSH initializes itself, untouched.
  */
-export type RunKind = 'plain' | 'plugin';
+export type RunKind = 'plain' | 'plugin' | 'tarball';
 
 /** The DSH profiles dsh-lab boots. */
 export type DshProfile = 'headless' | 'web';

@@ -4,6 +4,7 @@
  * run kind with the rc.8 workarounds applied by configuration only, and the plugin installed the way users
  * install it (`dsh plugin --profile <p> add -w <path>`). Each step has a timeout and fails with its name.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LabStepError, runStep } from './child-process.js';
@@ -163,6 +164,7 @@ export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise
     }
   });
   if (kind === 'plugin') await installPlugin({ dshHome, profile, pluginDir: labPaths.pluginPackage });
+  if (kind === 'tarball') await installPluginTarball({ dshHome, profile, pluginDir: labPaths.pluginPackage });
   return { install, dshHome };
 }
 
@@ -203,6 +205,51 @@ export async function installPlugin(options: InstallPluginOptions): Promise<void
     if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === wanted) return;
     await runDsh(install, options.dshHome, ['plugin', '--profile', options.profile, 'add', '-w', pluginDir], `dsh plugin --profile ${options.profile} add -w ${pluginDir}`);
   });
+}
+
+/**
+ * Installs the plugin the way a registry user gets it: `pnpm pack` of the built package (so only its `files`
+ * ship), then `dsh plugin --profile <p> add -w --config.auto-install-peers=false <tarball>`. The tarball is named
+ * by its content hash, so an unchanged build is not reinstalled and a changed one always is. Returns its path.
+ */
+export async function installPluginTarball(options: InstallPluginOptions): Promise<string> {
+  const status = pluginStatus(options.pluginDir);
+  if (!status.available) throw new LabStepError(`pack the plugin from ${options.pluginDir}`, status.reason);
+  const install = await ensureDshInstalled();
+  return withProvisionLock(async () => {
+    fs.mkdirSync(labPaths.pack, { recursive: true });
+    pruneTarballs();
+    const staging = fs.mkdtempSync(path.join(labPaths.pack, 'staging-'));
+    try {
+      await runStep(install.pnpmBin, ['pack', '--pack-destination', staging], { step: `pnpm pack ${options.pluginDir}`, cwd: options.pluginDir, timeoutMs: 2 * MINUTE });
+      const packed = fs.readdirSync(staging).find((name) => name.endsWith('.tgz'));
+      if (!packed) throw new LabStepError(`pnpm pack ${options.pluginDir}`, 'no tarball was written');
+      const bytes = fs.readFileSync(path.join(staging, packed));
+      const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+      const tarball = path.join(labPaths.pack, packed.replace(/\.tgz$/, `-${hash}.tgz`));
+      if (!fs.existsSync(tarball)) fs.renameSync(path.join(staging, packed), tarball);
+      if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === `file:${tarball}`) return tarball;
+      await runDsh(
+        install,
+        options.dshHome,
+        ['plugin', '--profile', options.profile, 'add', '-w', '--config.auto-install-peers=false', tarball],
+        `dsh plugin --profile ${options.profile} add -w ${path.basename(tarball)}`,
+      );
+      return tarball;
+    } finally {
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  });
+}
+
+/** Keeps the newest five packed tarballs (the installed one is always among them: it was just written or used). */
+function pruneTarballs(): void {
+  const tarballs = fs
+    .readdirSync(labPaths.pack)
+    .filter((name) => name.endsWith('.tgz'))
+    .map((name) => path.join(labPaths.pack, name))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  for (const old of tarballs.slice(5)) fs.rmSync(old, { force: true });
 }
 
 const LOCK_STALE_MS = 15 * MINUTE;

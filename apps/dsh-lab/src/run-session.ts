@@ -27,6 +27,11 @@ export interface RunSessionOptions {
   mode: ToolsMode;
   /** Boot the DSH_HOME that has the built meta-package installed (`dsh plugin add -w packages/dsh-tool-normalizer`). */
   plugin: boolean;
+  /**
+   * How the plugin is installed when `plugin` is true: `link` (default, the package folder; rebuilds are live)
+   * or `tarball` (its `pnpm pack` output, exactly what a registry user installs; repacked when the build changed).
+   */
+  pluginInstall?: 'link' | 'tarball';
   /** The model's script. Every string may use `{{ws}}` for the absolute workspace path. */
   steps: readonly ScriptStep[];
   /** Files created in the fresh workspace before boot: relative path -> content (`{{ws}}` allowed). */
@@ -83,8 +88,9 @@ const TIME_BIN = '/usr/bin/time';
 
 /** Boots DSH once and plays `steps`. Throws a {@link LabStepError} only when DSH cannot be provisioned or started. */
 export async function runSession(options: RunSessionOptions): Promise<SessionRun> {
-  const { install, dshHome } = await ensureProfile(options.plugin ? 'plugin' : 'plain', 'headless');
-  const runDir = createRunDir(`${options.label ?? 'session'}-${options.mode}-${options.plugin ? 'plugin' : 'plain'}`);
+  const kind = !options.plugin ? 'plain' : options.pluginInstall === 'tarball' ? 'tarball' : 'plugin';
+  const { install, dshHome } = await ensureProfile(kind, 'headless');
+  const runDir = createRunDir(`${options.label ?? 'session'}-${options.mode}-${kind}`);
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   const fill = (text: string) => text.replaceAll('{{ws}}', workspace);
