@@ -253,14 +253,20 @@ function pruneTarballs(): void {
 }
 
 const LOCK_STALE_MS = 15 * MINUTE;
-let lockDepth = 0;
+let lockQueue: Promise<unknown> = Promise.resolve();
 
 /**
- * Serializes provisioning between processes (a demo and a test run at once) with an atomic lock folder that
- * records its owner's pid; a lock whose owner is gone (or older than 15 minutes) is taken over.
+ * Serializes provisioning: in this process through a promise queue, between processes (a demo and a test run
+ * at once) with an atomic lock folder that records its owner's pid; a lock whose owner is gone (or older than
+ * 15 minutes) is taken over. Not re-entrant: provisioning steps never nest.
  */
-async function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
-  if (lockDepth > 0) return fn();
+function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
+  const result = lockQueue.then(() => withFileLock(fn));
+  lockQueue = result.catch(() => undefined);
+  return result;
+}
+
+async function withFileLock<T>(fn: () => Promise<T>): Promise<T> {
   fs.mkdirSync(path.dirname(labPaths.lock), { recursive: true });
   const deadline = Date.now() + LOCK_STALE_MS;
   for (;;) {
@@ -276,11 +282,9 @@ async function withProvisionLock<T>(fn: () => Promise<T>): Promise<T> {
       else await new Promise((r) => setTimeout(r, 300));
     }
   }
-  lockDepth++;
   try {
     return await fn();
   } finally {
-    lockDepth--;
     fs.rmSync(labPaths.lock, { recursive: true, force: true });
   }
 }
