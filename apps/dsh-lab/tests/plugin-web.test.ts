@@ -1,0 +1,93 @@
+/**
+ * The real-host web profile with the plugin: `dsh --profile web` (rc.8) boots with the meta-package installed,
+ * and the plugin's routes answer on the host's own web server: the stats feed is same-origin JSON that is never
+ * cached, a cross-site reader is refused, and the clear action cannot be triggered by what a cross-site page can
+ * send (a body-less or form POST). The headless tier (plugin-scenarios.test.ts) shows the same plugin without a
+ * web server: no routes, no error.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dshEnvironment, ensureProfile, pluginStatus, startScriptedModel, type ScriptedModel } from '../src/index.js';
+// @ts-expect-error build.mjs is plain JavaScript
+import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
+
+const STATS = '/plugin-api/tool-normalizer/stats';
+const CLEAR = '/plugin-api/tool-normalizer/clear';
+
+let child: ChildProcess | undefined;
+let model: ScriptedModel | undefined;
+let base: string;
+let stderr = '';
+
+beforeAll(async () => {
+  await buildBundle();
+  const status = pluginStatus();
+  if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+  const { install, dshHome } = await ensureProfile('plugin', 'web');
+  model = await startScriptedModel([{ text: 'web profile probe' }], { maxRequests: 10 });
+  const proc = spawn(install.nodeBin, [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
+    env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
+    cwd: dshHome,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  base = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`dsh --profile web printed no URL within 90 s\n${stderr}`)), 90_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+      const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    proc.once('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dsh --profile web exited with ${code} before printing its URL\n${stderr}`));
+    });
+  });
+});
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const closed = new Promise((resolve) => child!.once('close', resolve));
+    child.kill('SIGTERM');
+    const force = setTimeout(() => child?.kill('SIGKILL'), 5000);
+    await closed;
+    clearTimeout(force);
+  }
+  await model?.close();
+});
+
+describe('real DSH web profile with the plugin', () => {
+  it('serves the stats feed as no-store JSON with the plugin-error count', async () => {
+    const response = await fetch(`${base}${STATS}`);
+    expect(response.status, stderr).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as { v: number; totals: { calls: number }; pluginErrors: number };
+    expect(body.v).toBe(1);
+    expect(typeof body.totals.calls).toBe('number');
+    expect(body.pluginErrors).toBe(0);
+  });
+
+  it('refuses a cross-site reader', async () => {
+    expect((await fetch(`${base}${STATS}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await fetch(`${base}${STATS}`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+  });
+
+  it('refuses a clear a cross-site page could send, and accepts the real one', async () => {
+    expect((await fetch(`${base}${CLEAR}`, { method: 'POST' })).status).toBe(403);
+    const form = await fetch(`${base}${CLEAR}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=clear' });
+    expect(form.status).toBe(403);
+    const ok = await fetch(`${base}${CLEAR}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tool-normalizer-action': 'clear', origin: base },
+      body: JSON.stringify({ confirm: 'clear' }),
+    });
+    expect(ok.status).toBe(200);
+    const after = (await (await fetch(`${base}${STATS}`)).json()) as { totals: { calls: number } };
+    expect(after.totals.calls).toBe(0);
+  });
+});
