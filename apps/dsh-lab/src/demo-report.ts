@@ -43,6 +43,17 @@ export interface DemoComparison {
   healsByCategory: Record<string, number>;
   /** First attempts that failed in both runs (what the plugin honestly could not or must not heal). */
   stillFailing: string[];
+  /** Each task's first attempt: did the model see an error, without and with the plugin. */
+  perTask: { id: string; label: string; category: string; without: TaskOutcome; with: TaskOutcome }[];
+}
+
+export type TaskOutcome = 'ok' | 'error' | 'not played' | 'skipped';
+
+function outcomeOf(run: SessionRun | { skipped: string }, id: string): TaskOutcome {
+  if ('skipped' in run) return 'skipped';
+  const message = run.toolMessages.find((m) => m.callId === id);
+  if (!message || message.content === undefined) return 'not played';
+  return message.isError ? 'error' : 'ok';
 }
 
 /** The numbers of one run. */
@@ -115,8 +126,16 @@ export function compareRuns(tasks: readonly DemoTask[], without: SessionRun, wit
       else stillFailing.push(`${task.first.id} (${task.category})`);
     }
   }
+  const perTask = tasks.map((task) => ({
+    id: task.first.id,
+    label: task.label,
+    category: task.category,
+    without: outcomeOf(without, task.first.id),
+    with: outcomeOf(withPlugin, task.first.id),
+  }));
   return {
     tasks: tasks.length,
+    perTask,
     without: summarizeRun(without, tasks),
     with: 'skipped' in withPlugin ? withPlugin : summarizeRun(withPlugin, tasks),
     healsByCategory,
@@ -156,6 +175,14 @@ export function formatComparison(comparison: DemoComparison): string {
   for (const category of [...categories].sort()) {
     const healed = comparison.healsByCategory[category] ?? 0;
     lines.push(line([`  ${category}`, String(w.errorsByCategory[category] ?? 0), p ? `${p.errorsByCategory[category] ?? 0} (${healed})` : '-']));
+  }
+  lines.push('');
+  lines.push(line(['first attempt of each task', 'without plugin', p ? 'with plugin' : '']));
+  lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
+  const label = (outcome: TaskOutcome, other?: TaskOutcome) =>
+    outcome === 'error' ? 'error, retried' : outcome === 'ok' && other === 'error' ? 'healed' : outcome;
+  for (const task of comparison.perTask) {
+    lines.push(line([`  ${task.label}`, label(task.without), p ? label(task.with, task.without) : '-']));
   }
   if (!p) lines.push('', `with-plugin run skipped: ${(comparison.with as { skipped: string }).skipped}`);
   else {

@@ -11,9 +11,9 @@ import type { DemoTask } from '../src/demo-session.js';
 import type { RecordedRequest, SessionRun, ToolMessage } from '../src/index.js';
 
 const tasks: DemoTask[] = [
-  { category: 'invalid-args', what: 'a', first: { id: 'a', name: 'run_code', arguments: '{}' }, retry: { id: 'a_retry', name: 'run_code', arguments: '{}' } },
-  { category: 'fs-edit-anchor', what: 'b', first: { id: 'b', name: 'run_code', arguments: '{}' }, retry: { id: 'b_retry', name: 'run_code', arguments: '{}' } },
-  { category: 'ok', what: 'c', first: { id: 'c', name: 'run_code', arguments: '{}' } },
+  { category: 'invalid-args', label: 'a', what: 'a', first: { id: 'a', name: 'run_code', arguments: '{}' }, retry: { id: 'a_retry', name: 'run_code', arguments: '{}' } },
+  { category: 'fs-edit-anchor', label: 'b', what: 'b', first: { id: 'b', name: 'run_code', arguments: '{}' }, retry: { id: 'b_retry', name: 'run_code', arguments: '{}' } },
+  { category: 'ok', label: 'c', what: 'c', first: { id: 'c', name: 'run_code', arguments: '{}' } },
 ];
 
 const request = (index: number, tokens: number, isAgent = true): RecordedRequest => ({
@@ -61,6 +61,13 @@ describe('demo report', () => {
     expect(table).toMatch(/errors the model saw\s+2\s+1/);
     expect(table).toMatch(/model round-trips\s+6\s+5/);
     expect(table).toContain("1 of 3 tasks' first attempts were healed");
+    expect(comparison.perTask.map((t) => [t.id, t.without, t.with])).toEqual([
+      ['a', 'error', 'ok'],
+      ['b', 'error', 'error'],
+      ['c', 'ok', 'ok'],
+    ]);
+    expect(table).toMatch(/\n {2}a\s+error, retried\s+healed\n/);
+    expect(table).toMatch(/\n {2}b\s+error, retried\s+error, retried\n/);
   });
 
   it('prints why the plugin run was skipped', () => {
