@@ -49,9 +49,9 @@ describe('the bundle', () => {
 });
 
 describe('npm pack', () => {
-  it('ships exactly the plugin, its types, the patch, the manifest and the README', () => {
+  it('ships exactly the plugin, its types, the patch, the manifest, the README and the licence', () => {
     expect(packed.name).toBe('dsh-tool-normalizer');
-    expect(packed.files.map((file) => file.path).sort()).toEqual(['README.md', 'cordis.patch.yml', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'cordis.patch.yml', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
     expect(packed.files.some((file) => /\.map$|tests?\//.test(file.path))).toBe(false);
   });
 
