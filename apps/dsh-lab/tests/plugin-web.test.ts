@@ -2,7 +2,8 @@
  * The real-host web profile with the plugin: `dsh --profile web` (rc.8) boots with the meta-package installed,
  * and the plugin's routes answer on the host's own web server: the stats feed is same-origin JSON that is never
  * cached, a cross-site reader is refused, and the clear action cannot be triggered by what a cross-site page can
- * send (a body-less or form POST). The headless tier (plugin-scenarios.test.ts) shows the same plugin without a
+ * send (a body-less or form POST); the host composes the plugin's web client (the Settings page) into the page and
+ * serves its bundle. The headless tier (plugin-scenarios.test.ts) shows the same plugin without a
  * web server: no routes, no error.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -62,6 +63,14 @@ afterAll(async () => {
 });
 
 describe('real DSH web profile with the plugin', () => {
+  it('composes the plugin web client (dsh.client) into the page and serves its bundle', async () => {
+    const bundle = await fetch(`${base}/plugins/dsh-tool-normalizer/client.js`);
+    expect(bundle.status, stderr).toBe(200);
+    expect(await bundle.text()).toContain('id: "dsh-tool-normalizer"');
+    const index = await (await fetch(`${base}/`)).text();
+    expect(index).toContain('dsh-tool-normalizer');
+  });
+
   it('serves the stats feed as no-store JSON with the plugin-error count', async () => {
     const response = await fetch(`${base}${STATS}`);
     expect(response.status, stderr).toBe(200);

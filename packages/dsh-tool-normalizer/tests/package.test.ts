@@ -1,11 +1,14 @@
 /**
  * The published package as users get it: `build.mjs` bundles one ESM file with no runtime `@deepseek-ai/*`
- * import and no source map; `npm pack` ships exactly the plugin, its types, the bundle patch and the README;
+ * import and no source map, plus the web client bundle; `npm pack` ships exactly those, the types, the bundle
+ * patch, the README and the licence;
  * the patch inserts the `tool-normalizer` row with a config the plugin accepts; and the BUILT bundle loads as a
  * plugin in a real cordis Context with the real DSH tool runtime (Node 20), then disposes cleanly.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
@@ -49,20 +52,28 @@ describe('the bundle', () => {
 });
 
 describe('npm pack', () => {
-  it('ships exactly the plugin, its types, the patch, the manifest, the README and the licence', () => {
+  it('ships exactly the plugin, its types, the web client, the patch, the manifest, the README and the licence', () => {
     expect(packed.name).toBe('dsh-tool-normalizer');
-    expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'cordis.patch.yml', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'cordis.patch.yml', 'dist/client.js', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
     expect(packed.files.some((file) => /\.map$|tests?\//.test(file.path))).toBe(false);
   });
 
   it('every export target and the dsh bundle patch are in the package', () => {
     const files = new Set(packed.files.map((file) => file.path));
-    const targets = [manifest.main, manifest.types, manifest.exports['.'].types, manifest.exports['.'].default, manifest.exports['./cordis.patch.yml'], manifest.dsh.bundle.patch];
+    const targets = [manifest.main, manifest.types, manifest.exports['.'].types, manifest.exports['.'].default, manifest.exports['./client'], manifest.exports['./cordis.patch.yml'], manifest.dsh.bundle.patch];
     for (const target of targets) expect(files.has(String(target).replace(/^\.\//, ''))).toBe(true);
     expect(manifest.type).toBe('module');
-    // No client bundle is built this round, so the manifest must not announce one.
-    expect(manifest.dsh.client).toBeUndefined();
+    expect(manifest.dsh.client).toEqual({ platform: 'web', inject: ['@deepseek-ai/dsh-client-runtime', '@deepseek-ai/dsh-client-ui-settings', '@deepseek-ai/dsh-client-locale'] });
     expect(Object.keys(manifest.dependencies ?? {})).toEqual([]);
+  });
+});
+
+describe('the web client bundle', () => {
+  it('is in the host module-loader format under this package name (the host keys client modules by package name)', () => {
+    const client = readFileSync(new URL('../dist/client.js', import.meta.url), 'utf8');
+    expect(client.startsWith('window.__ModuleLoader__.load({')).toBe(true);
+    expect(client).toContain(`id: ${JSON.stringify(manifest.name)}`);
+    expect(client).not.toContain('sourceMappingURL');
   });
 });
 
@@ -84,12 +95,14 @@ describe('the built bundle as a plugin', () => {
     await ctx.plugin(ToolRuntime);
     const hooks = (ctx.events as unknown as { _hooks: Record<string, unknown[] | undefined> })._hooks;
     const before = hooks['tools/execute']?.length ?? 0;
-    const fiber = await ctx.plugin(plugin, { logDir: fileURLToPath(new URL('../dist/test-logs/', import.meta.url)) });
+    const logDir = mkdtempSync(join(tmpdir(), 'tn-bundle-'));
+    const fiber = await ctx.plugin(plugin, { logDir });
     expect(hooks['tools/execute']?.length).toBe(before + 1);
     const assembled = await ctx.systemPrompt.assemble();
     expect(assembled.sections.some((section: { name: string }) => section.name === 'tool-normalizer')).toBe(true);
     await fiber.dispose();
     expect(hooks['tools/execute']?.length ?? 0).toBe(before);
+    rmSync(logDir, { recursive: true, force: true });
   });
 
   it('rejects an invalid option at load, naming it', async () => {
