@@ -1,0 +1,62 @@
+/** The small pure pieces: the bounded table every per-call map uses, the mode probe and the origin check. */
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { BoundedMap } from '../src/bounded-map.js';
+import { modeOfPresentedTools } from '../src/host.js';
+import { isSameOrigin } from '../src/routes.js';
+
+describe('BoundedMap', () => {
+  it('forgets the oldest entry at capacity and never grows past it', () => {
+    const map = new BoundedMap<string, number>(3);
+    for (let i = 0; i < 1000; i += 1) map.set(`k${i}`, i);
+    expect(map.size).toBe(3);
+    expect(map.get('k996')).toBeUndefined();
+    expect([map.get('k997'), map.get('k998'), map.get('k999')]).toEqual([997, 998, 999]);
+  });
+
+  it('take() returns an entry once', () => {
+    const map = new BoundedMap<symbol, string>(2);
+    const key = Symbol('t');
+    map.set(key, 'note');
+    expect(map.take(key)).toBe('note');
+    expect(map.take(key)).toBeUndefined();
+  });
+
+  it('refreshes a key that is set again, so it is evicted last', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set('a', 1);
+    map.set('b', 2);
+    map.set('a', 3);
+    map.set('c', 4);
+    expect(map.get('a')).toBe(3);
+    expect(map.get('b')).toBeUndefined();
+  });
+
+  it('rejects a capacity that is not a positive integer', () => {
+    expect(() => new BoundedMap(0)).toThrow(RangeError);
+  });
+});
+
+describe('modeOfPresentedTools', () => {
+  it.each([
+    [[{ name: 'run_code' }], 'code'],
+    [[{ name: 'read' }, { name: 'run_code' }], 'both'],
+    [[{ name: 'read' }, { name: 'bash' }], 'native'],
+  ] as const)('%j -> %s', (tools, mode) => {
+    expect(modeOfPresentedTools(tools)).toBe(mode);
+  });
+});
+
+describe('isSameOrigin', () => {
+  const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+  it('accepts a request without Origin (curl, a same-origin GET) and a matching Origin', () => {
+    expect(isSameOrigin(req({ host: '127.0.0.1:5173' }))).toBe(true);
+    expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-origin' }))).toBe(true);
+  });
+  it('refuses another origin, another port, a cross-site fetch and a malformed Origin', () => {
+    expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'https://evil.example' }))).toBe(false);
+    expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'http://127.0.0.1:9999' }))).toBe(false);
+    expect(isSameOrigin(req({ host: '127.0.0.1:5173', 'sec-fetch-site': 'cross-site' }))).toBe(false);
+    expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'null' }))).toBe(false);
+  });
+});
