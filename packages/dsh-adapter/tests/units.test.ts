@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../src/bounded-map.js';
 import { modeOfPresentedTools } from '../src/host.js';
 import { isSameOrigin } from '../src/routes.js';
+import { PluginErrors } from '../src/fail-open.js';
+import { PROMPT_SECTION_TEXT } from '../src/prompt-section.js';
 
 describe('BoundedMap', () => {
   it('forgets the oldest entry at capacity and never grows past it', () => {
@@ -58,5 +60,35 @@ describe('isSameOrigin', () => {
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'http://127.0.0.1:9999' }))).toBe(false);
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', 'sec-fetch-site': 'cross-site' }))).toBe(false);
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'null' }))).toBe(false);
+  });
+});
+
+describe('PluginErrors', () => {
+  it('counts every contained error and logs each distinct one once', () => {
+    const logged: string[] = [];
+    const errors = new PluginErrors({ warn: (message) => logged.push(message) });
+    errors.report('tools/execute', new Error('boom'));
+    errors.report('tools/execute', new Error('boom'));
+    errors.report('llm/stream', new Error('boom'));
+    expect(errors.count).toBe(3);
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toContain('failed open');
+  });
+
+  it('survives a logger that throws', () => {
+    const errors = new PluginErrors({
+      warn: () => {
+        throw new Error('logger down');
+      },
+    });
+    expect(() => errors.report('tools/result', 'x')).not.toThrow();
+    expect(errors.count).toBe(1);
+  });
+});
+
+describe('the prompt section', () => {
+  it('is short, static and free of template syntax', () => {
+    expect(PROMPT_SECTION_TEXT.length).toBeLessThan(1000);
+    expect(PROMPT_SECTION_TEXT).not.toContain('{{');
   });
 });
