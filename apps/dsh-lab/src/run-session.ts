@@ -42,6 +42,12 @@ export interface RunSessionOptions {
   label?: string;
   /** Kill DSH after this long (default 180 s); the run then reports `timedOut: true`. */
   timeoutMs?: number;
+  /**
+   * A user overlay, the way a user passes one: YAML text of a loader patch list (e.g.
+   * `- id: tool-normalizer\n  config: {errorHints: false}`), written to `<runDir>/patch.yml` and given to DSH as
+   * `--patch <file>`. It is applied after every other layer; a targeted row's config is replaced, not merged.
+   */
+  patch?: string;
 }
 
 /** What the model saw after one of its tool calls. */
@@ -107,7 +113,13 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
   if (options.mode === 'code') extraEnv.DSH_TOOLS_MODE = 'code';
   const env = dshEnvironment(install, dshHome, extraEnv);
   const timeFile = path.join(runDir, 'time.txt');
-  const dshArgs = [install.dshEntry, '--profile', 'headless', options.task ?? 'Work through the scripted task.'];
+  const patchArgs: string[] = [];
+  if (options.patch !== undefined) {
+    const patchFile = path.join(runDir, 'patch.yml');
+    fs.writeFileSync(patchFile, options.patch);
+    patchArgs.push('--patch', patchFile);
+  }
+  const dshArgs = [install.dshEntry, '--profile', 'headless', ...patchArgs, options.task ?? 'Work through the scripted task.'];
   const useTime = fs.existsSync(TIME_BIN);
   let result;
   try {
