@@ -45,6 +45,8 @@ export interface InnerHeals {
   ruleIds: string[];
   changes: string[];
   category: string;
+  /** At least one sub-call recovery produced the success its program saw. */
+  recovered: boolean;
 }
 
 const STREAM_NOTES = 1024;

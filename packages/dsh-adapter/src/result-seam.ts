@@ -38,8 +38,10 @@ function record(state: PluginState, exec: Readonly<ToolExecution>, result: Reado
   const inner = state.innerHeals.size === 0 ? undefined : state.innerHeals.take(String(exec.callId));
   const store = state.telemetry;
   if (!store) return;
-  const healed = (stream !== undefined && stream.receipts.length > 0) || execution?.recovery !== undefined || inner !== undefined;
-  if (!healed && !result.isError && stream === undefined && execution === undefined) {
+  // A sub-call recovery that did not recover healed nothing: if the program still succeeded, it would have anyway.
+  const innerAttempt = inner !== undefined && (inner.recovered || result.isError);
+  const healed = (stream !== undefined && stream.receipts.length > 0) || execution?.recovery !== undefined || innerAttempt;
+  if (!healed && !result.isError && stream === undefined && execution === undefined && inner === undefined) {
     // The common case, kept allocation-light: a call nobody touched that worked.
     const model = agentModel(exec.agent);
     store.record({ callId: String(exec.callId), tool: exec.name, category: 'ok', outcome: 'passthrough', ruleIds: NO_RULES, tokensSaved: 0, ...(model === undefined ? {} : { model }) });
@@ -56,7 +58,8 @@ function foldInnerHeal(state: PluginState, exec: Readonly<ToolExecution>): void 
   const recovery = state.executionNotes.size === 0 ? undefined : state.executionNotes.take(exec.token)?.recovery;
   if (!recovery) return;
   const root = String(exec.rootCallId);
-  const heals = state.innerHeals.get(root) ?? { ruleIds: [], changes: [], category: recovery.category };
+  const heals = state.innerHeals.get(root) ?? { ruleIds: [], changes: [], category: recovery.category, recovered: false };
+  heals.recovered ||= recovery.recovered;
   heals.ruleIds.push(recovery.ruleId);
   heals.changes.push(`inner ${exec.name} (${String(exec.callId)}): ${recovery.ruleId}${recovery.recovered ? '' : ' (did not recover)'}`);
   state.innerHeals.set(root, heals);

@@ -4,6 +4,7 @@
  * 0 without one; the plugin's own nested calls are never counted; a bridged Code-Mode call is recorded under
  * the tool the model named.
  */
+import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bootHost, toolCallChunks, type Host } from './support/composition.js';
 
@@ -80,6 +81,23 @@ describe('tools/result joins outcomes', () => {
     const event = stats.recent.find((entry) => entry.callId === 'c_run');
     expect(event?.ruleIds).toContain('recover.retry-repaired-args');
     expect(event?.changes.some((change) => change.includes('c_run:code:1'))).toBe(true);
+  });
+
+  it('does not count a run_code call as healed-success when its folded sub-call recovery did not recover', async () => {
+    host = await bootHost({ web: true, mode: 'both', meteredTokens: 5000 });
+    const path = host.file('stale.txt', 'one\n');
+    expect((await host.execute('read', { file_path: path })).isError).toBe(false);
+    writeFileSync(path, 'one changed elsewhere\n');
+    const outer = Symbol('dsh.tool.execution');
+    // A Code-Mode sub-call hits FS_STALE_VERSION: the plugin only re-reads (never re-applies), so nothing is healed.
+    const inner = await host.execute('edit', { file_path: path, old_string: 'one', new_string: 'ONE' }, { callId: 'c_root:code:1', rootCallId: 'c_root', parent: outer });
+    expect(inner.isError).toBe(true);
+    // The program caught the error and finished: the root call succeeds, but not thanks to the plugin.
+    expect((await host.execute('read', { file_path: path }, { callId: 'c_root' })).isError).toBe(false);
+    const stats = await host.stats();
+    const event = stats.recent.find((entry) => entry.callId === 'c_root');
+    expect(event?.outcome).not.toBe('healed-success');
+    expect(stats.totals).toMatchObject({ healedSuccess: 0, tokensSaved: 0 });
   });
 
   it('serves plugin errors with the stats', async () => {
