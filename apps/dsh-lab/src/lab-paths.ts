@@ -45,5 +45,9 @@ export const labPaths = {
  */
 export type RunKind = 'plain' | 'plugin' | 'tarball';
 
-/** The DSH profiles dsh-lab boots. */
-export type DshProfile = 'headless' | 'web';
+/**
+ * The DSH profiles dsh-lab boots. `headless` and `web` are rc.8's shipped templates. rc.8 ships no terminal UI:
+ * `tui` is the profile `dsh plugin --profile tui add <pkg>` creates (bundles: `@deepseek-ai/dsh-base` plus the
+ * added plugins), which has no app of its own (see `runSession`'s `profile` option).
+ */
+export type DshProfile = 'headless' | 'web' | 'tui';

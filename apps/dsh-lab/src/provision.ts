@@ -140,7 +140,8 @@ function profileDependencies(dshHome: string, profile: DshProfile): Record<strin
 
 /**
  * Makes `profile` bootable in the DSH_HOME of `kind`: pins cordis-plugin-hmr 1.0.17 (rc.8's `^1.0.16` now
- * resolves to 1.0.19, which lost `registerConfig()`), writes the HMR-row patch, and for the
+ * resolves to 1.0.19, which lost `registerConfig()`; this first `dsh plugin add` also creates a `tui` profile,
+ * as it would for a user), writes the HMR-row patch (headless, web), and for the
  * `plugin` kind installs the built meta-package. Returns the DSH_HOME.
  */
 export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise<{ install: DshInstall; dshHome: string }> {
@@ -158,7 +159,9 @@ export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise
         `pin @deepseek-ai/cordis-plugin-hmr@${HMR_PIN} in the ${kind}/${profile} profile`,
       );
     }
-    {
+    // The HMR-row race is in the headless and web bundles; a `tui` profile (dsh-base only) keeps the user layer
+    // `dsh plugin` created, so a test may write a user override there.
+    if (profile !== 'tui') {
       const patchFile = path.join(profileDir(dshHome, profile), 'cordis.patch.yml');
       if (!fs.existsSync(patchFile) || fs.readFileSync(patchFile, 'utf8') !== HMR_ROW_PATCH) fs.writeFileSync(patchFile, HMR_ROW_PATCH);
     }

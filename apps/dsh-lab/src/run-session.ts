@@ -1,5 +1,5 @@
 /**
- * The programmatic runner: boots the real DSH headless once (native or Code Mode, with or without the plugin)
+ * The programmatic runner: boots the real DSH headless (or the scripted-driven tui profile) once (native or Code Mode, with or without the plugin)
  * in a fresh workspace against the scripted model, plays a whole script in that one boot, and returns what
  * the model saw after every call, every recorded request, DSH's own session events, exit code, wall time and
  * max RSS. Used by the real-host tests, the plugin tests (dsh-adapter) and the demo.
@@ -22,11 +22,38 @@ import {
 
 export type ToolsMode = 'native' | 'code';
 
+/**
+ * rc.8 ships no terminal UI, so a `tui` profile (dsh-base plus the plugins `dsh plugin --profile tui add` put in it)
+ * has no app: it boots the core services and idles, the task argument unread. To play a script over exactly that
+ * plugin tree, this overlay mounts the one-shot runner rows of `@deepseek-ai/dsh-headless` (what its bundle layer
+ * inserts; the code runtime and `tools.mode` the same way) as a `--patch` layer.
+ */
+export const TUI_SCRIPTED_DRIVER_PATCH = `# dsh-lab: drive the tui profile's plugin tree with dsh-headless's one-shot runner (rc.8 ships no terminal UI)
+- id: tools
+  config:
+    mode: !!js process.env.DSH_TOOLS_MODE
+- insert:
+    - id: code-runtime
+      name: '@deepseek-ai/dsh-code-runtime-worker-thread'
+    - id: headless-startup
+      name: '@deepseek-ai/dsh-headless/startup'
+    - id: headless-runner
+      name: '@deepseek-ai/dsh-headless'
+      inject: [headlessStartup]
+      config:
+        task: !!js ctx.headlessStartup.task
+`;
+
 export interface RunSessionOptions {
   /** `native` leaves DSH_TOOLS_MODE unset (an empty value fails schema validation); `code` sets it to `code`. */
   mode: ToolsMode;
   /** Boot the DSH_HOME that has the built meta-package installed (`dsh plugin add -w packages/dsh-tool-normalizer`). */
   plugin: boolean;
+  /**
+   * `headless` (default), or `tui`: the profile `dsh plugin --profile tui add` creates in the same DSH_HOME, booted
+   * with {@link TUI_SCRIPTED_DRIVER_PATCH} so the script is played over its plugin tree.
+   */
+  profile?: 'headless' | 'tui';
   /**
    * How the plugin is installed when `plugin` is true: `link` (default, the package folder; rebuilds are live)
    * or `tarball` (its `pnpm pack` output, exactly what a registry user installs; repacked when the build changed).
@@ -95,8 +122,9 @@ const TIME_BIN = '/usr/bin/time';
 /** Boots DSH once and plays `steps`. Throws a {@link LabStepError} only when DSH cannot be provisioned or started. */
 export async function runSession(options: RunSessionOptions): Promise<SessionRun> {
   const kind = !options.plugin ? 'plain' : options.pluginInstall === 'tarball' ? 'tarball' : 'plugin';
-  const { install, dshHome } = await ensureProfile(kind, 'headless');
-  const runDir = createRunDir(`${options.label ?? 'session'}-${options.mode}-${kind}`);
+  const profile = options.profile ?? 'headless';
+  const { install, dshHome } = await ensureProfile(kind, profile);
+  const runDir = createRunDir(`${options.label ?? 'session'}-${options.mode}-${kind}${profile === 'headless' ? '' : `-${profile}`}`);
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   const fill = (text: string) => text.replaceAll('{{ws}}', workspace);
@@ -114,17 +142,19 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
   const env = dshEnvironment(install, dshHome, extraEnv);
   const timeFile = path.join(runDir, 'time.txt');
   const patchArgs: string[] = [];
-  if (options.patch !== undefined) {
-    const patchFile = path.join(runDir, 'patch.yml');
-    fs.writeFileSync(patchFile, options.patch);
+  const addPatch = (name: string, text: string) => {
+    const patchFile = path.join(runDir, name);
+    fs.writeFileSync(patchFile, text);
     patchArgs.push('--patch', patchFile);
-  }
-  const dshArgs = [install.dshEntry, '--profile', 'headless', ...patchArgs, options.task ?? 'Work through the scripted task.'];
+  };
+  if (profile === 'tui') addPatch('tui-driver.yml', TUI_SCRIPTED_DRIVER_PATCH);
+  if (options.patch !== undefined) addPatch('patch.yml', options.patch);
+  const dshArgs = [install.dshEntry, '--profile', profile, ...patchArgs, options.task ?? 'Work through the scripted task.'];
   const useTime = fs.existsSync(TIME_BIN);
   let result;
   try {
     result = await runCommand(useTime ? TIME_BIN : install.nodeBin, useTime ? ['-f', '%M', '-o', timeFile, install.nodeBin, ...dshArgs] : dshArgs, {
-      step: `boot dsh --profile headless (${options.mode}, ${options.plugin ? 'with' : 'without'} plugin)`,
+      step: `boot dsh --profile ${profile} (${options.mode}, ${options.plugin ? 'with' : 'without'} plugin)`,
       cwd: workspace,
       env,
       timeoutMs: options.timeoutMs ?? 180_000,

@@ -11,12 +11,18 @@
  *   text, while the options left out keep healing (their defaults);
  * - `autoWrapRunCode: false` is honoured: a run_code `{command}` call is not healed and the model sees the host's
  *   INVALID_ARGS text, while a direct call is still bridged and hints still follow errors (defaults).
+ * - the `tui` profile: rc.8 ships no terminal UI, so `dsh --profile tui` is the profile `dsh plugin --profile tui
+ *   add` creates (dsh-base + the plugin). Its user layer (`profiles/tui/cordis.patch.yml`) with an invalid value
+ *   fails that boot the same way; with the defaults, its plugin tree (driven by dsh-headless's runner rows as a
+ *   `--patch` overlay, since the profile has no app) adds the prompt section and heals in one round-trip.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../src/child-process.js';
+import { TUI_SCRIPTED_DRIVER_PATCH } from '../src/run-session.js';
 import {
+  checkModelSees,
   dshEnvironment,
   ensureProfile,
   pluginStatus,
@@ -207,5 +213,78 @@ describe('autoWrapRunCode: false set by the user (--patch), Code Mode', () => {
     const message = seen(run, scenario.id);
     expect(message.content!.startsWith(`${hostText(scenario, run)}\nHint: `), message.content).toBe(true);
     expect(message.content!.match(/\bHint:/g)).toHaveLength(1);
+  });
+});
+
+describe('the tui profile (rc.8: dsh-base plus the plugin, no terminal UI of its own)', () => {
+  it('dsh plugin --profile tui add -w registered the plugin bundle: its row is in the composed tui tree', async () => {
+    const { install, dshHome } = await ensureProfile('plugin', 'tui');
+    const manifest = JSON.parse(fs.readFileSync(path.join(dshHome, 'profiles', 'tui', 'package.json'), 'utf8')) as { dsh?: { profile?: { bundles?: string[] } } };
+    expect(manifest.dsh?.profile?.bundles).toEqual(['@deepseek-ai/dsh-base', 'dsh-tool-normalizer']);
+    const result = await runCommand(install.nodeBin, [install.dshEntry, '--profile', 'tui', '--dump-config'], {
+      step: 'dsh --profile tui --dump-config',
+      env: dshEnvironment(install, dshHome),
+      cwd: dshHome,
+      timeoutMs: 60_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain('- id: tool-normalizer\n  name: dsh-tool-normalizer\n  config:\n    autoWrapRunCode: true');
+  });
+
+  it('an invalid value in the profile user layer (profiles/tui/cordis.patch.yml) fails `dsh --profile tui` with exit 1, naming the option', async () => {
+    const { install, dshHome } = await ensureProfile('plugin', 'tui');
+    const userLayer = path.join(dshHome, 'profiles', 'tui', 'cordis.patch.yml');
+    const original = fs.readFileSync(userLayer, 'utf8');
+    fs.writeFileSync(userLayer, INVALID_OVERLAY);
+    let result;
+    try {
+      // Exactly what a user types; with a valid config this profile would boot and idle (it has no app), so the
+      // timeout is the "no hang" bound and must not be reached.
+      result = await runCommand(install.nodeBin, [install.dshEntry, '--profile', 'tui'], {
+        step: 'dsh --profile tui (invalid user layer)',
+        env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: 'http://127.0.0.1:9', DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
+        cwd: dshHome,
+        timeoutMs: 90_000,
+      });
+    } finally {
+      fs.writeFileSync(userLayer, original);
+    }
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode, result.stderr).toBe(1);
+    expect(result.stderr).toContain('dsh: plugin tree failed to load');
+    expect(result.stderr).toContain('tool-normalizer: option "autoWrapRunCode" must be a boolean, got string "yes"');
+  });
+
+  describe('its plugin tree played by the scripted model (Code Mode)', () => {
+    const scenarios = pick('code', ['c_a_command_instead_of_code', 'c_c_direct_read', 'c_ok_inner_calls']);
+    let run: SessionRun;
+
+    beforeAll(async () => {
+      expect(TUI_SCRIPTED_DRIVER_PATCH).toContain("name: '@deepseek-ai/dsh-headless'");
+      run = await runSession({ mode: 'code', plugin: true, profile: 'tui', label: 'config-tui', steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    });
+
+    it('boots the tui profile with the plugin and plays the script (exit 0)', () => {
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.requests.filter((r) => r.isAgent)).toHaveLength(scenarios.length + 1);
+    });
+
+    it('the plugin prompt section is in the system prompt', () => {
+      expect(systemPromptOf(run)).toContain('Tool call hygiene');
+    });
+
+    it.each(['c_a_command_instead_of_code', 'c_c_direct_read'])('%s is healed in one round-trip', (id) => {
+      const scenario = byId(scenarios, id);
+      const message = seen(run, id);
+      expect(message.content).not.toBe(hostText(scenario, run));
+      expect(checkModelSees(message.content, scenario.withPlugin, run.workspace)).toEqual([]);
+      expect(message.isError).toBe(false);
+    });
+
+    it('a valid call passes through unchanged', () => {
+      const scenario = byId(scenarios, 'c_ok_inner_calls');
+      expect(checkModelSees(seen(run, scenario.id).content, scenario.withPlugin, run.workspace)).toEqual([]);
+    });
   });
 });
