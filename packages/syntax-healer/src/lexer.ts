@@ -81,6 +81,9 @@ const CLOSING: Record<string, Bracket['char']> = { ')': '(', ']': '[', '}': '{' 
 const SHELL_EXPANSION = /^\$\{(?:#[A-Za-z_@*]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\]))/;
 /** `${NAME}` in capitals, a shell variable when NAME is not bound anywhere in the program. */
 const SHELL_VARIABLE = /^\$\{([A-Z_][A-Z0-9_]+)\}/;
+/** Runs of word characters (a `$` is left out, so `$HOME` counts as a use of HOME, not of a shell expansion). */
+const WORD_RUN = /[A-Za-z0-9_]+/g;
+const CAPITAL_WORD = /^[A-Z_][A-Z0-9_]+$/;
 
 function isLineBreak(char: string | undefined): boolean {
   return char === '\n' || char === '\r' || char === '\u2028' || char === '\u2029';
@@ -129,20 +132,31 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     return false;
   };
 
-  const nameUses = new Map<string, number>();
+  // Per word in capitals: how often it occurs, and how often as a `${WORD}`. Counted in ONE pass over the program
+  // the first time it is needed, so the check stays linear however many distinct names a template holds.
+  let capitalWords: Map<string, { uses: number; expansions: number }> | undefined;
+  const countCapitalWords = (): Map<string, { uses: number; expansions: number }> => {
+    const counts = new Map<string, { uses: number; expansions: number }>();
+    for (const match of code.matchAll(WORD_RUN)) {
+      const word = match[0];
+      if (!CAPITAL_WORD.test(word)) continue;
+      const at = match.index;
+      const entry = counts.get(word) ?? { uses: 0, expansions: 0 };
+      entry.uses++;
+      if (code[at - 1] === '{' && code[at - 2] === '$' && code[at + word.length] === '}') entry.expansions++;
+      counts.set(word, entry);
+    }
+    return counts;
+  };
   const isShellExpansion = (at: number): boolean => {
     const head = code.slice(at, at + 64);
     if (SHELL_EXPANSION.test(head)) return true;
     const variable = SHELL_VARIABLE.exec(head);
     if (!variable) return false;
-    const name = variable[1]!;
-    let unbound = nameUses.get(name);
-    if (unbound === undefined) {
-      // Every use of NAME is a `${NAME}`: it is bound nowhere in the program, so it can only be the shell's.
-      unbound = code.split(name).length === code.split('${' + name + '}').length ? 1 : 0;
-      nameUses.set(name, unbound);
-    }
-    return unbound === 1;
+    // Every use of NAME is a `${NAME}`: it is bound nowhere in the program, so it can only be the shell's.
+    capitalWords ??= countCapitalWords();
+    const counts = capitalWords.get(variable[1]!);
+    return counts !== undefined && counts.uses === counts.expansions;
   };
 
   /** Scans template text from `index` (just after a backtick or a closing `}`); returns true when the template closed. */

@@ -1,5 +1,5 @@
 /** Unit checks of the lenient scanner and the fence finder that the repairs build on. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findFence } from '../src/fences.js';
 import { lex } from '../src/lexer.js';
 
@@ -35,6 +35,27 @@ describe('lex', () => {
     const code = 'const a = """x""";\nconst b = f"""y""";';
     expect(lex(code).tripleQuotes).toEqual([]);
     expect(lex(code, { tripleQuotes: true }).tripleQuotes.map((triple) => triple.prefix)).toEqual(['', 'f']);
+  });
+
+  it('judges shell ${NAME} expansions by whole words: unbound ones only', () => {
+    const unbound = lex('const s = `cd ${HOME} && ls ${SRC_DIR}/`;', { guessTemplateContent: true });
+    expect(unbound.shellExpansions).toEqual([14, 28]);
+    const bound = lex('const HOME = "/h";\nconst s = `cd ${HOME} && echo $SRC_DIR ${SRC_DIR}`;', { guessTemplateContent: true });
+    expect(bound.shellExpansions).toEqual([]);
+  });
+
+  it('does not rescan the whole program once per distinct ${NAME} (a hostile template stays linear)', () => {
+    const names = Array.from({ length: 2000 }, (_, index) => '${VAR_' + index + '}');
+    const code = 'const s = `echo ' + names.join(' ') + ' `x` y`;\nrun(';
+    const split = vi.spyOn(String.prototype, 'split');
+    try {
+      const scan = lex(code, { guessTemplateContent: true });
+      expect(scan.shellExpansions).toHaveLength(2000);
+      const wholeProgramSplits = split.mock.contexts.filter((self) => String(self).length === code.length).length;
+      expect(wholeProgramSplits).toBeLessThanOrEqual(2);
+    } finally {
+      split.mockRestore();
+    }
   });
 
   it('pairs inline-code backticks inside a template and keeps the real closer', () => {
