@@ -7,14 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { LabStepError } from './child-process.js';
 import { compareRuns, formatComparison } from './demo-report.js';
 import { demoFixtures, demoScript, demoTask, demoTasks } from './demo-session.js';
 import { cacheRoot, DSH_VERSION, labPaths, repoRoot } from './lab-paths.js';
-import { dshEnvironment, ensureProfile, pluginStatus } from './provision.js';
+import { pluginStatus } from './provision.js';
 import { runSession, type SessionRun } from './run-session.js';
-import { startScriptedModel } from './scripted-model.js';
+import { startWebProfile } from './web-profile.js';
 
 interface DemoOptions {
   json: boolean;
@@ -86,54 +84,34 @@ async function runDemo(options: DemoOptions): Promise<number> {
 async function runWeb(options: DemoOptions): Promise<number> {
   const status = pluginStatus();
   const kind = status.available ? 'plugin' : 'plain';
-  const { install, dshHome } = await ensureProfile(kind, 'web');
-  const model = await startScriptedModel([{ text: 'This is the dsh-lab scripted model: it only answers with this text.' }], { maxRequests: 50 });
-  const child = spawn(install.nodeBin, [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
-    env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
-    cwd: dshHome,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new LabStepError('boot dsh --profile web', 'no URL printed within 90 s', stderr)), 90_000);
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString('utf8');
-      const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      reject(new LabStepError('boot dsh --profile web', `exited with code ${code} before printing its URL`, stderr));
-    });
-  });
+  const web = await startWebProfile({ kind });
+  const { url } = web;
   const lines = [`DSH web profile (${kind === 'plugin' ? `with ${status.name}` : 'without the plugin'}) is running at ${url}`];
-  lines.push(`Settings page: ${url}/ , then Settings > Tool Normalizer`);
   const dashboard = dashboardStatus();
-  if (!status.available) lines.push(`The plugin is not installed: ${status.reason}`);
-  else if (!dashboard.exists) lines.push(`The dashboard does not exist yet: ${dashboard.reason}`);
+  if (!status.available) lines.push(`The plugin is not installed, so there is no dashboard: ${status.reason}`);
+  else if (!dashboard.exists) lines.push(`The plugin is installed without its dashboard: ${dashboard.reason}`);
+  else {
+    lines.push(`Dashboard: open ${url}/ , click "Settings" at the bottom of the left sidebar, then "Tool Normalizer"`);
+    lines.push('  (if an "Internal Testing Notice" covers the page, press Continue first; DSH remembers it).');
+  }
   const stats = await fetch(`${url}/plugin-api/tool-normalizer/stats`).then(
-    (res) => `HTTP ${res.status}`,
+    async (res) => {
+      if (!res.ok) return `HTTP ${res.status}`;
+      const body = (await res.json()) as { totals?: { calls?: number; healedSuccess?: number } };
+      return `HTTP ${res.status}, ${body.totals?.calls ?? '?'} calls intercepted, ${body.totals?.healedSuccess ?? '?'} healed so far`;
+    },
     (error: unknown) => `unreachable (${String(error)})`,
   );
   lines.push(`Stats route ${url}/plugin-api/tool-normalizer/stats: ${stats}`);
+  if (status.available) lines.push('The counters fill when the agent makes tool calls (or run `bash scripts/demo.sh` first: it shares this DSH_HOME).');
   lines.push(options.webSeconds ? `Stopping after ${options.webSeconds} s.` : 'Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (options.webSeconds) setTimeout(stop, options.webSeconds * 1000).unref();
-    child.once('close', () => resolve());
-  });
-  await model.close();
+  const stop = () => void web.stop();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  if (options.webSeconds) setTimeout(stop, options.webSeconds * 1000).unref();
+  await web.closed;
+  await web.stop();
   return 0;
 }
 

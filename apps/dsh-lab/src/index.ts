@@ -29,3 +29,4 @@ export {
   type PluginOutcome,
 } from './scenarios.js';
 export { readSessionLog, findSessionLogs, sessionToolResults, type SessionEvent, type SessionToolResult } from './session-log.js';
+export { startWebProfile, type StartWebProfileOptions, type WebProfile } from './web-profile.js';

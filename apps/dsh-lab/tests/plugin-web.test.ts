@@ -6,66 +6,33 @@
  * serves its bundle. The headless tier (plugin-scenarios.test.ts) shows the same plugin without a
  * web server: no routes, no error.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dshEnvironment, ensureProfile, pluginStatus, startScriptedModel, type ScriptedModel } from '../src/index.js';
+import { pluginStatus, startWebProfile, type WebProfile } from '../src/index.js';
 // @ts-expect-error build.mjs is plain JavaScript
 import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
 const STATS = '/plugin-api/tool-normalizer/stats';
 const CLEAR = '/plugin-api/tool-normalizer/clear';
 
-let child: ChildProcess | undefined;
-let model: ScriptedModel | undefined;
+let web: WebProfile | undefined;
 let base: string;
-let stderr = '';
 
 beforeAll(async () => {
   await buildBundle();
   const status = pluginStatus();
   if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
-  const { install, dshHome } = await ensureProfile('plugin', 'web');
-  model = await startScriptedModel([{ text: 'web profile probe' }], { maxRequests: 10 });
-  const proc = spawn(install.nodeBin, [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
-    env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
-    cwd: dshHome,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  base = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`dsh --profile web printed no URL within 90 s\n${stderr}`)), 90_000);
-    proc.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString('utf8');
-      const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    proc.once('close', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`dsh --profile web exited with ${code} before printing its URL\n${stderr}`));
-    });
-  });
+  web = await startWebProfile({ kind: 'plugin', steps: [{ text: 'web profile probe' }], maxRequests: 10 });
+  base = web.url;
 });
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const closed = new Promise((resolve) => child!.once('close', resolve));
-    child.kill('SIGTERM');
-    const force = setTimeout(() => child?.kill('SIGKILL'), 5000);
-    await closed;
-    clearTimeout(force);
-  }
-  await model?.close();
+  await web?.stop();
 });
 
 describe('real DSH web profile with the plugin', () => {
   it('composes the plugin web client (dsh.client) into the page and serves its bundle', async () => {
     const bundle = await fetch(`${base}/plugins/dsh-tool-normalizer/client.js`);
-    expect(bundle.status, stderr).toBe(200);
+    expect(bundle.status, web!.stderr()).toBe(200);
     expect(await bundle.text()).toContain('id: "dsh-tool-normalizer"');
     const index = await (await fetch(`${base}/`)).text();
     expect(index).toContain('dsh-tool-normalizer');
@@ -73,7 +40,7 @@ describe('real DSH web profile with the plugin', () => {
 
   it('serves the stats feed as no-store JSON with the plugin-error count', async () => {
     const response = await fetch(`${base}${STATS}`);
-    expect(response.status, stderr).toBe(200);
+    expect(response.status, web!.stderr()).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = (await response.json()) as { v: number; totals: { calls: number }; pluginErrors: number };
     expect(body.v).toBe(1);

@@ -56,14 +56,18 @@ export interface SectionProps {
 /** Client services the host resolves before `apply` runs. */
 export const inject = ['slots', 'locale'];
 
-/** The Settings page: a full-width `<tn-dashboard>` following the host's theme tokens. */
+/**
+ * The Settings page: a full-width `<tn-dashboard>` following the host's theme tokens. It sits on the Settings
+ * panel's own background (the panel is `--dsw-alias-bg-layer-2`, not the element's `layer-1`, which showed as
+ * an inset block in the dark theme) and uses the panel's padding instead of its own.
+ */
 export function ToolNormalizerSection(props: SectionProps): React.ReactElement {
   return React.createElement('tn-dashboard', {
     src: props.src ?? DEFAULT_STATS_URL,
     'clear-src': props.clearSrc ?? DEFAULT_CLEAR_URL,
     theme: 'auto',
     'aria-label': props.t ? props.t('title') : en.title,
-    style: { display: 'block' },
+    style: { display: 'block', backgroundColor: 'transparent', padding: 0 },
   });
 }
 

@@ -1,0 +1,86 @@
+/**
+ * One way to boot the real `dsh --profile web` (rc.8) for the lab: the web tests and the demo's `--web` share it,
+ * so the command line, the environment (scripted model, no real key), the URL detection and the shutdown are
+ * written once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { LabStepError, lastLines } from './child-process.js';
+import type { RunKind } from './lab-paths.js';
+import { dshEnvironment, ensureProfile } from './provision.js';
+import { startScriptedModel, type ScriptStep, type ScriptedModel } from './scripted-model.js';
+
+export interface StartWebProfileOptions {
+  /** Which DSH_HOME to boot (see `RunKind`); `plugin` has the meta-package installed. */
+  kind: RunKind;
+  /** What the scripted model answers; by default one closing text. */
+  steps?: ScriptStep[];
+  /** Bound on model requests (see `startScriptedModel`). */
+  maxRequests?: number;
+  /** How long to wait for the URL on stdout. */
+  bootTimeoutMs?: number;
+}
+
+export interface WebProfile {
+  /** The web client's origin, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The DSH_HOME the host runs in (where the plugin's event log and summary live). */
+  dshHome: string;
+  child: ChildProcess;
+  model: ScriptedModel;
+  /** Everything the host wrote to stderr so far (for assertion messages). */
+  stderr(): string;
+  /** Resolves when the host process has exited (by itself or after `stop`). */
+  closed: Promise<void>;
+  /** SIGTERM, then SIGKILL after 5 s; closes the scripted model. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Boots `dsh --profile web --no-open` on 127.0.0.1 with an ephemeral port and resolves once it printed its URL. */
+export async function startWebProfile(options: StartWebProfileOptions): Promise<WebProfile> {
+  const { install, dshHome } = await ensureProfile(options.kind, 'web');
+  const model = await startScriptedModel(options.steps ?? [{ text: 'This is the dsh-lab scripted model: it only answers with this text.' }], {
+    maxRequests: options.maxRequests ?? 50,
+  });
+  const child = spawn(install.nodeBin, [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
+    env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
+    cwd: dshHome,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await closed;
+        clearTimeout(force);
+      }
+      await model.close();
+    })());
+  const bootTimeoutMs = options.bootTimeoutMs ?? 90_000;
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      const timer = setTimeout(() => reject(new LabStepError('boot dsh --profile web', `no URL printed within ${bootTimeoutMs / 1000} s`, lastLines(stderr, 40))), bootTimeoutMs);
+      child.stdout!.on('data', (d: Buffer) => {
+        stdout += d.toString('utf8');
+        const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[0]);
+        }
+      });
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        reject(new LabStepError('boot dsh --profile web', `exited with code ${code} before printing its URL`, lastLines(stderr, 40)));
+      });
+    });
+    return { url, dshHome, child, model, stderr: () => stderr, closed, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * The dashboard inside the REAL DSH web UI: a headless session through the scripted model first makes the plugin
+ * record real events (healed, kept and passed-through calls) in the lab's plugin DSH_HOME; then the real
+ * `dsh --profile web` boots in that same DSH_HOME (its store restores the counters from the summary file), and
+ * Debian's headless Chromium opens the host's web client, goes to Settings > Tool Normalizer the way a user does
+ * and checks that `<tn-dashboard>` shows exactly what the plugin's stats route serves, in the host's light and
+ * dark themes. Screenshots go to `artifacts/dsh-web-dashboard-{light,dark,dark-events}.png` at the repo root. Skipped, with
+ * the reason, when no Chromium binary exists.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  labPaths,
+  nativeScenarios,
+  pluginStatus,
+  repoRoot,
+  runSession,
+  scenarioFixtures,
+  scenarioScript,
+  startWebProfile,
+  type SessionRun,
+  type WebProfile,
+} from '../src/index.js';
+// @ts-expect-error build.mjs is plain JavaScript
+import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+const STATS = '/plugin-api/tool-normalizer/stats';
+const SUMMARY_FILE = 'tool-normalizer-summary.json';
+const artifactsDir = path.join(repoRoot, 'artifacts');
+
+/** A short native session: one control, six calls the plugin heals, one anchor error it must keep. */
+const SESSION_SCENARIOS = [
+  'n_bash_ok',
+  'n_bash_no_description',
+  'n_bash_wrong_key',
+  'n_f_view_range_start_past_end',
+  'n_e_edit_unread',
+  'n_unknown_tool',
+  'n_m_fenced_json',
+  'n_edit_not_found',
+];
+
+interface Totals {
+  calls: number;
+  healedSuccess: number;
+  healedFailed: number;
+  passThrough: number;
+  passThroughFailed: number;
+  tokensSaved: number;
+}
+interface Stats {
+  totals: Totals;
+  recent: { tool: string }[];
+  tools: { name: string; ranked: boolean }[];
+  rankings: { toolsByFailureRate: string[] };
+}
+
+if (!hasChromium) {
+  console.warn(`[dsh-lab] plugin-web-dashboard skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+}
+
+const integer = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+function readSummaryTotals(file: string): Totals | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { totals: Totals }).totals;
+  } catch {
+    return undefined;
+  }
+}
+
+/** sRGB relative luminance of a computed `rgb(...)` colour (0 black .. 1 white). */
+function luminance(colour: string): number {
+  const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((c) => {
+    const v = Number(c) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > Tool Normalizer)', () => {
+  let session: SessionRun;
+  let before: Totals | undefined;
+  let web: WebProfile;
+  let browser: Browser;
+  let page: Page;
+  let stats: Stats;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    await buildBundle();
+    const status = pluginStatus();
+    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+
+    const scenarios = SESSION_SCENARIOS.map((id) => nativeScenarios.find((s) => s.id === id)!);
+    before = readSummaryTotals(path.join(labPaths.home('plugin'), SUMMARY_FILE));
+    session = await runSession({ mode: 'native', plugin: true, label: 'web-dashboard', steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    expect(session.exitCode, session.stderr).toBe(0);
+
+    web = await startWebProfile({ kind: 'plugin' });
+    stats = (await (await fetch(`${web.url}${STATS}`)).json()) as Stats;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  /** The dashboard's own text and colours, and the host's design token it should follow. */
+  const dashboard = () => page.locator('tn-dashboard');
+  const kpiValue = (id: string) => dashboard().locator(`[data-kpi="${id}"] .value`).textContent();
+  const colours = () =>
+    dashboard().evaluate((element) => {
+      // The host's tokens may be scoped to an ancestor, so resolve them next to the element.
+      const probe = document.createElement('div');
+      element.parentElement!.append(probe);
+      const token = (name: string) => {
+        probe.style.color = `var(${name})`;
+        return getComputedStyle(probe).color;
+      };
+      const host = { label: token('--dsw-alias-label-primary'), surface: token('--dsw-alias-bg-module-platform') };
+      probe.remove();
+      const card = element.shadowRoot!.querySelector('[data-kpi="calls"]')!;
+      return {
+        background: getComputedStyle(element).backgroundColor,
+        panel: getComputedStyle(element.closest('[role="dialog"]')!).backgroundColor,
+        text: getComputedStyle(element).color,
+        card: getComputedStyle(card).backgroundColor,
+        host,
+      };
+    });
+
+  /** The dashboard blends into the Settings panel and takes its text and card colours from the host's tokens. */
+  async function expectHostColours(theme: 'light' | 'dark'): Promise<void> {
+    const isThemed = async () => {
+      const panel = luminance((await colours()).panel);
+      return theme === 'light' ? panel > 0.8 : panel < 0.2;
+    };
+    await expect.poll(isThemed).toBe(true);
+    const seen = await colours();
+    expect(seen.background).toBe('rgba(0, 0, 0, 0)');
+    expect(seen.text).toBe(seen.host.label);
+    expect(seen.card).toBe(seen.host.surface);
+    expect(theme === 'light' ? luminance(seen.text) < 0.2 : luminance(seen.text) > 0.6, `text ${seen.text} on ${seen.panel}`).toBe(true);
+  }
+
+  /** Settings (bottom of the sidebar) > Tool Normalizer, dismissing the first-visit notice when it shows. */
+  async function openToolNormalizer(): Promise<void> {
+    await page.goto(web.url);
+    const settings = page.getByRole('button', { name: 'Settings', exact: true });
+    await settings.waitFor({ timeout: 60_000 });
+    const notice = page.getByRole('button', { name: 'Continue', exact: true });
+    // The notice comes up with the shell; once dismissed DSH remembers it in the DSH_HOME's settings.
+    if (await notice.isVisible().catch(() => false)) await notice.click();
+    else await notice.waitFor({ timeout: 1500 }).then(() => notice.click(), () => undefined);
+    await settings.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Tool Normalizer', exact: true }).click();
+  }
+
+  async function chooseHostTheme(theme: 'Light' | 'Dark' | 'System'): Promise<void> {
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'General', exact: true }).click();
+    await dialog.getByRole('button', { name: theme, exact: true }).click();
+    await dialog.getByRole('button', { name: 'Tool Normalizer', exact: true }).click();
+  }
+
+  it('the plugin recorded the headless session, and the web host restored those counters', () => {
+    expect(session.summaryPath, 'the plugin wrote no summary file').toBeDefined();
+    const onDisk = readSummaryTotals(session.summaryPath!);
+    expect(onDisk).toBeDefined();
+    expect(stats.totals).toEqual(onDisk);
+    expect(stats.totals.calls - (before?.calls ?? 0)).toBeGreaterThanOrEqual(session.toolMessages.length);
+    expect(stats.totals.healedSuccess).toBeGreaterThan(before?.healedSuccess ?? 0);
+    expect(stats.recent.length).toBeGreaterThan(0);
+  });
+
+  it('Settings > Tool Normalizer shows the stats route\'s real figures', async () => {
+    await openToolNormalizer();
+    await expect.poll(() => kpiValue('calls'), { timeout: 30_000 }).toBe(integer(stats.totals.calls));
+    expect(await dashboard().getAttribute('src')).toBe(STATS);
+    expect(await kpiValue('healed')).toBe(integer(stats.totals.healedSuccess));
+    expect(await dashboard().locator('[data-kpi="healed"]').textContent()).toContain(`${integer(stats.totals.healedFailed)} healing attempts still failed`);
+    expect(await dashboard().locator('tbody tr[data-event]').count()).toBe(stats.recent.length);
+    const toolRows = await dashboard()
+      .locator('[data-ranking="tool"] li[data-row]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
+    // Ranked tools with failures in the server's order first, then ranked tools that never failed.
+    expect(toolRows.slice(0, stats.rankings.toolsByFailureRate.length)).toEqual(stats.rankings.toolsByFailureRate);
+    expect([...toolRows].sort()).toEqual(stats.tools.filter((row) => row.ranked).map((row) => row.name).sort());
+    expect(await dashboard().getByRole('alert').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('follows the host\'s Light and Dark themes (screenshots in artifacts/)', async () => {
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    try {
+      await chooseHostTheme('Light');
+      await expectHostColours('light');
+      expect(await kpiValue('calls')).toBe(integer(stats.totals.calls));
+      await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-light.png') });
+
+      await chooseHostTheme('Dark');
+      await expectHostColours('dark');
+      expect(await kpiValue('calls')).toBe(integer(stats.totals.calls));
+      await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-dark.png') });
+      // The recent-events section: filters, caption and the newest rows (the table scrolls sideways in the panel).
+      await dashboard().locator('#events-title').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      const caption = (await dashboard().locator('caption').textContent())!.replace(/\s+/g, ' ');
+      expect(caption).toMatch(new RegExp(`Showing ${stats.recent.length} of ${stats.recent.length} recent events( \\(\\d+ stored\\))?\\. Previews`));
+      await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-dark-events.png') });
+    } finally {
+      // The choice is saved in the lab's DSH_HOME; leave it as DSH sets it up.
+      await chooseHostTheme('System').catch(() => undefined);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});
