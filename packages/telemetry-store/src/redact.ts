@@ -38,8 +38,14 @@ const RULES: readonly { hints: readonly string[]; pattern: RegExp; replace: stri
   { hints: KEY_HINTS, pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
   // curl-style user:password credentials.
   { hints: ['-u', '--user'], pattern: /((?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:)[^\s"']+/g, replace: `$1${REDACTED}` },
+  // Cookie / Set-Cookie header values (session ids).
+  { hints: ['cookie'], pattern: /((?:set-)?cookie["']?\s*:\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
   // Provider key shapes.
   { hints: ['sk-'], pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
+  { hints: ['sk_', 'rk_'], pattern: /(?<![A-Za-z0-9])([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}/g, replace: `$1${REDACTED}` },
+  { hints: ['npm_'], pattern: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, replace: `npm_${REDACTED}` },
+  { hints: ['hf_'], pattern: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g, replace: `hf_${REDACTED}` },
+  { hints: ['glpat-'], pattern: /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g, replace: `glpat-${REDACTED}` },
   { hints: ['github_pat_'], pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
   { hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
   { hints: ['xox'], pattern: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },

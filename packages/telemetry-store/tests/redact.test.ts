@@ -27,6 +27,12 @@ const SECRETS: { label: string; text: string; secret: string }[] = [
   { label: 'CLI flag', text: 'tool --password hunter3abc --user x', secret: 'hunter3abc' },
   { label: 'curl user:password', text: 'curl -u admin:Pa55w0rdXYZ https://x', secret: 'Pa55w0rdXYZ' },
   { label: 'API key header', text: 'curl -H "X-Api-Key: k3yValue99" https://x', secret: 'k3yValue99' },
+  { label: 'Stripe secret key as curl user', text: 'curl https://api.stripe.com/v1/charges -u sk_live_4eC39HqLyjWDarjtT1zdp7dc:', secret: '4eC39HqLyjWDarjtT1zdp7dc' },
+  { label: 'Stripe restricted key in code', text: 'const stripe = new Stripe("rk_test_51HxYzAbCdEf0123456789");', secret: '51HxYzAbCdEf0123456789' },
+  { label: 'npm token', text: 'npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789', secret: 'abcdefghijklmnopqrstuvwxyz0123456789' },
+  { label: 'Hugging Face token', text: 'huggingface-cli login hf_abcdefghijklmnopqrstuvwxyzABCDEFGH', secret: 'abcdefghijklmnopqrstuvwxyzABCDEFGH' },
+  { label: 'GitLab token', text: 'glab auth login glpat-abcdefghij1234567890', secret: 'abcdefghij1234567890' },
+  { label: 'Cookie header', text: 'curl -H "Cookie: session=abcdef1234567890abcdef" https://x', secret: 'abcdef1234567890abcdef' },
   { label: 'URL credentials', text: 'postgres://admin:pw0rdXYZ@db.local/app', secret: 'pw0rdXYZ' },
   {
     label: 'PEM private key',
