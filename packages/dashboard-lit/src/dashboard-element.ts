@@ -496,8 +496,7 @@ export class TnDashboard extends LitElement {
         <div class="table-wrap">
           <table>
             <caption data-count>
-              Showing ${formatInteger(events.length)} of ${formatInteger(payload.recent.length)} recent
-              events${payload.recentMatched > payload.recent.length ? html` (${formatInteger(payload.recentMatched)} stored)` : nothing}.
+              Showing ${formatInteger(events.length)} of ${formatInteger(payload.recent.length)} recent events${payload.recentMatched > payload.recent.length ? html` (${formatInteger(payload.recentMatched)} stored)` : nothing}.
               Previews are redacted by the server.
             </caption>
             <thead>
