@@ -58,6 +58,11 @@ export interface LexResult {
   innerBackticks: number[];
   /** Offsets of the `$` of shell `${…}` expansions inside templates (only with `guessTemplateContent`). */
   shellExpansions: number[];
+  /**
+   * A guessed inline-code span (between two single content backticks) runs over a line break or a `;`: that is
+   * code between two real template literals, not Markdown inline code (only with `guessTemplateContent`).
+   */
+  inlineCodeSpansStatements?: true;
   /** Brackets still open at the end, outermost first. */
   openBrackets: Bracket[];
   /** The construct the text ends inside, if any. */
@@ -188,6 +193,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
         push('template', start, index);
         return;
       }
+      if (inlineCode && (char === ';' || isLineBreak(char))) result.inlineCodeSpansStatements = true;
       if (char === '$' && code[index + 1] === '{') {
         if (options.guessTemplateContent && (inlineCode || isShellExpansion(index))) {
           result.shellExpansions.push(index);

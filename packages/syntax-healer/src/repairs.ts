@@ -87,11 +87,16 @@ export function repairTripleQuotes(code: string): RepairOutcome {
   };
 }
 
-/** Class 3: Markdown/shell backticks and shell `${…}` inside template literals get escaped. */
+/**
+ * Class 3: Markdown/shell backticks and shell `${…}` inside template literals get escaped. A reading whose
+ * "inline code" spans a line break or a `;` would turn whole statements between two real template literals into
+ * string content (the program would then compile and silently skip them), so it is not proposed.
+ */
 export function repairTemplateContent(code: string): RepairOutcome {
   if (code.indexOf('`') === -1) return NOT_APPLICABLE;
   const scan = lex(code, { guessTemplateContent: true });
   if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0) return NOT_APPLICABLE;
+  if (scan.inlineCodeSpansStatements) return NOT_APPLICABLE;
   const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({ start: offset, end: offset, text: '\\' }));
   return {
     kind: 'candidate',

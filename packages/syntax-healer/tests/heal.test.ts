@@ -55,6 +55,16 @@ describe('specific promises', () => {
     expect(result.diagnostic?.message).toContain('nothing was run');
   });
 
+  it.each([
+    ['a syntax error between two template literals', 'const first = `a`[0];\nconst b = 1 +;\nconst c = `c`;\nreturn [first, b, c];'],
+    ['a broken tool call between two template literals', "const first = `abc`[0];\nawait tools.bash({ command: 'rm -rf /tmp/x' description: 'x' });\nconst c = `c`;"],
+    ['statements on one line', 'const first = `a`[0]; const b = 1 +; const c = `c`;'],
+  ])('never escapes backticks so that code becomes string content: %s', (_name, code) => {
+    const result = healProgram(code);
+    expect(result).toMatchObject({ ok: false, changed: false, code });
+    expect(result.diagnostic?.kind).toBe('syntax-error');
+  });
+
   it('maps diagnostic lines inside a fence back to the original program', () => {
     const result = healProgram('```js\nconst a = 1;\nawait tools.bash({ command: `ls ${dir');
     expect(result.diagnostic).toMatchObject({ kind: 'truncated', line: 3 });
