@@ -158,7 +158,21 @@ function isExpressionBracket(bracket: Bracket): boolean {
   return bracket.char === '{' && bracket.after !== undefined && OBJECT_LITERAL_AFTER.has(bracket.after);
 }
 
-/** Why the end of a truncated program is not a safe place to close it, or undefined when it is. */
+function lineStartOf(code: string, offset: number): number {
+  return Math.max(code.lastIndexOf('\n', offset - 1), code.lastIndexOf('\r', offset - 1)) + 1;
+}
+
+function indentAt(code: string, lineStart: number): number {
+  let index = lineStart;
+  while (code[index] === ' ' || code[index] === '\t') index++;
+  return index - lineStart;
+}
+
+/**
+ * Why the end of a truncated program is not a safe place to close it, or undefined when it is. A program whose
+ * last line is indented no deeper than the line that opened a still-open bracket lost its closer in the middle
+ * (`if (ok) {` … then an unindented `return`): closing at the end would pull that code inside the block.
+ */
 function unsafeCut(code: string, scan: LexResult): string | undefined {
   if (scan.openAtEnd) return `inside ${OPEN_CONSTRUCT_NAMES[scan.openAtEnd.kind]} that starts at line ${positionOf(code, scan.openAtEnd.start).line}`;
   if (scan.openBrackets.some((bracket) => bracket.char === '${')) return 'inside a ${…} of a template literal';
@@ -167,6 +181,14 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
   const innermost = scan.openBrackets[scan.openBrackets.length - 1];
   if (innermost && isExpressionBracket(innermost)) {
     return `inside an unfinished ${innermost.char === '(' ? 'argument list' : innermost.char === '[' ? 'array' : 'object literal'} that starts at line ${positionOf(code, innermost.start).line}`;
+  }
+  const lastLineStart = lineStartOf(code, last.start);
+  const misplaced = scan.openBrackets.find((bracket) => {
+    const openerLineStart = lineStartOf(code, bracket.start);
+    return openerLineStart !== lastLineStart && indentAt(code, lastLineStart) <= indentAt(code, openerLineStart);
+  });
+  if (misplaced) {
+    return `after code that is not indented inside the \`${misplaced.char}\` opened at line ${positionOf(code, misplaced.start).line}, so the closing delimiter is missing earlier in the program, not at its end`;
   }
   const endsLine = /[\r\n][ \t]*$/.test(code.slice(last.end));
   if (last.kind === 'punct') {

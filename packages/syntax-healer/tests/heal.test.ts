@@ -65,6 +65,16 @@ describe('specific promises', () => {
     expect(result.diagnostic?.kind).toBe('syntax-error');
   });
 
+  it.each([
+    ['a return after the block', "const msg = `hello ${name}`;\nif (ok) {\n  await tools.write({ file_path: '/w/a', content: 'x' });\n\nreturn `done ${msg}`;"],
+    ['a doubled brace', "for (const f of ['a', 'b']) {{\n  await tools.bash({ command: `rm ${f}`, description: 'rm' });\n}\nreturn 'ok';"],
+  ])('never closes at the end a block whose closer went missing in the middle: %s', (_name, code) => {
+    const result = healProgram(code);
+    expect(result).toMatchObject({ ok: false, changed: false, code });
+    expect(result.diagnostic?.kind).toBe('truncated');
+    expect(result.diagnostic?.message).toContain('missing earlier in the program');
+  });
+
   it('maps diagnostic lines inside a fence back to the original program', () => {
     const result = healProgram('```js\nconst a = 1;\nawait tools.bash({ command: `ls ${dir');
     expect(result.diagnostic).toMatchObject({ kind: 'truncated', line: 3 });
