@@ -26,9 +26,11 @@ function decorate(state: PluginState, exec: ToolExecution, result: Readonly<Tool
     if (hint === undefined && trimmed === message) return decision;
     const text = hint === undefined ? trimmed : appendHint(trimmed, hint);
     state.note(exec.token).originalCategory = classifyResult({ name: exec.name, arguments: exec.arguments }, result).category;
+    // The model sees a top-level call's feedback verbatim, so it gets the host's `Error: ` itself. A Code-Mode
+    // sub-call's error.message is what its program catches: the original text stays its byte-identical prefix.
     return {
       kind: 'block',
-      feedback: [{ type: 'text', text: `Error: ${text}` }],
+      feedback: [{ type: 'text', text: exec.parent === undefined ? `Error: ${text}` : text }],
       ...(decision.additionalContexts === undefined ? {} : { additionalContexts: decision.additionalContexts }),
     };
   } catch (error) {

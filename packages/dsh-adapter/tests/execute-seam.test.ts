@@ -141,6 +141,17 @@ describe('hints and trimming (tools/post-execute)', () => {
     expect(text(result)).toBe(`Error: old_string was not found in "${path}"`);
   });
 
+  it('keeps an inner Code-Mode sub-call error a byte-identical prefix of what its program catches (no "Error: " added)', async () => {
+    host = await bootHost({ mode: 'both' });
+    const path = host.file('a.txt', 'alpha\nbeta\n');
+    const outer = Symbol('dsh.tool.execution');
+    const result = await host.execute('read', { file_path: path, offset: 50 }, { callId: 'outer:code:1', rootCallId: 'outer', parent: outer });
+    const original = `offset 50 is out of range for "${path}" (2 lines)`;
+    expect(result.isError).toBe(true);
+    // The run_code bridge rejects the program's promise with exactly error.message.
+    expect(result.error?.message.startsWith(`${original}\nHint:`)).toBe(true);
+  });
+
   it('shows the host error unchanged when errorHints is off', async () => {
     host = await bootHost({ plugin: { errorHints: false } });
     const path = host.file('a.txt', 'alpha\nbeta\n');
