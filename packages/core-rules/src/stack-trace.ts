@@ -11,6 +11,11 @@ const PROGRAM_LINE_OFFSET = 3;
 const FRAME = /^\s+at /;
 const INTERNAL = /node_modules[\\/]|node:internal|\[nodejs\.internal|worker\.cjs|\(native\)|^\s+at new Promise \(<anonymous>\)/;
 const PROGRAM_FRAME = /^(\s+)at .*eval at runWorkerMain .*<anonymous>:(\d+):(\d+)\)\s*$/;
+/**
+ * Longest line read as the program frame. PROGRAM_FRAME backtracks quadratically on a long line that repeats
+ * `eval at runWorkerMain`, and error text can carry anything a program wrote; real frames are far shorter.
+ */
+const MAX_FRAME_CHARS = 1000;
 
 /** Removes internal stack frames from an error message; returns the same string when there is nothing to trim. */
 export function trimStackTrace(message: string): string {
@@ -23,7 +28,7 @@ export function trimStackTrace(message: string): string {
       kept.push(line);
       continue;
     }
-    const program = PROGRAM_FRAME.exec(line);
+    const program = line.length <= MAX_FRAME_CHARS ? PROGRAM_FRAME.exec(line) : null;
     if (program) {
       const programLine = Number(program[2]) - PROGRAM_LINE_OFFSET;
       if (programLine >= 1) {

@@ -159,6 +159,12 @@ describe('trimStackTrace', () => {
     expect(trimStackTrace(message)).toBe('code run failed (exception): ToolCallError: invalid arguments: missing required property "description"');
   });
 
+  it('reads only frame-sized lines as the program frame (a long model-written line is kept, never scanned quadratically)', () => {
+    const long = `    at ${'eval at runWorkerMain '.repeat(200)}(<anonymous>:10:5)`;
+    const message = `Error: x\n${long}`;
+    expect(trimStackTrace(message)).toBe(message);
+  });
+
   it('returns the same string when there is nothing to trim', () => {
     const message = capture('n_e_edit_unread').finalResult.error!.message;
     expect(trimStackTrace(message)).toBe(message);
