@@ -314,6 +314,9 @@ export const dashboardStyles = css`
   }
   pre {
     margin: 0;
+    /* In a narrow host panel (DSH Settings is ~560 px) the table scrolls sideways; without a floor the
+       previews and errors shrank to a few characters per line. */
+    min-width: 22ch;
     white-space: pre-wrap;
     word-break: break-word;
     max-height: 9em;
