@@ -158,8 +158,25 @@ function isExpressionBracket(bracket: Bracket): boolean {
   return bracket.char === '{' && bracket.after !== undefined && OBJECT_LITERAL_AFTER.has(bracket.after);
 }
 
-function lineStartOf(code: string, offset: number): number {
-  return Math.max(code.lastIndexOf('\n', offset - 1), code.lastIndexOf('\r', offset - 1)) + 1;
+function isLineEnd(char: string | undefined): boolean {
+  return char === '\n' || char === '\r';
+}
+
+/**
+ * The first open bracket whose line is indented at least as deep as the line holding `lastOffset` (and is not
+ * that line). The brackets come in source order, so one forward walk finds every line start: linear in the text.
+ */
+function bracketOpenedNoDeeperThanLastLine(code: string, brackets: readonly Bracket[], lastOffset: number): Bracket | undefined {
+  let lastLineStart = lastOffset;
+  while (lastLineStart > 0 && !isLineEnd(code[lastLineStart - 1])) lastLineStart--;
+  const lastIndent = indentAt(code, lastLineStart);
+  let lineStart = 0;
+  let cursor = 0;
+  for (const bracket of brackets) {
+    for (; cursor < bracket.start; cursor++) if (isLineEnd(code[cursor])) lineStart = cursor + 1;
+    if (lineStart !== lastLineStart && lastIndent <= indentAt(code, lineStart)) return bracket;
+  }
+  return undefined;
 }
 
 function indentAt(code: string, lineStart: number): number {
@@ -182,11 +199,7 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
   if (innermost && isExpressionBracket(innermost)) {
     return `inside an unfinished ${innermost.char === '(' ? 'argument list' : innermost.char === '[' ? 'array' : 'object literal'} that starts at line ${positionOf(code, innermost.start).line}`;
   }
-  const lastLineStart = lineStartOf(code, last.start);
-  const misplaced = scan.openBrackets.find((bracket) => {
-    const openerLineStart = lineStartOf(code, bracket.start);
-    return openerLineStart !== lastLineStart && indentAt(code, lastLineStart) <= indentAt(code, openerLineStart);
-  });
+  const misplaced = bracketOpenedNoDeeperThanLastLine(code, scan.openBrackets, last.start);
   if (misplaced) {
     return `after code that is not indented inside the \`${misplaced.char}\` opened at line ${positionOf(code, misplaced.start).line}, so the closing delimiter is missing earlier in the program, not at its end`;
   }

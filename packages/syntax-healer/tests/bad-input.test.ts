@@ -82,6 +82,7 @@ describe('diagnostics on hostile text', () => {
     ['a long import line without from', 'import ' + 'a '.repeat(100_000)],
     ['a long f-string-looking line', 'f"' + '{'.repeat(100_000)],
     ['many short lines', 'x y\n'.repeat(50_000)],
+    ['200,000 unclosed braces on one line (every open bracket is checked against the last line)', '{'.repeat(200_000)],
   ])('%s gets a diagnostic', (_name, code) => {
     const result = healProgram(code);
     expect(result.ok).toBe(false);
