@@ -79,6 +79,8 @@ function repairBlock(state: PluginState, chunk: BlockEnd & { block: ToolCallBloc
   }
   if (!result.changed) {
     if (result.diagnostic) state.streamNotes.set(String(block.id), { modelTool: block.name, tool: block.name, receipts: [], diagnostic: result.diagnostic });
+    // A note left by an earlier block with this id (one that never ran) must not be joined to this call.
+    else if (state.streamNotes.size > 0) state.streamNotes.delete(String(block.id));
     return undefined;
   }
   const repaired: ToolCallBlock = { ...block, name: result.call.name, arguments: JSON.stringify(result.call.arguments) };

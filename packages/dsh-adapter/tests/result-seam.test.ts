@@ -100,6 +100,20 @@ describe('tools/result joins outcomes', () => {
     expect(stats.totals).toMatchObject({ healedSuccess: 0, tokensSaved: 0 });
   });
 
+  it('does not join a repair to a later call that reuses its id (a provider numbering calls per response)', async () => {
+    host = await bootHost({ web: true, meteredTokens: 5000 });
+    const path = host.file('guide.md', 'hello\n');
+    // Repaired on the stream, but the turn ends before it runs (no tools/result for it).
+    await host.stream(toolCallChunks(0, 'call_0', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'guide.md' })));
+    // The next response numbers its (valid) call call_0 again.
+    const { blocks } = await host.stream(toolCallChunks(0, 'call_0', 'read', JSON.stringify({ file_path: path })));
+    const call = blocks.find((block) => block.type === 'tool-call') as { name: string; arguments: string };
+    expect((await host.execute(call.name, JSON.parse(call.arguments), { callId: 'call_0' })).isError).toBe(false);
+    const stats = await host.stats();
+    expect(stats.recent.some((entry) => entry.callId === 'call_0' && entry.outcome === 'healed-success')).toBe(false);
+    expect(stats.totals).toMatchObject({ calls: 1, passThrough: 1, healedSuccess: 0, tokensSaved: 0 });
+  });
+
   it('serves plugin errors with the stats', async () => {
     host = await bootHost({ web: true });
     const path = host.file('existing.txt', 'alpha\n');
