@@ -512,7 +512,7 @@ export class TnDashboard extends LitElement {
             </thead>
             <tbody>
               ${events.length === 0
-                ? html`<tr><td colspan="7" class="muted">No events match these filters.</td></tr>`
+                ? html`<tr><td colspan="7" class="muted no-match">No events match these filters.</td></tr>`
                 : events.map((event) => this.renderEventRow(event))}
             </tbody>
           </table>
@@ -521,19 +521,30 @@ export class TnDashboard extends LitElement {
     `;
   }
 
+  /**
+   * One table row per event. Below ~760 px of container width the stylesheet restacks each row into a card
+   * (time · tool · outcome, then category, rules, previews and error); `data-label` names a cell there, where
+   * the column headers are only read by assistive technology, and `data-empty` marks a cell with nothing to show.
+   */
   private renderEventRow(event: DashboardEvent): TemplateResult {
+    const hasRules = event.ruleIds.length > 0;
+    const hasError = event.error !== undefined;
     return html`<tr data-event=${event.id}>
-      <td><span class="hint">${formatTime(event.at)}</span></td>
-      <td>${event.tool}</td>
-      <td>${event.category}</td>
-      <td><span class="badge ${event.outcome}">${OUTCOME_LABELS[event.outcome] ?? event.outcome}</span></td>
-      <td>${event.ruleIds.length ? event.ruleIds.map((id) => html`<div><code>${id}</code></div>`) : html`<span class="muted">—</span>`}</td>
-      <td>
+      <td class="cell-time"><span class="hint">${formatTime(event.at)}</span></td>
+      <td class="cell-tool">${event.tool}</td>
+      <td class="cell-category" data-label="category">${event.category}</td>
+      <td class="cell-outcome"><span class="badge ${event.outcome}">${OUTCOME_LABELS[event.outcome] ?? event.outcome}</span></td>
+      <td class="cell-rules" data-label="rules" ?data-empty=${!hasRules}>
+        ${hasRules ? event.ruleIds.map((id) => html`<div><code>${id}</code></div>`) : html`<span class="muted">—</span>`}
+      </td>
+      <td class="cell-previews">
         ${event.before !== undefined ? html`<div class="preview-label">before</div><pre data-before>${event.before}</pre>` : nothing}
         ${event.after !== undefined ? html`<div class="preview-label">after</div><pre data-after>${event.after}</pre>` : nothing}
         ${event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing}
       </td>
-      <td>${event.error !== undefined ? html`<pre>${event.error}</pre>` : html`<span class="muted">—</span>`}</td>
+      <td class="cell-error" data-label="error" ?data-empty=${!hasError}>
+        ${hasError ? html`<pre data-error>${event.error}</pre>` : html`<span class="muted">—</span>`}
+      </td>
     </tr>`;
   }
 }

@@ -2,6 +2,8 @@
  * The dashboard's stylesheet. Colours are custom properties set per theme: `light` and `dark` use fixed
  * palettes; `auto` follows the DSH web client's own design tokens (`--dsw-alias-*`) when the element sits in
  * DSH, and the user's `prefers-color-scheme` everywhere else. Badges always carry text, never colour alone.
+ * The layout follows the element's own width (a container query on the host, not the viewport), because the
+ * element is embedded in panels of any size: DSH's Settings panel is about 560 px wide.
  */
 import { css } from 'lit';
 
@@ -45,6 +47,7 @@ export const dashboardStyles = css`
     padding: 16px;
     box-sizing: border-box;
     color-scheme: light;
+    container: tn-dashboard / inline-size;
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light']):not([theme='dark'])) {
@@ -209,7 +212,7 @@ export const dashboardStyles = css`
   }
   .grid2 {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(300px, 1fr));
+    grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr));
     gap: 16px;
   }
   ol.ranking {
@@ -245,7 +248,7 @@ export const dashboardStyles = css`
   }
   .rules {
     display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(240px, 1fr));
+    grid-template-columns: repeat(auto-fill, minmax(min(240px, 100%), 1fr));
     gap: 10px;
   }
   .rule {
@@ -352,5 +355,147 @@ export const dashboardStyles = css`
   }
   .badge.off {
     color: var(--tn-warn);
+  }
+
+  /* Long unbroken names (tool names, rule ids, URLs in previews) wrap instead of widening a narrow panel. */
+  button.link,
+  .rule,
+  .hint,
+  td {
+    overflow-wrap: anywhere;
+  }
+
+  /* Narrower than the events table's minimum width (the element below ~790 px): each event becomes a card. The
+     table keeps its semantics (rows and cells; the column headers stay in the accessibility tree, visually
+     hidden) and its rows restack as wrapping flex boxes: time · tool · outcome, then category, rules, the
+     before → after previews and the error as full-width text blocks. */
+  @container tn-dashboard (width < 760px) {
+    .kpis {
+      grid-template-columns: repeat(6, minmax(0, 1fr));
+    }
+    .kpi {
+      grid-column: span 2;
+    }
+    .kpi:nth-child(n + 4) {
+      grid-column: span 3;
+    }
+    .filters .field {
+      flex: 1 1 140px;
+      min-width: 0;
+    }
+    .filters select,
+    .filters input {
+      width: 100%;
+    }
+    .table-wrap {
+      overflow: visible;
+      border: none;
+      border-radius: 0;
+    }
+    table,
+    tbody,
+    caption,
+    td {
+      display: block;
+    }
+    table {
+      min-width: 0;
+    }
+    caption {
+      padding: 0 0 8px;
+    }
+    thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+    tbody tr {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      gap: 4px 12px;
+      border: 1px solid var(--tn-border);
+      border-radius: 8px;
+      padding: 8px 12px;
+      margin-bottom: 8px;
+    }
+    td {
+      padding: 0;
+      border: none;
+      min-width: 0;
+    }
+    td.cell-time {
+      order: 1;
+    }
+    td.cell-tool {
+      order: 2;
+      font-weight: 600;
+    }
+    td.cell-outcome {
+      order: 3;
+      margin-left: auto;
+    }
+    td.cell-category {
+      order: 4;
+    }
+    td.cell-rules {
+      order: 5;
+    }
+    td.cell-previews {
+      order: 6;
+    }
+    td.cell-error {
+      order: 7;
+    }
+    td.cell-category,
+    td.cell-rules,
+    td.cell-previews,
+    td.cell-error,
+    td.no-match {
+      flex: 1 1 100%;
+    }
+    td[data-empty] {
+      display: none;
+    }
+    td[data-label]::before {
+      content: attr(data-label) ': ';
+      color: var(--tn-muted);
+      font-size: 12px;
+    }
+    td.cell-error::before {
+      display: block;
+      font-size: 11px;
+    }
+    td.cell-rules > div {
+      display: inline;
+    }
+    td.cell-rules > div + div::before {
+      content: ', ';
+    }
+    pre {
+      min-width: 0;
+      overflow-wrap: anywhere;
+      padding: 4px 6px;
+      border-radius: 4px;
+      background: var(--tn-surface);
+    }
+  }
+  @container tn-dashboard (width < 480px) {
+    .kpis {
+      grid-template-columns: repeat(2, minmax(0, 1fr));
+    }
+    .kpi,
+    .kpi:nth-child(n + 4) {
+      grid-column: auto;
+    }
+    .kpi:last-child:nth-child(odd) {
+      grid-column: 1 / -1;
+    }
+    .kpi .value {
+      font-size: 20px;
+    }
   }
 `;

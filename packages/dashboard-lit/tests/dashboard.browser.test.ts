@@ -293,6 +293,109 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await expect.poll(colours).toEqual({ background: 'rgb(255, 255, 255)', color: 'rgb(31, 35, 40)' });
   });
 
+  /**
+   * What sticks out sideways inside a `#frame` page: boxes (the frame, the element, the events table's wrapper,
+   * every preview) whose content is wider than they are, and shadow-tree elements that reach past the element's
+   * right edge (the visually hidden column headers excepted).
+   */
+  function horizontalOverflow(): Promise<{ scrolling: string[]; sticking: string[] }> {
+    return page.evaluate(() => {
+      const describe = (element: Element) => `${element.tagName.toLowerCase()}.${element.className} ${element.scrollWidth}/${element.clientWidth}`;
+      const host = document.querySelector('tn-dashboard') as HTMLElement;
+      const root = host.shadowRoot as ShadowRoot;
+      const right = host.getBoundingClientRect().right;
+      const boxes = [document.getElementById('frame') as HTMLElement, host, ...root.querySelectorAll('.table-wrap, table, pre')];
+      return {
+        scrolling: boxes.filter((element) => element.scrollWidth > element.clientWidth + 1).map(describe),
+        // The visually hidden column headers (a 1 px, overflow-hidden thead) keep their unclipped layout boxes.
+        sticking: [...root.querySelectorAll('*')]
+          .filter((element) => !element.closest('thead') && element.getBoundingClientRect().right > right + 1)
+          .map(describe),
+      };
+    });
+  }
+
+  /** Top and bottom of an element in the page, for same-line / same-row checks. */
+  const box = async (selector: string) => {
+    const rect = await dash().locator(selector).first().boundingBox();
+    if (!rect) throw new Error(`${selector} is not rendered`);
+    return { top: rect.y, bottom: rect.y + rect.height, left: rect.x, width: rect.width, middle: rect.y + rect.height / 2 };
+  };
+
+  it('keeps the events table at full width (columns with headers)', async () => {
+    await open();
+    await expect.poll(eventIds).toHaveLength(7);
+    expect(await dash().locator('tr[data-event="ev-1"]').evaluate((row) => getComputedStyle(row).display)).toBe('table-row');
+    expect((await box('thead')).width).toBeGreaterThan(700);
+    expect(await dash().locator('[data-kpi]').evaluateAll((cards) => new Set(cards.map((card) => card.getBoundingClientRect().top)).size)).toBe(1);
+  });
+
+  for (const { width, theme } of [
+    { width: 560, theme: 'light' },
+    { width: 360, theme: 'dark' },
+  ] as const) {
+    it(`in a ${width} px container, restacks events as cards with text previews and never scrolls sideways`, async () => {
+      await page.setViewportSize({ width: width + 40, height: 900 });
+      await open({ width: String(width), theme });
+      await expect.poll(eventIds).toEqual(['ev-1', 'ev-2', 'ev-3', 'ev-4', 'ev-5', 'ev-6', 'ev-7']);
+      expect(await horizontalOverflow()).toEqual({ scrolling: [], sticking: [] });
+
+      // Still a table for assistive technology: the column headers are hidden visually, not removed.
+      expect(await dash().getByRole('table').count()).toBe(1);
+      expect(await dash().getByRole('row').count()).toBe(8);
+      expect(await dash().getByRole('columnheader', { name: 'Before → after' }).count()).toBe(1);
+      expect((await box('thead')).width).toBeLessThanOrEqual(1);
+
+      // A card: time · tool · outcome first, then category, rules, previews and error, each as wide as the card.
+      const card = await box('tr[data-event="ev-2"]');
+      const [time, tool, outcome, category, rules, previews] = await Promise.all(
+        ['time', 'tool', 'outcome', 'category', 'rules', 'previews'].map((cell) => box(`tr[data-event="ev-2"] td.cell-${cell}`)),
+      );
+      expect(tool.top).toBeLessThan(category.top);
+      expect(outcome.top).toBeLessThan(category.top);
+      if (width === 560) {
+        for (const cell of [tool, outcome]) expect(Math.abs(cell.middle - time.middle)).toBeLessThan(6);
+      }
+      expect(category.bottom).toBeLessThanOrEqual(rules.top + 1);
+      expect(rules.bottom).toBeLessThanOrEqual(previews.top + 1);
+      // Rule ids follow their "rules:" label on the same line.
+      expect((await box('tr[data-event="ev-2"] td.cell-rules code')).left).toBeLessThan(rules.left + 80);
+      expect(previews.width).toBeGreaterThan(card.width - 40);
+
+      // Previews and errors are text blocks (markup in event data stays text).
+      const before = dash().locator('tr[data-event="ev-2"] pre[data-before]');
+      expect(await before.textContent()).toBe(XSS_PREVIEW);
+      expect(await before.isVisible()).toBe(true);
+      expect(await dash().locator('img').count()).toBe(0);
+      expect(await dash().locator('tr[data-event="ev-3"] pre[data-after]').textContent()).toBe(REDACTED_PREVIEW);
+      const error = dash().locator('tr[data-event="ev-4"] pre[data-error]');
+      expect(await error.textContent()).toContain('FS_STALE_VERSION');
+      expect((await box('tr[data-event="ev-4"] pre[data-error]')).width).toBeGreaterThan(card.width - 40);
+      // An event without an error or rules shows no empty "error: —" line in its card.
+      expect(await dash().locator('tr[data-event="ev-1"] td.cell-error').isVisible()).toBe(false);
+      expect(await dash().locator('tr[data-event="ev-5"] td.cell-rules').isVisible()).toBe(false);
+
+      // KPI cards and rankings fill the width: 3 + 2 cards at 560 px, 2 + 2 + 1 at 360 px; rankings stack.
+      const kpiRows = await dash()
+        .locator('[data-kpi]')
+        .evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top)));
+      expect(new Set(kpiRows).size).toBe(width === 560 ? 2 : 3);
+      const tokens = await box('[data-kpi="tokens"]');
+      const calls = await box('[data-kpi="calls"]');
+      expect(tokens.width).toBeGreaterThan(calls.width);
+      expect((await box('[data-ranking="category"]')).top).toBeGreaterThan((await box('[data-ranking="tool"]')).bottom - 1);
+
+      // The same filters work on the cards.
+      await dash().getByLabel('Tool').selectOption('run_code');
+      expect(await eventIds()).toEqual(['ev-1', 'ev-3']);
+      await dash().getByRole('button', { name: 'Reset filters' }).click();
+      expect(await horizontalOverflow()).toEqual({ scrolling: [], sticking: [] });
+
+      mkdirSync(artifactsDir, { recursive: true });
+      await page.locator('#frame').screenshot({ path: `${artifactsDir}dashboard-narrow-${theme}.png` });
+    });
+  }
+
   it('in auto theme, follows the DSH web client\'s design tokens when present', async () => {
     await open({ theme: 'auto' });
     await page.addStyleTag({ content: ':root { --dsw-alias-bg-layer-1: rgb(1, 2, 3); --dsw-alias-label-primary: rgb(250, 240, 230); }' });

@@ -36,7 +36,11 @@ const STATIC: Record<string, string> = {
   '/vendor/react-dom.js': join(dirname(require.resolve('react-dom/package.json')), 'umd/react-dom.production.min.js'),
 };
 
-/** A page with one `<tn-dashboard>`; attributes come from the query string. */
+/**
+ * A page with one `<tn-dashboard>`; attributes come from the query string. With `width=<px>` the element sits
+ * in a `#frame` div of that width (a narrow host panel such as DSH's Settings dialog), whose own scroll width
+ * shows any horizontal overflow.
+ */
 function dashboardPage(query: URLSearchParams): string {
   const attrs = ['src', 'theme', 'refresh', 'clear-src']
     .filter((name) => query.has(name))
@@ -45,7 +49,14 @@ function dashboardPage(query: URLSearchParams): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tn-dashboard</title>
 <link rel="stylesheet" href="/page.css">
 <script type="module" src="/dist/tn-dashboard.js"></script></head>
-<body><tn-dashboard${attrs}></tn-dashboard></body></html>`;
+<body>${frame(query, `<tn-dashboard${attrs}></tn-dashboard>`)}</body></html>`;
+}
+
+function frame(query: URLSearchParams, content: string): string {
+  const width = query.get('width');
+  if (width === null) return content;
+  if (!/^\d{2,4}$/.test(width)) throw new Error(`bad width ${width}`);
+  return `<div id="frame" style="width: ${width}px; overflow: auto">${content}</div>`;
 }
 
 /** A page that loads the DSH client bundle through a minimal `__ModuleLoader__` and mounts its section with React. */
