@@ -3,6 +3,8 @@
  * maps a host result to one of them from its error code and, for the host's plain `Error`s that carry no
  * code (editor path and range errors, blank description), from its exact message text.
  */
+import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
+import { decodeArguments } from './decode-arguments.js';
 import type { CategoryInfo, Classification, ToolCall, ToolResultLike } from './types.js';
 
 export const categories: readonly CategoryInfo[] = Object.freeze([
@@ -29,16 +31,29 @@ const knownCategories = new Set(categories.filter((category) => category.known).
 
 const CODE_RUN_PREFIX = 'code run failed (exception): ';
 
-function classifyProgramFailure(message: string): string {
+/**
+ * True when the call's program compiles like the host compiles it, so it RAN before failing. A program that
+ * throws `new SyntaxError(...)` (a failed `JSON.parse`) or a plain string looks like a compile failure from
+ * the message alone; calling that "nothing ran" would invite the model to repeat side effects.
+ */
+function programRan(call: ToolCall | undefined): boolean {
+  const decoded = decodeArguments(call?.arguments);
+  const code = decoded.ok ? decoded.value.code : undefined;
+  return typeof code === 'string' && compilesLikeHost(code).ok;
+}
+
+function classifyProgramFailure(message: string, call: ToolCall | undefined): string {
   if (!message.startsWith(CODE_RUN_PREFIX)) return 'code-runtime';
   const detail = message.slice(CODE_RUN_PREFIX.length);
   if (detail.startsWith('ToolCallError: invalid arguments') || detail.startsWith('ToolCallError: binding arguments must be lossless JSON')) return 'inner-invalid-args';
   if (detail.startsWith('ToolCallError: ')) return 'inner-tool-error';
   if (/^TypeError: tools(\.[\w$]+|\[[^\]]*\]) is not a function/.test(detail)) return 'inner-unknown-binding';
-  if (detail.startsWith('SyntaxError') || detail.startsWith('TypeError: "" is not a function')) return 'code-syntax';
+  if (detail.startsWith('TypeError: "" is not a function')) return 'code-syntax';
   const firstLine = detail.split('\n', 1)[0] ?? '';
-  // Failures of the host-side type strip carry no error name and no stack: the program never ran.
-  if (!/^[A-Za-z_$][\w$]*(Error|Exception)\b/.test(firstLine) && !detail.includes('\n    at ')) return 'code-syntax';
+  // A SyntaxError, or a failure of the host-side type strip (no error name and no stack), means the program
+  // never ran, unless the program itself compiles: then it ran and threw.
+  const looksUncompiled = detail.startsWith('SyntaxError') || (!/^[A-Za-z_$][\w$]*(Error|Exception)\b/.test(firstLine) && !detail.includes('\n    at '));
+  if (looksUncompiled && !programRan(call)) return 'code-syntax';
   return 'code-runtime';
 }
 
@@ -55,7 +70,7 @@ function categoryOf(call: ToolCall | undefined, result: ToolResultLike): string 
     case 'INVALID_ARGS':
       return 'invalid-args';
     case 'CODE_RUN_FAILED':
-      return classifyProgramFailure(message);
+      return classifyProgramFailure(message, call);
     case 'FS_NOT_OBSERVED':
       return 'fs-not-observed';
     case 'FS_STALE_VERSION':
@@ -70,7 +85,7 @@ function categoryOf(call: ToolCall | undefined, result: ToolResultLike): string 
   if (message.startsWith('invalid description: ')) return 'invalid-args';
   if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
   if (message.startsWith('Invalid `view_range`')) return 'editor-range';
-  if (call?.name === 'run_code' && message.startsWith('code run failed (')) return classifyProgramFailure(message);
+  if (call?.name === 'run_code' && message.startsWith('code run failed (')) return classifyProgramFailure(message, call);
   return 'other';
 }
 

@@ -148,6 +148,28 @@ describe('appendHint', () => {
   });
 });
 
+describe('a program that ran and then threw is never reported as "nothing ran"', () => {
+  const failed = (message: string): ToolResultLike => ({ isError: true, error: { message, info: { code: 'CODE_RUN_FAILED', name: 'CodeRunFailedError' } }, content: [] });
+  it.each([
+    ['a thrown string', "await tools.bash({ command: 'deploy', description: 'Deploy' });\nthrow 'deploy half done';", 'code run failed (exception): deploy half done'],
+    [
+      'a JSON.parse SyntaxError at run time',
+      "await tools.bash({ command: 'deploy', description: 'Deploy' });\nreturn JSON.parse('{');",
+      "code run failed (exception): SyntaxError: Expected property name or '}' in JSON at position 1\n    at JSON.parse (<anonymous>)",
+    ],
+  ])('%s', (_name, code, message) => {
+    const call = { name: 'run_code', arguments: { code, description: 'Deploy' } };
+    expect(classifyResult(call, failed(message)).category).toBe('code-runtime');
+    expect(hintFor(call, failed(message), codeEnv) ?? '').not.toMatch(/nothing ran/);
+  });
+
+  it('a program the host does not compile still counts as never run', () => {
+    const tripleQuote = '"'.repeat(3);
+    const call = { name: 'run_code', arguments: { code: `const doc = ${tripleQuote}x${tripleQuote};`, description: 'Doc' } };
+    expect(classifyResult(call, failed("code run failed (exception): Expected ';', '}' or <eof>")).category).toBe('code-syntax');
+  });
+});
+
 describe('trimStackTrace', () => {
   it('drops pnpm-store and node-internal frames, keeps the program frame as line/column and the captured output', () => {
     const message = capture('c_runtime_throw').finalResult.error!.message;
