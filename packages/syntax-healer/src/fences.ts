@@ -18,6 +18,12 @@ const OPENER_WITH_CODE = /^[ \t]{0,3}(`{3,}|~{3,})([A-Za-z]+)[ \t]+(?=\S)/;
 const PROGRAM_LANGUAGES = new Set(['', 'js', 'javascript', 'ts', 'typescript', 'mjs', 'cjs', 'mts', 'cts', 'jsx', 'tsx', 'node', 'es6', 'ecmascript']);
 /** Characters that make a line look like code rather than prose introducing a fence. */
 const CODE_CHARACTERS = /[`{};=]/;
+/**
+ * A line that reads as a statement even without those characters: a call glued to its callee (`deploy()`,
+ * `await tools.bash(args)`; prose writes "the program (updated)") or a leading statement keyword. Dropping
+ * such a line as "prose" would silently remove code.
+ */
+const STATEMENT_LIKE = /[\w$\]]\(|^\s*(?:await|return|const|let|var|if|for|while|throw|try|function|class)\b/;
 
 interface Line {
   /** Offset of the first character of the line. */
@@ -64,7 +70,12 @@ function isBlank(text: string): boolean {
 }
 
 function isProse(lines: Line[]): boolean {
-  return lines.every((line) => isBlank(line.text) || (!CODE_CHARACTERS.test(line.text) && /\p{L}/u.test(line.text)));
+  return lines.every((line) => isBlank(line.text) || (!CODE_CHARACTERS.test(line.text) && !STATEMENT_LIKE.test(line.text) && /\p{L}/u.test(line.text)));
+}
+
+/** Lines after the closing fence are dropped with it: only prose may be there (inline `code` is fine in prose). */
+function isTrailingProse(lines: Line[]): boolean {
+  return lines.every((line) => isBlank(line.text) || (!/[{};=]/.test(line.text) && !STATEMENT_LIKE.test(line.text)));
 }
 
 function closesFence(text: string, marker: string): boolean {
@@ -139,6 +150,7 @@ export function findFence(code: string): FenceMatch {
     closed = 'line';
     const after = lines.slice(closeIndex + 1);
     if (after.some((line) => OPENER.test(line.text))) return { kind: 'ambiguous', line: closeIndex + 2 };
+    if (!isTrailingProse(after)) return { kind: 'none' };
   } else {
     let last = lines.length - 1;
     while (last > openIndex && isBlank(lines[last]!.text)) last--;

@@ -75,6 +75,23 @@ describe('specific promises', () => {
     expect(result.diagnostic?.message).toContain('missing earlier in the program');
   });
 
+  it.each([
+    ['a tool call before the fence', 'await tools.bash(args)\n```js\nreturn 1\n```'],
+    ['a bare call before the fence', 'deploy()\n```js\nreturn 1\n```'],
+    ['a tool call after the closing fence', '```js\nreturn 1\n```\nawait tools.bash(args)'],
+  ])('never drops a line of code around a fence as if it were prose: %s', (_name, code) => {
+    const result = healProgram(code);
+    expect(result.changed).toBe(false);
+    expect(result.code).toBe(code);
+  });
+
+  it.each([
+    ['prose with a parenthesis before', 'Here is the program (updated):\n```js\nreturn 1\n```'],
+    ['prose with inline code after', '```js\nreturn 1\n```\nThis returns `1`.'],
+  ])('still strips a fence with prose around it: %s', (_name, code) => {
+    expect(healProgram(code)).toMatchObject({ ok: true, changed: true, code: 'return 1' });
+  });
+
   it('maps diagnostic lines inside a fence back to the original program', () => {
     const result = healProgram('```js\nconst a = 1;\nawait tools.bash({ command: `ls ${dir');
     expect(result.diagnostic).toMatchObject({ kind: 'truncated', line: 3 });
