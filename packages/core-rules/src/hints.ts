@@ -96,7 +96,11 @@ function syntaxHint(call: ToolCall, message: string, diagnostic: Diagnostic | un
   const program = programOf(call);
   const where = diagnostic ?? (program === undefined ? undefined : healProgram(program).diagnostic);
   if (where?.kind === 'truncated' && where.line !== undefined) return `Hint: your program was cut at line ${where.line}; nothing ran; resend it whole.`;
-  if (message.includes('TypeError: "" is not a function')) return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
+  if (message.includes('TypeError: "" is not a function')) {
+    // Only a program that OPENS with the fence failed before its first statement; code above a fence ran.
+    if (program === undefined || /^\s*(?:```|~~~)/.test(program)) return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
+    return 'Hint: the program stopped at a Markdown ``` fence (its backticks read as a tagged template call); the statements above it already ran. Send only program text, without fences.';
+  }
   if (message.includes('enum is not supported')) return 'Hint: nothing ran: only erasable TypeScript is allowed; replace the enum with a const object.';
   if (where) {
     const at = where.line !== undefined && !where.message.includes(`line ${where.line}`) ? ` (line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ''})` : '';

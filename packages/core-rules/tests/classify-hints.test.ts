@@ -163,6 +163,14 @@ describe('a program that ran and then threw is never reported as "nothing ran"',
     expect(hintFor(call, failed(message), codeEnv) ?? '').not.toMatch(/nothing ran/);
   });
 
+  it('a fence below code that already ran is not called "nothing ran"', () => {
+    const code = "await tools.bash({ command: 'deploy', description: 'Deploy' });\n```js\nreturn 1;\n```";
+    const call = { name: 'run_code', arguments: { code, description: 'Deploy' } };
+    const hint = hintFor(call, failed('code run failed (exception): TypeError: "" is not a function\n    at eval (eval at runWorkerMain (worker.cjs:1:1), <anonymous>:5:1)'), codeEnv);
+    expect(hint).toMatch(/already ran/);
+    expect(hint).not.toMatch(/nothing useful ran/);
+  });
+
   it('a program the host does not compile still counts as never run', () => {
     const tripleQuote = '"'.repeat(3);
     const call = { name: 'run_code', arguments: { code: `const doc = ${tripleQuote}x${tripleQuote};`, description: 'Doc' } };
