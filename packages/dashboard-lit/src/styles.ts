@@ -48,6 +48,12 @@ export const dashboardStyles = css`
     box-sizing: border-box;
     color-scheme: light;
     container: tn-dashboard / inline-size;
+    /* A size container does not take its width from its content, so in a shrink-to-fit parent (a flex column
+       with align-items: flex-start, an inline-block) it would collapse; fill the available width instead, as a
+       block in normal flow does anyway. The last declaration the browser understands wins. */
+    width: -moz-available;
+    width: -webkit-fill-available;
+    width: stretch;
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light']):not([theme='dark'])) {
@@ -357,19 +363,21 @@ export const dashboardStyles = css`
     color: var(--tn-warn);
   }
 
-  /* Long unbroken names (tool names, rule ids, URLs in previews) wrap instead of widening a narrow panel. */
-  button.link,
-  .rule,
-  .hint,
-  td {
-    overflow-wrap: anywhere;
-  }
-
   /* Narrower than the events table's minimum width (the element below ~790 px): each event becomes a card. The
      table keeps its semantics (rows and cells; the column headers stay in the accessibility tree, visually
      hidden) and its rows restack as wrapping flex boxes: time · tool · outcome, then category, rules, the
      before → after previews and the error as full-width text blocks. */
   @container tn-dashboard (width < 760px) {
+    /* Long unbroken names (tool names, rule ids, paths in previews) wrap instead of widening a narrow panel.
+       Only here: in the wide table, 'anywhere' would also shrink the columns' minimum widths and break
+       short names like run_code in the middle. */
+    button.link,
+    .rule,
+    .hint,
+    td,
+    pre {
+      overflow-wrap: anywhere;
+    }
     .kpis {
       grid-template-columns: repeat(6, minmax(0, 1fr));
     }
@@ -477,7 +485,6 @@ export const dashboardStyles = css`
     }
     pre {
       min-width: 0;
-      overflow-wrap: anywhere;
       padding: 4px 6px;
       border-radius: 4px;
       background: var(--tn-surface);

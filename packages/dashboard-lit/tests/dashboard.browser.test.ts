@@ -327,7 +327,36 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await expect.poll(eventIds).toHaveLength(7);
     expect(await dash().locator('tr[data-event="ev-1"]').evaluate((row) => getComputedStyle(row).display)).toBe('table-row');
     expect((await box('thead')).width).toBeGreaterThan(700);
+    // Words are not broken mid-word: the tool name keeps one line, the time at most two ("11/29/2026," / "8:36:40 AM").
+    const lineHeights = await dash()
+      .locator('tr[data-event="ev-2"] td.cell-time, tr[data-event="ev-2"] td.cell-tool')
+      .evaluateAll((cells) => cells.map((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return range.getBoundingClientRect().height;
+      }));
+    expect(lineHeights).toHaveLength(2);
+    expect(lineHeights[0]).toBeLessThan(40);
+    expect(lineHeights[1]).toBeLessThan(24);
     expect(await dash().locator('[data-kpi]').evaluateAll((cards) => new Set(cards.map((card) => card.getBoundingClientRect().top)).size)).toBe(1);
+  });
+
+  it('fills a shrink-to-fit parent instead of collapsing (a size container ignores its content\'s width)', async () => {
+    await open({ width: '560' });
+    await expect.poll(eventIds).toHaveLength(7);
+    const width = () => dash().evaluate((element) => element.getBoundingClientRect().width);
+    expect(await width()).toBe(560);
+    await page.evaluate(() => {
+      const frame = document.getElementById('frame') as HTMLElement;
+      Object.assign(frame.style, { display: 'flex', flexDirection: 'column', alignItems: 'flex-start' });
+    });
+    expect(await width()).toBe(560);
+    await page.evaluate(() => {
+      const frame = document.getElementById('frame') as HTMLElement;
+      Object.assign(frame.style, { display: 'block' });
+      (document.querySelector('tn-dashboard') as HTMLElement).style.display = 'inline-block';
+    });
+    expect(await width()).toBe(560);
   });
 
   for (const { width, theme } of [
