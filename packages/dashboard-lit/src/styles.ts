@@ -323,8 +323,8 @@ export const dashboardStyles = css`
   }
   pre {
     margin: 0;
-    /* In a narrow host panel (DSH Settings is ~560 px) the table scrolls sideways; without a floor the
-       previews and errors shrank to a few characters per line. */
+    /* A floor for previews and errors in the wide table (narrow panels get cards instead, see below), so a
+       crowded row cannot squeeze them to a few characters per line. */
     min-width: 22ch;
     white-space: pre-wrap;
     word-break: break-word;
