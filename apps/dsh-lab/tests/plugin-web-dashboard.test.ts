@@ -212,7 +212,7 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
       await expectHostColours('dark');
       expect(await kpiValue('calls')).toBe(integer(stats.totals.calls));
       await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-dark.png') });
-      // The recent-events section: filters, caption and the newest rows (the table scrolls sideways in the panel).
+      // The recent-events section: filters, caption and the newest rows.
       await dashboard().locator('#events-title').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
       const caption = (await dashboard().locator('caption').textContent())!.replace(/\s+/g, ' ');
       expect(caption).toMatch(new RegExp(`Showing ${stats.recent.length} of ${stats.recent.length} recent events( \\(\\d+ stored\\))?\\. Previews`));
