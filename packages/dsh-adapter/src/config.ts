@@ -10,6 +10,9 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
+/** A bare host name for `allowedHosts`: letters, digits, `.`, `-`, `_`; no scheme, port, path or wildcard. */
+const HOST_NAME_PATTERN = '^[A-Za-z0-9_.-]+$';
+
 export const ConfigSchema = Type.Object(
   {
     autoWrapRunCode: Type.Boolean({ default: true, description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.' }),
@@ -22,6 +25,10 @@ export const ConfigSchema = Type.Object(
     persistPassthrough: Type.Boolean({ default: false, description: 'Also write calls that needed no healing to the JSONL log (they are always counted).' }),
     logDir: Type.String({ default: '', description: 'Directory of the JSONL log and summary; empty means $DSH_HOME (default ~/.dsh).' }),
     maxLogBytes: Type.Integer({ default: 4 * 1024 * 1024, minimum: 64 * 1024, description: 'Size at which the JSONL log rotates.' }),
+    allowedHosts: Type.Array(Type.String({ pattern: HOST_NAME_PATTERN }), {
+      default: [],
+      description: 'Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or reverse-proxy host. DNS-rebinding defence.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -56,6 +63,7 @@ function describeType(value: unknown): string {
 function expectedType(option: string): string {
   const property = (ConfigSchema.properties as Record<string, { type?: string; minimum?: number }>)[option];
   if (!property) return 'no such option';
+  if (property.type === 'array') return 'an array of host names (strings like "dsh.lan": no scheme, port, path or wildcard)';
   if (property.type === 'integer' && property.minimum !== undefined) return `an integer >= ${property.minimum}`;
   return property.type === 'integer' ? 'an integer' : `a ${property.type}`;
 }

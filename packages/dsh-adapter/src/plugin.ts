@@ -81,7 +81,7 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     },
   };
   ctx.inject(['webServer'], (web) => {
-    web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend) }), 'tool-normalizer stats route');
-    web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend) }), 'tool-normalizer clear route');
+    web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend, config.allowedHosts) }), 'tool-normalizer stats route');
+    web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend, config.allowedHosts) }), 'tool-normalizer clear route');
   });
 }

@@ -3,8 +3,13 @@
  * `POST /plugin-api/tool-normalizer/clear`. Both answer same-origin requests only, never cache, and the clear
  * action needs a JSON body plus a custom header, which a cross-site page cannot send without a CORS preflight
  * this server never approves (a body-less or form POST is refused). Request bodies are capped.
+ *
+ * DSH's web server does not check `Host`, so a DNS-rebinding page (attacker.example resolving to 127.0.0.1) would be
+ * "same-origin" with itself. Both routes therefore also check the `Host` header first, as dev servers do: an IP
+ * literal, `localhost` / `*.localhost`, or a name listed in the `allowedHosts` option.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIPv4, isIPv6 } from 'node:net';
 import { statsQueryFromSearchParams, type StatsQuery, type StatsPayload } from '@dsh-tool-normalizer/telemetry-store';
 
 export const ROUTE_PREFIX = '/plugin-api/tool-normalizer';
@@ -46,10 +51,43 @@ export function isSameOrigin(req: IncomingMessage): boolean {
   if (host === undefined) return false;
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
+    // URL lowercases the Origin's host; Host names are case-insensitive too.
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host.toLowerCase();
   } catch {
     return false;
   }
+}
+
+/** `host[:port]` or `[ipv6][:port]`; anything else (userinfo, paths, spaces, empty) does not match. */
+const HOST_HEADER = /^(?:\[([^\]]+)\]|([^\s:@/\\[\]]+))(?::\d{1,5})?$/;
+
+/** A name compared case-insensitively and without one trailing dot (`Localhost.` is `localhost`). */
+function canonicalName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/**
+ * True when the `Host` header names this machine in a way a DNS-rebinding page cannot forge: an IPv4 literal, a
+ * bracketed IPv6 literal, `localhost` or a `*.localhost` name (which resolve to loopback only), or a name the user
+ * listed in `allowedHosts`. A missing or malformed header is refused.
+ */
+export function isAllowedHost(host: string | undefined, allowedHosts: readonly string[]): boolean {
+  if (host === undefined) return false;
+  const match = HOST_HEADER.exec(host);
+  if (!match) return false;
+  const [, bracketed, plain] = match;
+  if (bracketed !== undefined) return isIPv6(bracketed);
+  if (plain === undefined) return false;
+  if (isIPv4(plain)) return true;
+  const name = canonicalName(plain);
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  return allowedHosts.some((allowed) => canonicalName(allowed) === name);
+}
+
+/** The 403 for a host that is not allowed; it names the option to set. */
+function refuseHost(res: ServerResponse): void {
+  send(res, 403, { error: 'host not allowed: add this host name to the tool-normalizer option allowedHosts' });
 }
 
 /** Reads at most `limit` bytes of body; resolves undefined when the body is larger. */
@@ -82,9 +120,10 @@ function readCappedBody(req: IncomingMessage, limit: number): Promise<string | u
   });
 }
 
-export function createStatsHandler(backend: RouteBackend) {
+export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
   return function handleStats(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET') return send(res, 405, { error: 'use GET' });
+    if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
     if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
     let query: StatsQuery;
     try {
@@ -102,9 +141,10 @@ export function createStatsHandler(backend: RouteBackend) {
   };
 }
 
-export function createClearHandler(backend: RouteBackend) {
+export function createClearHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
   return async function handleClear(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
+    if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
     if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
     if (req.headers[ACTION_HEADER] !== 'clear') return send(res, 403, { error: `the ${ACTION_HEADER}: clear header is required` });
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { error: 'send application/json' });

@@ -17,6 +17,7 @@ describe('validateConfig', () => {
         trimStackTraces: true,
         persistPassthrough: false,
         logDir: '',
+        allowedHosts: [],
       },
     });
   });
@@ -36,6 +37,10 @@ describe('validateConfig', () => {
     [{ maxLogBytes: 10 }, /option "maxLogBytes" must be an integer >= 65536, got number 10/],
     [{ logDir: ['x'] }, /option "logDir" must be a string, got array/],
     [{ autoWrapRunCod: true }, /unknown option "autoWrapRunCod"/],
+    [{ allowedHosts: 'dsh.lan' }, /option "allowedHosts" must be an array of host names .*, got string "dsh.lan"/],
+    [{ allowedHosts: [42] }, /option "allowedHosts" must be an array of host names .*, got array \[42\]/],
+    [{ allowedHosts: ['http://dsh.lan:5173'] }, /option "allowedHosts" must be an array of host names \(strings like "dsh.lan": no scheme, port, path or wildcard\)/],
+    [{ allowedHosts: [''] }, /option "allowedHosts" must be an array of host names/],
     ['yes', /config must be an object, got string/],
   ])('rejects %j', (input, message) => {
     const result = Config['~standard'].validate(input);

@@ -86,4 +86,13 @@ describe('config validation at load', () => {
     await expect(fiber.then(() => 'loaded')).rejects.toThrow(/option "autoWrapRunCode" must be a boolean, got string "yes"/);
     expect(listenerCounts(ctx)['tools/execute']).toBe(0);
   });
+
+  it('fails plugin load on an allowedHosts entry that is not a bare host name', async () => {
+    const ctx = new Context();
+    await ctx.plugin(SystemPrompt);
+    await ctx.plugin(ToolRuntime);
+    const fiber = ctx.plugin(plugin, { allowedHosts: ['http://dsh.lan:5173'] } as never);
+    await expect(fiber.then(() => 'loaded')).rejects.toThrow(/option "allowedHosts" must be an array of host names .*got array \["http:\/\/dsh.lan:5173"\]/);
+    expect(listenerCounts(ctx)['tools/execute']).toBe(0);
+  });
 });

@@ -1,9 +1,9 @@
-/** The small pure pieces: the bounded table every per-call map uses, the mode probe and the origin check. */
+/** The small pure pieces: the bounded table every per-call map uses, the mode probe, the origin and host checks. */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../src/bounded-map.js';
 import { modeOfPresentedTools } from '../src/host.js';
-import { isSameOrigin } from '../src/routes.js';
+import { isAllowedHost, isSameOrigin } from '../src/routes.js';
 import { PluginErrors } from '../src/fail-open.js';
 import { PROMPT_SECTION_TEXT } from '../src/prompt-section.js';
 
@@ -60,6 +60,28 @@ describe('isSameOrigin', () => {
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'http://127.0.0.1:9999' }))).toBe(false);
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', 'sec-fetch-site': 'cross-site' }))).toBe(false);
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'null' }))).toBe(false);
+  });
+});
+
+describe('isAllowedHost', () => {
+  it.each(['127.0.0.1:5173', '127.0.0.1', '192.168.1.20:80', '[::1]:5173', '[::1]', '[fe80::1]', 'localhost:5173', 'LOCALHOST', 'localhost.', 'dsh.localhost:5173'])(
+    'accepts %s with no allowedHosts',
+    (host) => {
+      expect(isAllowedHost(host, [])).toBe(true);
+    },
+  );
+  it.each([undefined, '', 'attacker.example', 'attacker.example:5173', 'localhost.attacker.example', 'notlocalhost', '::1', '[attacker.example]', '[::1', '127.0.0.1:port', 'user@127.0.0.1', '127.0.0.1/x', '127.1', 'dsh.lan'])(
+    'refuses %j with no allowedHosts',
+    (host) => {
+      expect(isAllowedHost(host, [])).toBe(false);
+    },
+  );
+  it('accepts a listed name in any case and with a trailing dot, and nothing else', () => {
+    expect(isAllowedHost('dsh.lan:5173', ['dsh.lan'])).toBe(true);
+    expect(isAllowedHost('DSH.Lan.', ['dsh.lan'])).toBe(true);
+    expect(isAllowedHost('dsh.lan', ['DSH.LAN'])).toBe(true);
+    expect(isAllowedHost('sub.dsh.lan', ['dsh.lan'])).toBe(false);
+    expect(isAllowedHost('attacker.example', ['dsh.lan'])).toBe(false);
   });
 });
 
