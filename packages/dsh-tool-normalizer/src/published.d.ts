@@ -27,6 +27,8 @@ export interface ToolNormalizerConfig {
   logDir: string;
   /** Size at which the JSONL log rotates, at least 65536. Default 4194304. */
   maxLogBytes: number;
+  /** Extra Host names (besides IP literals, localhost and *.localhost) the web routes answer to. Default []. */
+  allowedHosts: string[];
 }
 
 /** A Standard Schema v1 validator (what the cordis loader calls to validate a row's `config:`). */
