@@ -25,6 +25,7 @@ import {
 } from '../src/index.js';
 // @ts-expect-error build.mjs is plain JavaScript
 import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
+import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
@@ -44,20 +45,8 @@ const SESSION_SCENARIOS = [
   'n_edit_not_found',
 ];
 
-interface Totals {
-  calls: number;
-  healedSuccess: number;
-  healedFailed: number;
-  passThrough: number;
-  passThroughFailed: number;
-  tokensSaved: number;
-}
-interface Stats {
-  totals: Totals;
-  recent: { tool: string }[];
-  tools: { name: string; ranked: boolean }[];
-  rankings: { toolsByFailureRate: string[] };
-}
+type Stats = StatsPayload;
+type Totals = StatsPayload['totals'];
 
 if (!hasChromium) {
   console.warn(`[dsh-lab] plugin-web-dashboard skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
