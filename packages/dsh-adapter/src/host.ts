@@ -3,10 +3,15 @@
  * `@deepseek-ai/*` at runtime (a locally linked plugin cannot resolve them, dsh-host.md section 7), so every
  * import here is `import type` and every service is read through `ctx.get()` or the plugin's `inject`.
  */
-import type { Context } from '@deepseek-ai/cordis';
 import type { Agent } from '@deepseek-ai/dsh-agent';
-import type { GenerateOptions, StreamChunk, ToolCallBlock, ContentBlock } from '@deepseek-ai/dsh-llm';
-import type {
+import type { WebServer } from '@deepseek-ai/dsh-host-webserver';
+import type { SystemPrompt } from '@deepseek-ai/dsh-system-prompt';
+import type { ToolMode } from '@dsh-tool-normalizer/core-rules';
+
+export type { Agent, SystemPrompt, WebServer };
+export type { Context } from '@deepseek-ai/cordis';
+export type { GenerateOptions, StreamChunk, ToolCallBlock, ContentBlock } from '@deepseek-ai/dsh-llm';
+export type {
   PostToolDecision,
   ToolDispatchExecution,
   ToolExecution,
@@ -15,27 +20,6 @@ import type {
   ToolExecutionToken,
   ToolRuntime,
 } from '@deepseek-ai/dsh-tools';
-import type { WebServer } from '@deepseek-ai/dsh-host-webserver';
-import type { SystemPrompt } from '@deepseek-ai/dsh-system-prompt';
-import type { ToolMode } from '@dsh-tool-normalizer/core-rules';
-
-export type {
-  Agent,
-  ContentBlock,
-  Context,
-  GenerateOptions,
-  PostToolDecision,
-  StreamChunk,
-  ToolCallBlock,
-  ToolDispatchExecution,
-  ToolExecution,
-  ToolExecutionInput,
-  ToolExecutionResult,
-  ToolExecutionToken,
-  ToolRuntime,
-  SystemPrompt,
-  WebServer,
-};
 
 /** The token meter's one method the plugin uses (`@deepseek-ai/dsh-token-meter`). */
 export interface TokenMeterLike {
