@@ -19,7 +19,7 @@ for (const file of files) {
     continue;
   }
   const s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`[test] ${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${s} skipped`);
+  console.log(`[test] ${file} (passed/failed/skipped): ${report.numPassedTests}/${report.numFailedTests}/${s}`);
   passed += report.numPassedTests;
   failed += report.numFailedTests + (report.success === false && report.numFailedTests === 0 ? 1 : 0);
   skipped += s;
