@@ -1,11 +1,37 @@
 /**
- * The rule catalogue: every rule the engine has, with its stable id, result category, one-line
- * description and the config switch that enables it. The dashboard's rule cards and the README table are
- * generated from this list, and every receipt or plan carries one of these ids.
+ * The catalogue: every rule the engine has (stable id, stage, result category, the switch that enables it,
+ * a one-line description) and every result category (stable id, dashboard label, whether it is a known
+ * mechanical failure class). It is the typed source of truth: `RuleId` and `CategoryId` are derived from
+ * these rows, every receipt and recovery plan carries one of these ids, and the dashboard's rule cards and
+ * the README tables are generated from them. To add a rule, append one row.
  */
-import type { RuleInfo } from './types.js';
+import type { ToggleKey } from './toggles.js';
+import type { Receipt } from './types.js';
 
-export const ruleCatalogue: readonly RuleInfo[] = Object.freeze([
+export const categoryCatalogue = Object.freeze([
+  { id: 'ok', label: 'Succeeded', known: false },
+  { id: 'invalid-args', label: 'Invalid arguments', known: true },
+  { id: 'code-mode-direct-call', label: 'Code Mode direct call', known: true },
+  { id: 'unknown-tool', label: 'Unknown tool', known: true },
+  { id: 'code-syntax', label: 'Program does not compile', known: true },
+  { id: 'inner-invalid-args', label: 'Inner call: invalid arguments', known: true },
+  { id: 'inner-unknown-binding', label: 'Inner call: no such tool', known: true },
+  { id: 'fs-not-observed', label: 'File not read before writing', known: true },
+  { id: 'fs-stale-version', label: 'File changed since read', known: true },
+  { id: 'editor-path', label: 'Editor: relative path', known: true },
+  { id: 'editor-range', label: 'Editor: view_range', known: true },
+  { id: 'read-range', label: 'Read: offset past end', known: true },
+  { id: 'fs-edit-anchor', label: 'Edit anchor not found or ambiguous', known: false },
+  { id: 'inner-tool-error', label: 'Inner call failed', known: false },
+  { id: 'code-runtime', label: 'Program failed at run time', known: false },
+  { id: 'aborted', label: 'Cancelled', known: false },
+  { id: 'other', label: 'Other error', known: false },
+] as const satisfies readonly { id: string; label: string; known: boolean }[]);
+
+/** A stable result category id. */
+export type CategoryId = (typeof categoryCatalogue)[number]['id'];
+
+export const ruleCatalogue = Object.freeze([
   { id: 'args.unwrap-double-encoded', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Unwrap double-encoded arguments', description: 'Arguments sent as a JSON string inside a JSON string are decoded when the object passes the schema.' },
   { id: 'args.unwrap-fenced-json', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Unwrap fenced JSON arguments', description: 'Arguments wrapped in a ```json fence are decoded when the object passes the schema.' },
   { id: 'args.rename-alias', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Rename alias keys', description: 'A required key sent under a well-known alias (cmd -> command, path -> file_path) is renamed when exactly one alias is present.' },
@@ -23,4 +49,26 @@ export const ruleCatalogue: readonly RuleInfo[] = Object.freeze([
   { id: 'recover.unknown-tool-alias', stage: 'recover', category: 'unknown-tool', option: 'autoBridgeDirectTools', title: 'Unknown tool alias', description: 'A name registered nowhere with exactly one obvious target whose schema the arguments fit is retried as that tool.' },
   { id: 'recover.retry-repaired-args', stage: 'recover', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Retry with repaired arguments', description: 'A call rejected for its arguments (nothing ran), e.g. an inner Code Mode sub-call, is retried once with the repair.' },
   { id: 'hint.error-hints', stage: 'hint', category: 'other', option: 'errorHints', title: 'Actionable error hints', description: 'An error nobody healed keeps its exact text and gains one sentence: the missing fields, a ready-to-paste reissue, or where a program broke.' },
-]);
+] as const satisfies readonly {
+  id: string;
+  stage: 'normalize' | 'recover' | 'hint';
+  category: CategoryId;
+  option: ToggleKey;
+  title: string;
+  description: string;
+}[]);
+
+/** A stable rule id: every receipt and recovery plan names one. */
+export type RuleId = (typeof ruleCatalogue)[number]['id'];
+
+const categoryOfRule = new Map<string, CategoryId>(ruleCatalogue.map((rule) => [rule.id, rule.category]));
+
+/** The category a rule's receipts and plans carry. */
+export function categoryOf(ruleId: RuleId): CategoryId {
+  return categoryOfRule.get(ruleId) ?? 'other';
+}
+
+/** A receipt for `ruleId`, with the category the catalogue gives the rule. */
+export function receipt(ruleId: RuleId, why: string, before: string, after: string): Receipt {
+  return { ruleId, category: categoryOf(ruleId), why, before, after };
+}

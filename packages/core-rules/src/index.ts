@@ -5,6 +5,6 @@ export { planRecovery, type RecoveryOptions } from './recovery.js';
 export { classifyResult, categories } from './classify.js';
 export { hintFor, appendHint } from './hints.js';
 export { trimStackTrace } from './stack-trace.js';
-export { ruleCatalogue } from './catalogue.js';
+export { ruleCatalogue, categoryCatalogue, receipt, categoryOf } from './catalogue.js';
 export { validateArguments } from './validate.js';
-export { defaultToggles } from './toggles.js';
+export { defaultToggles, TOGGLE_KEYS } from './toggles.js';

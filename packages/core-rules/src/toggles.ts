@@ -1,22 +1,26 @@
 /** Rule switches: every family is on unless the caller turns it off (the seed plugin's defaults). */
-import type { RuleToggles } from './types.js';
 
-export const defaultToggles: Readonly<RuleToggles> = Object.freeze({
-  autoWrapRunCode: true,
-  autoBridgeDirectTools: true,
-  autoObserveFiles: true,
-  autoClampRanges: true,
-  errorHints: true,
-});
+/** The switch names, in the order the configuration documents them. Append new switches here. */
+export const TOGGLE_KEYS = Object.freeze([
+  'autoWrapRunCode',
+  'autoBridgeDirectTools',
+  'autoObserveFiles',
+  'autoClampRanges',
+  'errorHints',
+] as const);
+
+/** The name of one rule switch. */
+export type ToggleKey = (typeof TOGGLE_KEYS)[number];
+
+/** Config switches that turn rule families on and off. */
+export type RuleToggles = Record<ToggleKey, boolean>;
+
+export const defaultToggles: Readonly<RuleToggles> = Object.freeze(
+  Object.fromEntries(TOGGLE_KEYS.map((key) => [key, true])) as RuleToggles,
+);
 
 /** Fills unset switches with the defaults; anything that is not `false` counts as on. */
 export function resolveToggles(toggles: Partial<RuleToggles> | undefined): RuleToggles {
   if (!toggles || typeof toggles !== 'object') return defaultToggles;
-  return {
-    autoWrapRunCode: toggles.autoWrapRunCode !== false,
-    autoBridgeDirectTools: toggles.autoBridgeDirectTools !== false,
-    autoObserveFiles: toggles.autoObserveFiles !== false,
-    autoClampRanges: toggles.autoClampRanges !== false,
-    errorHints: toggles.errorHints !== false,
-  };
+  return Object.fromEntries(TOGGLE_KEYS.map((key) => [key, toggles[key] !== false])) as RuleToggles;
 }

@@ -1,7 +1,11 @@
 /**
- * The call model shared by every harness that uses the engine (design section 4). Names here are a public
- * contract: dsh-adapter, telemetry and the dashboard depend on them.
+ * The call model shared by every harness that uses the engine. Names here are a public contract: dsh-adapter,
+ * telemetry and the dashboard depend on them. Rule, category and switch ids are derived from the catalogue.
  */
+import type { CategoryId, RuleId } from './catalogue.js';
+import type { RuleToggles, ToggleKey } from './toggles.js';
+
+export type { CategoryId, RuleId, RuleToggles, ToggleKey };
 
 export type ToolMode = 'native' | 'code' | 'both';
 
@@ -35,15 +39,6 @@ export interface ToolResultLike {
   content?: unknown;
 }
 
-/** Config switches of the seed plugin that turn rule families on and off. */
-export interface RuleToggles {
-  autoWrapRunCode: boolean;
-  autoBridgeDirectTools: boolean;
-  autoObserveFiles: boolean;
-  autoClampRanges: boolean;
-  errorHints: boolean;
-}
-
 /** A compile problem of a run_code program that could not be repaired (the syntax healer's diagnostic). */
 export interface Diagnostic {
   kind: string;
@@ -54,8 +49,8 @@ export interface Diagnostic {
 
 /** Proof of one repair: which rule, why it fired, and short previews of the text before and after. */
 export interface Receipt {
-  ruleId: string;
-  category: string;
+  ruleId: RuleId;
+  category: CategoryId;
   why: string;
   before: string;
   after: string;
@@ -87,7 +82,8 @@ export interface PlannedCall {
  * and appends `hint`.
  */
 export interface RecoveryPlan {
-  ruleId: string;
+  ruleId: RuleId;
+  /** A `CategoryId` (typed as string while `classifyResult` still answers a plain string). */
   category: string;
   steps: PlannedCall[];
   resultFrom: 'last-step' | 'original';
@@ -103,18 +99,19 @@ export interface Classification {
 
 /** One entry of the rule catalogue (dashboard rule cards, README table). */
 export interface RuleInfo {
-  id: string;
-  category: string;
+  id: RuleId;
+  category: CategoryId;
   title: string;
   description: string;
   /** The config switch that enables the rule. */
-  option: keyof RuleToggles;
+  option: ToggleKey;
   /** When the rule acts: before the call runs, after an error result (recovery), or on the error text (hint). */
   stage: 'normalize' | 'recover' | 'hint';
 }
 
 /** A result category (stable id) with its dashboard label. `known` marks the mechanical failure classes. */
 export interface CategoryInfo {
+  /** A `CategoryId` (typed as string while `classifyResult` still answers a plain string). */
   id: string;
   label: string;
   known: boolean;
