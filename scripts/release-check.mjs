@@ -1,0 +1,340 @@
+#!/usr/bin/env node
+/**
+ * The release dry-run: everything `changeset publish` would ship, checked the way a user receives it, without
+ * publishing. Needs a build first (`pnpm run build`); it never builds, so it checks exactly what is in `dist/`.
+ *
+ *   node scripts/release-check.mjs            # all checks, one line per check, exit 1 on any failure
+ *   node scripts/release-check.mjs --json     # the same as JSON
+ *   node scripts/release-check.mjs --package dsh-tool-normalizer --package @dsh-tool-normalizer/core-rules
+ *
+ * Steps: every public package (packages/*, not private) has its build output; publint (strict) and "are the
+ * types wrong" (esm-only profile: the packages are ESM only) pass on the packed tarball; `pnpm pack` (which
+ * rewrites `workspace:*` to exact versions) ships LICENSE, README and package.json, no tests, no source or
+ * declaration maps, no build info, and README links that resolve inside the tarball; `npm install` of the tarballs
+ * into clean temporary folders (workspace packages come only from the tarballs; third-party dependencies from the
+ * registry) followed by an ESM import of every export; the meta-package's `dsh` field, `cordis.patch.yml` and web
+ * client bundle in the installed copy, and its parts pinned to exact versions; the GitHub workflows pass
+ * actionlint (its WebAssembly build, offline). `apps/dsh-lab/tests` and the package tests import this module and
+ * run the steps one by one.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const repoRoot = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const metaDir = path.join(repoRoot, 'packages', 'dsh-tool-normalizer');
+/** The release tools are dev dependencies of the meta-package (the thing being released). */
+const requireTool = createRequire(path.join(metaDir, 'package.json'));
+const MINUTE = 60_000;
+
+/** Exports that only make sense in a browser page or the DSH web client (they touch `window`/`customElements`). */
+const BROWSER_ONLY_EXPORTS = new Set([
+  '@dsh-tool-normalizer/dashboard-lit/client',
+  '@dsh-tool-normalizer/dashboard-lit/define',
+  '@dsh-tool-normalizer/dashboard-lit/tn-dashboard.js',
+  'dsh-tool-normalizer/client',
+]);
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** The packages `changeset publish` would publish: every packages/* folder whose manifest is not private. */
+export function publicPackages() {
+  const dir = path.join(repoRoot, 'packages');
+  return fs
+    .readdirSync(dir)
+    .map((name) => path.join(dir, name))
+    .filter((pkgDir) => fs.existsSync(path.join(pkgDir, 'package.json')))
+    .map((pkgDir) => ({ dir: pkgDir, manifest: readJson(path.join(pkgDir, 'package.json')) }))
+    .filter(({ manifest }) => !manifest.private)
+    .sort((a, b) => a.manifest.name.localeCompare(b.manifest.name));
+}
+
+/** Every file the manifest's main/types/exports/bin point at (what a build must have produced). */
+export function declaredTargets(manifest) {
+  const targets = new Set();
+  const visit = (value) => {
+    if (typeof value === 'string') targets.add(value.replace(/^\.\//, ''));
+    else if (value && typeof value === 'object') for (const inner of Object.values(value)) visit(inner);
+  };
+  visit(manifest.main);
+  visit(manifest.types);
+  visit(manifest.exports);
+  visit(manifest.bin);
+  if (manifest.dsh?.bundle?.patch) visit(manifest.dsh.bundle.patch);
+  return [...targets].filter((target) => !target.includes('*'));
+}
+
+/** Problems with the build output: declared targets missing from the package folder. */
+export function checkBuildOutput(pkg) {
+  return declaredTargets(pkg.manifest)
+    .filter((target) => !fs.existsSync(path.join(pkg.dir, target)))
+    .map((target) => `${pkg.manifest.name}: ${target} is missing (run \`pnpm run build\` first)`);
+}
+
+/** `pnpm pack` of one package into `destination`; returns the tarball path. */
+export async function pack(pkg, destination) {
+  fs.mkdirSync(destination, { recursive: true });
+  const before = new Set(fs.readdirSync(destination));
+  await run('pnpm', ['pack', '--pack-destination', destination], { cwd: pkg.dir, timeout: 2 * MINUTE });
+  const written = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz') && !before.has(name));
+  if (written.length !== 1) throw new Error(`${pkg.manifest.name}: pnpm pack wrote ${written.length} tarballs`);
+  return path.join(destination, written[0]);
+}
+
+/** The file list and the manifest inside a tarball (paths without the leading `package/`). */
+export async function tarballContents(tarball) {
+  const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 16 * 1024 * 1024 });
+  const files = stdout.split('\n').filter(Boolean).map((entry) => entry.replace(/^package\//, ''));
+  const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout);
+  const readme = files.includes('README.md') ? (await run('tar', ['-xzOf', tarball, 'package/README.md'], { maxBuffer: 16 * 1024 * 1024 })).stdout : '';
+  return { files, manifest, readme };
+}
+
+/** Problems with what a tarball ships. */
+export function checkTarballContents(name, { files, manifest, readme }) {
+  const problems = [];
+  for (const required of ['LICENSE', 'README.md', 'package.json']) {
+    if (!files.includes(required)) problems.push(`${name}: ${required} is not in the tarball`);
+  }
+  for (const file of files) {
+    if (/(^|\/)(tests?|__tests__|test-bundle|fixtures|bench)\//.test(file) || /\.(test|spec)\.[cm]?[jt]s$/.test(file)) problems.push(`${name}: ships a test file ${file}`);
+    if (/\.map$/.test(file)) problems.push(`${name}: ships a map ${file}`);
+    if (/\.tsbuildinfo$/.test(file)) problems.push(`${name}: ships build info ${file}`);
+    if (/(^|\/)src\//.test(file)) problems.push(`${name}: ships a source file ${file}`);
+  }
+  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies']) {
+    for (const [dep, range] of Object.entries(manifest[field] ?? {})) {
+      if (String(range).startsWith('workspace:')) problems.push(`${name}: ${field}.${dep} is still "${range}" (pack with pnpm)`);
+    }
+  }
+  for (const target of declaredTargets(manifest)) {
+    if (!files.includes(target)) problems.push(`${name}: ${target} (declared in package.json) is not in the tarball`);
+  }
+  for (const [, link] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^(https?:|mailto:|#)/.test(link) || !/^[.\w][\w./-]*$/.test(link)) continue;
+    const target = path.posix.normalize(link.split('#')[0]);
+    if (!files.some((file) => file === target || file.startsWith(`${target}/`))) problems.push(`${name}: README links to ${link}, which the tarball does not contain`);
+  }
+  return problems;
+}
+
+/** publint in strict mode (warnings are errors) on the packed tarball. */
+export async function runPublint(tarball) {
+  const { publint } = await import(pathToFileURL(requireTool.resolve('publint')).href);
+  const { formatMessage } = await import(pathToFileURL(requireTool.resolve('publint/utils')).href);
+  const data = fs.readFileSync(tarball);
+  const { messages, pkg } = await publint({ pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) }, strict: true, level: 'warning' });
+  return messages.filter((message) => !isHostLoaderScript(pkg, message)).map((message) => `${pkg?.name ?? path.basename(tarball)}: publint ${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`);
+}
+
+/**
+ * The DSH web client bundle (`exports["./client"]`) is a classic script for the host's module loader
+ * (`window.__ModuleLoader__.load({ factory: (require) => … })`), neither ESM nor CommonJS; publint reads its
+ * `require` as CommonJS. That one format message, for that one export, is expected.
+ */
+function isHostLoaderScript(pkg, message) {
+  return message.code.endsWith('INVALID_FORMAT') && message.path?.[0] === 'exports' && message.path?.[1] === './client' && HOST_LOADER_PACKAGES.has(pkg?.name);
+}
+const HOST_LOADER_PACKAGES = new Set(['dsh-tool-normalizer', '@dsh-tool-normalizer/dashboard-lit']);
+
+/** Entry points that are not TypeScript modules: the bundle patch, the host-loader client script, the prebuilt `<script>` bundle. */
+const NOT_MODULE_ENTRYPOINTS = { 'dsh-tool-normalizer': ['./client', './cordis.patch.yml'], '@dsh-tool-normalizer/dashboard-lit': ['./tn-dashboard.js'] };
+
+/** "Are the types wrong" on the packed tarball, esm-only profile (none of the packages promises CommonJS). */
+export async function runAttw(tarball, name) {
+  const cli = requireTool.resolve('@arethetypeswrong/cli/package.json').replace(/package\.json$/, 'dist/index.js');
+  const excluded = NOT_MODULE_ENTRYPOINTS[name] ?? [];
+  const args = [cli, tarball, '--profile', 'esm-only', '--format', 'json', '--no-color', ...(excluded.length > 0 ? ['--exclude-entrypoints', ...excluded] : [])];
+  try {
+    await run(process.execPath, args, { timeout: 2 * MINUTE, maxBuffer: 32 * 1024 * 1024 });
+    return [];
+  } catch (error) {
+    let detail = String(error.stderr || error.message).trim();
+    try {
+      const report = JSON.parse(error.stdout);
+      const esm = (report.analysis?.problems ?? []).filter((p) => !['node10', 'node16-cjs'].includes(p.resolutionKind));
+      detail = esm.map((p) => `${p.kind} at ${p.entrypoint ?? '?'} (${p.resolutionKind ?? '?'})`).join('; ') || detail;
+    } catch {}
+    return [`${path.basename(tarball)}: are-the-types-wrong: ${detail}`];
+  }
+}
+
+/** `npm install` of tarballs into a fresh folder; returns the folder. */
+export async function npmInstall(tarballs, label) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tn-release-${label}-`));
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: `release-check-${label}`, private: true, type: 'module' })}\n`);
+  const args = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--ignore-scripts', ...tarballs];
+  try {
+    await run('npm', args, { cwd: dir, timeout: 5 * MINUTE, env: { ...process.env, npm_config_workspaces: 'false' } });
+  } catch (error) {
+    throw new Error(`npm install of ${tarballs.map((t) => path.basename(t)).join(', ')} failed: ${String(error.stderr || error.message).trim()}`);
+  }
+  return dir;
+}
+
+/** Every import specifier a package's exports map offers (`name`, `name/sub`), skipping package.json and patterns. */
+export function exportSpecifiers(manifest) {
+  if (!manifest.exports) return [manifest.name];
+  return Object.keys(manifest.exports)
+    .filter((key) => key.startsWith('.') && !key.includes('*') && !key.endsWith('.json') && !key.endsWith('.yml'))
+    .map((key) => (key === '.' ? manifest.name : `${manifest.name}${key.slice(1)}`));
+}
+
+/** ESM-imports each specifier in a Node child run from `dir` (so only the installed copies can resolve). */
+export async function importInstalled(dir, specifiers) {
+  const problems = [];
+  for (const specifier of specifiers) {
+    if (BROWSER_ONLY_EXPORTS.has(specifier)) {
+      const resolved = await run(process.execPath, ['--input-type=module', '-e', `console.log(import.meta.resolve(${JSON.stringify(specifier)}))`], { cwd: dir });
+      if (!fs.existsSync(fileURLToPath(resolved.stdout.trim()))) problems.push(`${specifier}: does not resolve to a file`);
+      continue;
+    }
+    const script = `const m = await import(${JSON.stringify(specifier)}); if (Object.keys(m).length === 0) throw new Error('no exports');`;
+    try {
+      await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, timeout: MINUTE });
+    } catch (error) {
+      problems.push(`${specifier}: ESM import from the npm-installed tarball failed: ${String(error.stderr || error.message).trim().split('\n').slice(0, 6).join(' | ')}`);
+    }
+  }
+  return problems;
+}
+
+/** The meta-package as installed: `dsh` field, bundle patch, client bundle; its parts pinned to exact versions. */
+export function checkMetaPackage(installedDir, packages) {
+  const problems = [];
+  const manifest = readJson(path.join(installedDir, 'package.json'));
+  const patch = manifest.dsh?.bundle?.patch;
+  if (!patch) problems.push('dsh-tool-normalizer: package.json has no dsh.bundle.patch');
+  else if (!fs.readFileSync(path.join(installedDir, patch), 'utf8').includes('name: \'dsh-tool-normalizer\'')) problems.push(`dsh-tool-normalizer: ${patch} does not insert the dsh-tool-normalizer row`);
+  if (manifest.dsh?.client?.platform !== 'web') problems.push('dsh-tool-normalizer: package.json has no dsh.client for the web platform');
+  const client = path.join(installedDir, String(manifest.exports?.['./client'] ?? ''));
+  if (!fs.existsSync(client) || !fs.readFileSync(client, 'utf8').startsWith('window.__ModuleLoader__.load(')) problems.push('dsh-tool-normalizer: the web client bundle (exports["./client"]) is missing or not in the host module-loader format');
+  if (Object.keys(manifest.dependencies ?? {}).length > 0) problems.push('dsh-tool-normalizer: the bundle must have no runtime dependencies');
+  const versions = new Map(packages.map((pkg) => [pkg.manifest.name, pkg.manifest.version]));
+  for (const [dep, range] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies })) {
+    if (!versions.has(dep)) continue;
+    if (range !== versions.get(dep)) problems.push(`dsh-tool-normalizer: its part ${dep} is pinned as "${range}", not the exact version ${versions.get(dep)}`);
+  }
+  for (const bin of Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))) {
+    if (!fs.existsSync(path.join(installedDir, bin))) problems.push(`dsh-tool-normalizer: bin ${bin} is missing`);
+  }
+  return problems;
+}
+
+/** actionlint (WebAssembly build, no network) over `.github/workflows/*.yml`. */
+export async function lintWorkflows() {
+  const { createLinter } = await import(pathToFileURL(requireTool.resolve('actionlint')).href);
+  const lint = await createLinter();
+  const dir = path.join(repoRoot, '.github', 'workflows');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => /\.ya?ml$/.test(name)) : [];
+  if (files.length === 0) return { files, problems: ['.github/workflows has no workflow files'] };
+  const problems = [];
+  for (const name of files) {
+    const file = path.join('.github', 'workflows', name);
+    for (const result of lint(fs.readFileSync(path.join(repoRoot, file), 'utf8'), file)) {
+      problems.push(`${file}:${result.line}:${result.column}: ${result.message} [${result.kind}]`);
+    }
+  }
+  return { files, problems };
+}
+
+/**
+ * The whole dry-run. Returns `{ steps: [{ name, problems, ms }] }`; `problems` empty means the step passed.
+ * Packs into (and installs from) a temporary folder that is removed afterwards.
+ */
+export async function releaseCheck({ log = () => {}, only } = {}) {
+  const steps = [];
+  const step = async (name, fn) => {
+    const started = Date.now();
+    let problems;
+    try {
+      problems = await fn();
+    } catch (error) {
+      problems = [error instanceof Error ? error.message : String(error)];
+    }
+    const result = { name, problems, ms: Date.now() - started };
+    steps.push(result);
+    log(result);
+    return result;
+  };
+  const packages = publicPackages().filter((pkg) => !only || only.includes(pkg.manifest.name));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-release-'));
+  const installs = [];
+  try {
+    const build = await step('build output present', () => packages.flatMap(checkBuildOutput));
+    if (build.problems.length > 0) return { steps, packages: packages.map((p) => p.manifest.name) };
+    const tarballs = new Map();
+    await step('pnpm pack of every public package', async () => {
+      for (const pkg of packages) tarballs.set(pkg.manifest.name, await pack(pkg, path.join(work, 'tarballs')));
+      return [];
+    });
+    await step('tarball contents (LICENSE, README, no tests or maps, no workspace: ranges, README links)', async () => {
+      const problems = [];
+      for (const [name, tarball] of tarballs) problems.push(...checkTarballContents(name, await tarballContents(tarball)));
+      return problems;
+    });
+    await step('publint --strict', async () => (await Promise.all([...tarballs.values()].map(runPublint))).flat());
+    await step('are the types wrong (esm-only)', async () => (await Promise.all([...tarballs].map(([name, tarball]) => runAttw(tarball, name)))).flat());
+    const libraries = packages.filter((pkg) => pkg.dir !== metaDir);
+    const meta = packages.find((pkg) => pkg.dir === metaDir);
+    await step('npm install of the library tarballs + ESM import of every export', async () => {
+      const dir = await npmInstall(libraries.map((pkg) => tarballs.get(pkg.manifest.name)), 'libraries');
+      installs.push(dir);
+      return importInstalled(dir, libraries.flatMap((pkg) => exportSpecifiers(pkg.manifest)));
+    });
+    if (meta) {
+      await step('npm install of the dsh-tool-normalizer tarball alone + ESM import, dsh field, patch, client, pinned parts', async () => {
+        const dir = await npmInstall([tarballs.get(meta.manifest.name)], 'meta');
+        installs.push(dir);
+        const problems = await importInstalled(dir, exportSpecifiers(meta.manifest));
+        return [...problems, ...checkMetaPackage(path.join(dir, 'node_modules', meta.manifest.name), packages)];
+      });
+    }
+    await step('GitHub workflows pass actionlint', async () => (await lintWorkflows()).problems);
+    return { steps, packages: packages.map((p) => p.manifest.name) };
+  } finally {
+    for (const dir of [work, ...installs]) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Sets `repository` (url + directory) in every public package.json: npm provenance refuses a package whose
+ * repository does not match the repository the workflow runs in. The release workflow calls this with its own
+ * repository URL; the field then stays (the version pull request carries it).
+ */
+export function stampRepository(url) {
+  const gitUrl = `git+${url.replace(/\.git$/, '')}.git`;
+  for (const pkg of publicPackages()) {
+    const file = path.join(pkg.dir, 'package.json');
+    const manifest = readJson(file);
+    manifest.repository = { type: 'git', url: gitUrl, directory: path.relative(repoRoot, pkg.dir).split(path.sep).join('/') };
+    fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const stamp = process.argv.indexOf('--stamp-repository');
+  if (stamp !== -1) {
+    if (!/^https:\/\/\S+\/\S+$/.test(process.argv[stamp + 1] ?? '')) throw new Error('--stamp-repository needs an https URL');
+    stampRepository(process.argv[stamp + 1]);
+    process.exit(0);
+  }
+  const json = process.argv.includes('--json');
+  const only = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--package' ? [arg] : []));
+  const report = await releaseCheck({
+    only: only.length > 0 ? only : undefined,
+    log: json ? undefined : ({ name, problems, ms }) => {
+      console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name} (${(ms / 1000).toFixed(1)} s)`);
+      for (const problem of problems) console.log(`     - ${problem}`);
+    },
+  });
+  if (json) console.log(JSON.stringify(report, null, 2));
+  process.exit(report.steps.every((s) => s.problems.length === 0) ? 0 : 1);
+}
