@@ -7,6 +7,7 @@ export const TOGGLE_KEYS = Object.freeze([
   'autoObserveFiles',
   'autoClampRanges',
   'errorHints',
+  'breakLoops',
 ] as const);
 
 /** The name of one rule switch. */
