@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createTelemetryStore, type StatsPayload, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
+import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { resolveConfig, type ToolNormalizerConfig } from './config.js';
 import { EnvironmentReader } from './environment.js';
 import { createExecuteListener } from './execute-seam.js';
@@ -17,7 +17,8 @@ import { PluginState } from './ledger.js';
 import { createPostExecuteListener } from './post-execute-seam.js';
 import { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
 import { createResultListener } from './result-seam.js';
-import { CLEAR_PATH, STATS_PATH, createClearHandler, createStatsHandler, type RouteBackend } from './routes.js';
+import { createFeedBackend } from './feed-backend.js';
+import { CLEAR_PATH, EVENTS_PATH, STATS_PATH, createClearHandler, createEventsHandler, createStatsHandler } from './routes.js';
 import { createStreamListener } from './stream-seam.js';
 
 export { Config } from './config.js';
@@ -70,18 +71,10 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     });
   }
 
-  const backend: RouteBackend = {
-    stats: (query: StatsQuery) => {
-      const store = state.telemetry;
-      if (!store) throw new Error('telemetry store unavailable');
-      return { ...store.stats(query), pluginErrors: errors.count } as StatsPayload & { pluginErrors: number };
-    },
-    clear: async () => {
-      await state.telemetry?.clear();
-    },
-  };
+  const backend = createFeedBackend({ config, store: () => state.telemetry, pluginErrors: () => errors.count });
   ctx.inject(['webServer'], (web) => {
     web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend, config.allowedHosts) }), 'tool-normalizer stats route');
     web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend, config.allowedHosts) }), 'tool-normalizer clear route');
+    web.effect(() => web.webServer.register({ kind: 'exact', path: EVENTS_PATH, handler: createEventsHandler(backend, config.allowedHosts) }), 'tool-normalizer events route');
   });
 }

@@ -10,19 +10,28 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
-import { statsQueryFromSearchParams, type StatsQuery, type StatsPayload } from '@dsh-tool-normalizer/telemetry-store';
+import { statsQueryFromSearchParams, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
+import {
+  CLEAR_HEADER,
+  CLEAR_HEADER_VALUE,
+  eventsQueryFromSearchParams,
+  type EventsPage,
+  type EventsQuery,
+  type FeedPayload,
+} from '@dsh-tool-normalizer/dashboard-lit/feed';
 
-export const ROUTE_PREFIX = '/plugin-api/tool-normalizer';
-export const STATS_PATH = `${ROUTE_PREFIX}/stats`;
-export const CLEAR_PATH = `${ROUTE_PREFIX}/clear`;
+// Paths and the clear header come from the feed contract (dashboard-lit's `./feed`), which the dashboard reads too.
+export { CLEAR_PATH, EVENTS_PATH, ROUTE_PREFIX, STATS_PATH } from '@dsh-tool-normalizer/dashboard-lit/feed';
 /** The header the clear action requires; its value must be `clear`. */
-export const ACTION_HEADER = 'x-tool-normalizer-action';
+export const ACTION_HEADER = CLEAR_HEADER;
 /** Largest request body accepted (the clear action's body is `{"confirm":"clear"}`). */
 export const MAX_BODY_BYTES = 1024;
 
 /** What the routes need from the plugin. */
 export interface RouteBackend {
-  stats(query: StatsQuery): StatsPayload & { pluginErrors: number };
+  stats(query: StatsQuery): FeedPayload;
+  /** One page of stored events matching the query, newest first. */
+  events(query: EventsQuery): EventsPage | Promise<EventsPage>;
   clear(): Promise<void>;
 }
 
@@ -141,12 +150,34 @@ export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly
   };
 }
 
+/** `GET /events`: filters and paging in the query string (`EventsQuery`), applied on the server. */
+export function createEventsHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
+  return async function handleEvents(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET') return send(res, 405, { error: 'use GET' });
+    if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
+    if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
+    let query: EventsQuery;
+    try {
+      query = eventsQueryFromSearchParams(new URL(req.url ?? '/', 'http://localhost').searchParams);
+    } catch (error) {
+      return send(res, 400, { error: error instanceof Error ? error.message : 'invalid events query' });
+    }
+    let page: EventsPage;
+    try {
+      page = await backend.events(query);
+    } catch {
+      return send(res, 503, { error: 'events are unavailable' });
+    }
+    send(res, 200, page);
+  };
+}
+
 export function createClearHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
   return async function handleClear(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
     if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
-    if (req.headers[ACTION_HEADER] !== 'clear') return send(res, 403, { error: `the ${ACTION_HEADER}: clear header is required` });
+    if (req.headers[ACTION_HEADER] !== CLEAR_HEADER_VALUE) return send(res, 403, { error: `the ${ACTION_HEADER}: ${CLEAR_HEADER_VALUE} header is required` });
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { error: 'send application/json' });
     const body = await readCappedBody(req, MAX_BODY_BYTES);
     if (body === undefined) return send(res, 413, { error: `body larger than ${MAX_BODY_BYTES} bytes` });

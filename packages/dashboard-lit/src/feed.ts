@@ -1,0 +1,178 @@
+/**
+ * The stats feed contract, written once and imported by both sides: `@dsh-tool-normalizer/dsh-adapter` serves it
+ * (routes.ts, plugin.ts) and `<tn-dashboard>` reads it. It holds the route paths, the clear action's request, the
+ * payloads (the store's stats plus what the adapter adds: `pluginErrors`, the rule catalogue with each rule's
+ * effective state and firing count, the effective configuration) and the events page query with its URL form.
+ *
+ * It lives in dashboard-lit (entry `./feed`) because it must run in the browser bundle and in Node: it imports
+ * nothing from Node, the DOM or DSH, and only types from telemetry-store's browser-safe `./query` entry, so the
+ * dashboard never pulls the store's runtime (typebox) into the page.
+ */
+import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
+
+export const ROUTE_PREFIX = '/plugin-api/tool-normalizer';
+/** `GET`: the stats payload (`FeedPayload`). */
+export const STATS_PATH = `${ROUTE_PREFIX}/stats`;
+/** `GET`: one page of stored events (`EventsPage`), filtered on the server (`EventsQuery` as search parameters). */
+export const EVENTS_PATH = `${ROUTE_PREFIX}/events`;
+/** `POST`: clears counters and stored events; needs `CLEAR_HEADER: CLEAR_HEADER_VALUE` and `CLEAR_BODY`. */
+export const CLEAR_PATH = `${ROUTE_PREFIX}/clear`;
+
+/**
+ * The clear action's request: a custom header and a JSON body, which a cross-site form or no-cors fetch cannot
+ * send without a CORS preflight the server never approves.
+ */
+export const CLEAR_HEADER = 'x-tool-normalizer-action';
+export const CLEAR_HEADER_VALUE = 'clear';
+export const CLEAR_BODY = '{"confirm":"clear"}';
+
+/** Schema version of the feed (the store's stats payload version). */
+export const FEED_VERSION = 1;
+
+export type Outcome = 'healed-success' | 'healed-failed' | 'passthrough' | 'passthrough-failed';
+export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'];
+
+/** One healing rule of core-rules' `ruleCatalogue`, as the adapter serves it. */
+export interface RuleState {
+  id: string;
+  /** `normalize`, `recover` or `hint`. */
+  stage?: string;
+  category: string;
+  title: string;
+  description: string;
+  /** The configuration option that switches the rule on and off. */
+  option?: string;
+  /** Whether that option is on in the running configuration. */
+  enabled?: boolean;
+  /** Events that name this rule among the `firedOf` events the server counted. */
+  fired?: number;
+}
+
+/** Rule firing counts and the number of stored events they were counted over. */
+export interface RuleUsage {
+  /** How many stored events the counts cover. */
+  counted: number;
+  /** True when `counted` is every stored event; false when it is only the newest ones. */
+  complete: boolean;
+}
+
+/** One configuration option and its effective value, for the read-only options view. */
+export interface OptionState {
+  name: string;
+  value: boolean | number | string | string[];
+  /** The built-in default; a value different from it was set by the user. */
+  defaultValue: boolean | number | string | string[];
+  description?: string;
+}
+
+/** What the adapter adds to the store's stats payload. */
+export interface FeedAdditions {
+  /** Exceptions the plugin caught and failed open on. */
+  pluginErrors?: number;
+  /** The rule catalogue with each rule's effective state and firing count. */
+  rules?: RuleState[];
+  ruleUsage?: RuleUsage;
+  /** The effective configuration (secrets never appear in it: the plugin has no secret options). */
+  options?: OptionState[];
+}
+
+/** The stats route's body: the store's payload plus the adapter's additions. */
+export type FeedPayload = StatsPayload & FeedAdditions;
+
+/** A stored event as the feed serves it. */
+export type FeedEvent = StatsPayload['recent'][number];
+
+/** Filters and paging of the events route. Times are epoch milliseconds; `from` inclusive, `to` exclusive. */
+export interface EventsQuery {
+  tool?: string;
+  category?: string;
+  outcome?: Outcome;
+  text?: string;
+  from?: number;
+  to?: number;
+  offset?: number;
+  limit?: number;
+}
+
+export const DEFAULT_EVENTS_LIMIT = 25;
+export const MAX_EVENTS_LIMIT = 200;
+const MAX_FILTER_CHARS = 200;
+
+/** The events route's body: events newest first, and how many events match the filters in all. */
+export interface EventsPage {
+  v: number;
+  events: FeedEvent[];
+  /** Stored events matching the filters (all pages). */
+  total: number;
+  offset: number;
+  limit: number;
+  /**
+   * `store`: the whole stored history was searched; `recent`: only the events the server keeps in memory (an
+   * older store that cannot query its history), so `total` counts those.
+   */
+  source: 'store' | 'recent';
+}
+
+/** Thrown by `eventsQueryFromSearchParams` for a parameter it cannot accept; the message names it. */
+export class EventsQueryError extends TypeError {
+  override name = 'EventsQueryError';
+}
+
+const TEXT_KEYS = ['tool', 'category', 'text'] as const;
+const NUMBER_KEYS = ['from', 'to', 'offset', 'limit'] as const;
+
+/** The query as URL search parameters (empty and undefined values left out). */
+export function eventsQueryToSearchParams(query: EventsQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of [...TEXT_KEYS, 'outcome'] as const) {
+    const value = query[key];
+    if (value !== undefined && value !== '') params.set(key, value);
+  }
+  for (const key of NUMBER_KEYS) {
+    const value = query[key];
+    if (value !== undefined) params.set(key, String(value));
+  }
+  return params;
+}
+
+/** Parses and checks the events route's search parameters; a bad value throws EventsQueryError, never a default. */
+export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuery {
+  const query: EventsQuery = {};
+  for (const key of TEXT_KEYS) {
+    const value = params.get(key);
+    if (value === null || value === '') continue;
+    if (value.length > MAX_FILTER_CHARS) throw new EventsQueryError(`${key} must be at most ${MAX_FILTER_CHARS} characters`);
+    query[key] = value;
+  }
+  const outcome = params.get('outcome');
+  if (outcome !== null && outcome !== '') {
+    if (!(OUTCOMES as readonly string[]).includes(outcome)) throw new EventsQueryError(`outcome must be one of ${OUTCOMES.join(', ')}`);
+    query.outcome = outcome as Outcome;
+  }
+  for (const key of NUMBER_KEYS) {
+    const value = params.get(key);
+    if (value === null || value === '') continue;
+    if (!/^\d{1,16}$/.test(value)) throw new EventsQueryError(`${key} must be a non-negative integer`);
+    query[key] = Number(value);
+  }
+  if (query.limit !== undefined && (query.limit < 1 || query.limit > MAX_EVENTS_LIMIT)) {
+    throw new EventsQueryError(`limit must be between 1 and ${MAX_EVENTS_LIMIT}`);
+  }
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new EventsQueryError('from must not be after to');
+  return query;
+}
+
+/** True when an event passes the query's filters (the same rules as the store's `matchesQuery`, plus the time range). */
+export function eventMatches(event: FeedEvent, query: EventsQuery): boolean {
+  if (query.from !== undefined && event.at < query.from) return false;
+  if (query.to !== undefined && event.at >= query.to) return false;
+  if (query.tool !== undefined && event.tool !== query.tool) return false;
+  if (query.category !== undefined && event.category !== query.category) return false;
+  if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
+  if (query.text) {
+    const needle = query.text.toLowerCase();
+    const fields = [event.tool, event.category, event.outcome, event.model, event.callId, event.error, event.before, event.after, ...event.ruleIds, ...event.changes];
+    if (!fields.some((field) => typeof field === 'string' && field.toLowerCase().includes(needle))) return false;
+  }
+  return true;
+}

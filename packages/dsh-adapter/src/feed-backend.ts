@@ -1,0 +1,109 @@
+/**
+ * What the web routes serve, assembled from the running plugin: the store's stats plus the feed contract's
+ * additions (contained plugin errors, core-rules' rule catalogue with each rule's effective on/off state from the
+ * config and how often it fired, the effective configuration) and pages of stored events filtered on the server.
+ *
+ * Events paging uses the store's history query when the store has one (`queryEvents`), and otherwise pages
+ * through the events the store keeps in memory, saying so in the page (`source: 'recent'`).
+ */
+import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
+import {
+  DEFAULT_EVENTS_LIMIT,
+  FEED_VERSION,
+  eventMatches,
+  type EventsPage,
+  type EventsQuery,
+  type FeedEvent,
+  type FeedPayload,
+  type OptionState,
+  type RuleState,
+} from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { StatsQuery, TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
+import type { RouteBackend } from './routes.js';
+
+/** Largest page of recent events the store's stats query returns (its `limit` maximum). */
+const RECENT_SCAN_LIMIT = 1000;
+
+/** A store that can search its whole history (what the database-backed store provides). */
+interface HistoryQuery {
+  queryEvents(query: EventsQuery): { events: FeedEvent[]; total: number } | Promise<{ events: FeedEvent[]; total: number }>;
+}
+
+function hasHistoryQuery(store: TelemetryStore): store is TelemetryStore & HistoryQuery {
+  return typeof (store as Partial<HistoryQuery>).queryEvents === 'function';
+}
+
+export interface FeedBackendInput {
+  config: ToolNormalizerConfig;
+  store(): TelemetryStore | undefined;
+  pluginErrors(): number;
+}
+
+/** The effective configuration, option by option, with the built-in default next to each value. */
+export function optionStates(config: ToolNormalizerConfig): OptionState[] {
+  const properties = ConfigSchema.properties as Record<string, { default?: unknown; description?: string }>;
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    value: config[name as keyof ToolNormalizerConfig] as OptionState['value'],
+    defaultValue: property.default as OptionState['defaultValue'],
+    ...(property.description ? { description: property.description } : {}),
+  }));
+}
+
+/** The rule catalogue with each rule's state in `config` and its firing count over `events`. */
+export function ruleStates(config: ToolNormalizerConfig, events: readonly FeedEvent[]): RuleState[] {
+  // Every rule switch defaults to on; a switch the config does not know yet counts as its default.
+  const switches = config as unknown as Record<string, unknown>;
+  const fired = new Map<string, number>();
+  for (const event of events) for (const id of new Set(event.ruleIds)) fired.set(id, (fired.get(id) ?? 0) + 1);
+  return ruleCatalogue.map((rule) => ({
+    id: rule.id,
+    stage: rule.stage,
+    category: rule.category,
+    title: rule.title,
+    description: rule.description,
+    option: rule.option,
+    enabled: switches[rule.option] !== false,
+    fired: fired.get(rule.id) ?? 0,
+  }));
+}
+
+function requireStore(input: FeedBackendInput): TelemetryStore {
+  const store = input.store();
+  if (!store) throw new Error('telemetry store unavailable');
+  return store;
+}
+
+export function createFeedBackend(input: FeedBackendInput): RouteBackend {
+  const options = optionStates(input.config);
+  return {
+    stats(query: StatsQuery): FeedPayload {
+      const store = requireStore(input);
+      const payload = store.stats(query);
+      // Rule counts cover the events the store keeps in memory, whatever the query filtered.
+      const scanned = store.stats({ limit: RECENT_SCAN_LIMIT }).recent;
+      return {
+        ...payload,
+        pluginErrors: input.pluginErrors(),
+        rules: ruleStates(input.config, scanned),
+        ruleUsage: { counted: scanned.length, complete: false },
+        options,
+      };
+    },
+    async events(query: EventsQuery): Promise<EventsPage> {
+      const store = requireStore(input);
+      const offset = query.offset ?? 0;
+      const limit = query.limit ?? DEFAULT_EVENTS_LIMIT;
+      if (hasHistoryQuery(store)) {
+        const found = await store.queryEvents({ ...query, offset, limit });
+        return { v: FEED_VERSION, events: found.events, total: found.total, offset, limit, source: 'store' };
+      }
+      const matching = store.stats({ limit: RECENT_SCAN_LIMIT }).recent.filter((event) => eventMatches(event, query));
+      return { v: FEED_VERSION, events: matching.slice(offset, offset + limit), total: matching.length, offset, limit, source: 'recent' };
+    },
+    async clear() {
+      await input.store()?.clear();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The feed contract as the real `@deepseek-ai/dsh-host-webserver` serves it: the stats payload carries the rule
+ * catalogue with each rule's on/off state taken from the running config and its firing count, and the effective
+ * options; the events route filters on the server and pages through the stored events.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
+import { eventsQueryToSearchParams, type EventsPage, type EventsQuery, type FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import { EVENTS_PATH, STATS_PATH } from '../src/routes.js';
+import { bootHost, type Host } from './support/composition.js';
+
+let host: Host | undefined;
+
+afterEach(async () => {
+  await host?.dispose();
+  host = undefined;
+});
+
+async function boot(config: Record<string, unknown>): Promise<string> {
+  host = await bootHost({ web: true, plugin: config });
+  return `http://127.0.0.1:${host.ctx.webServer.port}`;
+}
+
+async function eventsPage(base: string, query: EventsQuery): Promise<EventsPage> {
+  const response = await fetch(`${base}${EVENTS_PATH}?${eventsQueryToSearchParams(query)}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as EventsPage;
+}
+
+describe('stats feed additions', () => {
+  it('lists every catalogue rule with its state in the running config, and the effective options', async () => {
+    const base = await boot({ autoClampRanges: false, errorHints: false });
+    const payload = (await (await fetch(`${base}${STATS_PATH}`)).json()) as FeedPayload;
+    expect(payload.rules?.map((rule) => rule.id)).toEqual(ruleCatalogue.map((rule) => rule.id));
+    for (const rule of payload.rules ?? []) {
+      const off = rule.option === 'autoClampRanges' || rule.option === 'errorHints';
+      expect(rule.enabled, rule.id).toBe(!off);
+      expect(rule.fired).toBe(0);
+    }
+    const options = new Map(payload.options?.map((option) => [option.name, option]));
+    expect(options.get('autoClampRanges')).toMatchObject({ value: false, defaultValue: true });
+    expect(options.get('autoWrapRunCode')).toMatchObject({ value: true, defaultValue: true });
+    expect(payload.ruleUsage).toEqual({ counted: 0, complete: false });
+  });
+
+  it('counts how often a rule fired in the stored events', async () => {
+    const base = await boot({});
+    const path = host!.file('a.txt', 'one\ntwo\n');
+    await host!.execute('str_replace_editor', { command: 'view', path, view_range: [1, 99] });
+    const payload = (await (await fetch(`${base}${STATS_PATH}`)).json()) as FeedPayload;
+    const fired = payload.recent.flatMap((event) => event.ruleIds);
+    expect(fired.length).toBeGreaterThan(0);
+    for (const id of new Set(fired)) {
+      expect(payload.rules?.find((rule) => rule.id === id)?.fired, id).toBe(fired.filter((x) => x === id).length);
+    }
+  });
+});
+
+describe('GET events', () => {
+  it('pages through the stored events with filters applied on the server', async () => {
+    const base = await boot({});
+    for (let index = 0; index < 23; index++) await host!.execute('read', { file_path: `${host!.dir}/missing-${index}.txt` });
+    await host!.execute('bash', { command: 'exit 3', description: 'fails' });
+
+    const first = await eventsPage(base, { tool: 'read', limit: 10 });
+    expect(first).toMatchObject({ v: 1, total: 23, offset: 0, limit: 10 });
+    expect(first.events).toHaveLength(10);
+    const third = await eventsPage(base, { tool: 'read', limit: 10, offset: 20 });
+    expect(third.events).toHaveLength(3);
+    const ids = new Set([...first.events, ...(await eventsPage(base, { tool: 'read', limit: 10, offset: 10 })).events, ...third.events].map((e) => e.id));
+    expect(ids.size).toBe(23);
+    // Newest first across pages.
+    expect(first.events[0]!.at).toBeGreaterThanOrEqual(third.events[2]!.at);
+
+    const text = await eventsPage(base, { text: 'missing-17' });
+    expect(text.total).toBe(1);
+    const bash = await eventsPage(base, { tool: 'bash' });
+    expect(bash.events.map((e) => e.tool)).toEqual(['bash']);
+    const future = await eventsPage(base, { from: Date.now() + 60_000 });
+    expect(future.total).toBe(0);
+    const all = await eventsPage(base, { to: Date.now() + 60_000, limit: 200 });
+    expect(all.total).toBe(24);
+  });
+
+  it('refuses a bad query with a message naming the parameter', async () => {
+    const base = await boot({});
+    const response = await fetch(`${base}${EVENTS_PATH}?limit=5000`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/^limit must be between 1 and 200/);
+    expect((await fetch(`${base}${EVENTS_PATH}?outcome=nope`)).status).toBe(400);
+    expect((await fetch(`${base}${EVENTS_PATH}?from=9&to=3`)).status).toBe(400);
+    expect((await fetch(`${base}${EVENTS_PATH}`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${base}${EVENTS_PATH}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+  });
+});
