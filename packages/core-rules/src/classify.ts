@@ -42,11 +42,25 @@ function programRan(call: ToolCall | undefined): boolean {
   return typeof code === 'string' && compilesLikeHost(code).ok;
 }
 
+/**
+ * The category of a failed Code-Mode sub-call, read from the message its program received (a `ToolCallError`
+ * carries no code): the same categories its native twin gets from the host's code, else `inner-tool-error`.
+ */
+function innerCause(message: string): string {
+  if (/^old_string was not found in "|^old_string matched \d+ times in "|^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/.test(message)) return 'fs-edit-anchor';
+  if (/^edit requires reading "|^cannot overwrite existing ".*" without reading it first/.test(message)) return 'fs-not-observed';
+  if (/^cannot edit ".*": file changed since it was read/.test(message)) return 'fs-stale-version';
+  if (/^offset \d+ is out of range for "/.test(message)) return 'read-range';
+  if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
+  if (message.startsWith('Invalid `view_range`')) return 'editor-range';
+  return 'inner-tool-error';
+}
+
 function classifyProgramFailure(message: string, call: ToolCall | undefined): string {
   if (!message.startsWith(CODE_RUN_PREFIX)) return 'code-runtime';
   const detail = message.slice(CODE_RUN_PREFIX.length);
   if (detail.startsWith('ToolCallError: invalid arguments') || detail.startsWith('ToolCallError: binding arguments must be lossless JSON')) return 'inner-invalid-args';
-  if (detail.startsWith('ToolCallError: ')) return 'inner-tool-error';
+  if (detail.startsWith('ToolCallError: ')) return innerCause(detail.slice('ToolCallError: '.length));
   if (/^TypeError: tools(\.[\w$]+|\[[^\]]*\]) is not a function/.test(detail)) return 'inner-unknown-binding';
   if (detail.startsWith('TypeError: "" is not a function')) return 'code-syntax';
   const firstLine = detail.split('\n', 1)[0] ?? '';

@@ -95,7 +95,10 @@ function programOf(call: ToolCall): string | undefined {
 function syntaxHint(call: ToolCall, message: string, diagnostic: Diagnostic | undefined): string {
   const program = programOf(call);
   const where = diagnostic ?? (program === undefined ? undefined : healProgram(program).diagnostic);
-  if (where?.kind === 'truncated' && where.line !== undefined) return `Hint: your program was cut at line ${where.line}; nothing ran; resend it whole.`;
+  if (where?.kind === 'truncated' && where.line !== undefined) {
+    const at = `line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ''}`;
+    return `Hint: nothing ran: your program looks cut off at ${at}, likely by the output limit; split the work into several smaller run_code calls instead of resending the same long program.`;
+  }
   if (message.includes('TypeError: "" is not a function')) {
     // Only a program that OPENS with the fence failed before its first statement; code above a fence ran.
     if (program === undefined || /^\s*(?:```|~~~)/.test(program)) return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
@@ -142,6 +145,13 @@ function editorPathHint(call: ToolCall, env: Environment): string | undefined {
   return 'Hint: use an absolute path that starts with the workspace directory, not the filesystem root.';
 }
 
+/** An inner write/edit of an unread file: the program already ran up to that call, so resending it whole repeats that. */
+function innerNotObservedHint(message: string): string {
+  const path = /"([^"]{1,4096})"/.exec(message)?.[1];
+  const read = path === undefined ? 'tools.read({ file_path })' : `tools.read(${JSON.stringify({ file_path: path })})`;
+  return `Hint: call ${read} in the program before changing that file; the statements before the failing call already ran.`;
+}
+
 function editorRangeHint(message: string): string {
   const lines = /\[1, (\d+)\]|`(\d+)`\s*$/.exec(message);
   const count = lines?.[1] ?? lines?.[2];
@@ -172,6 +182,7 @@ export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment
       case 'inner-unknown-binding':
         return innerBindingHint(message, env);
       case 'fs-not-observed':
+        if (call.name === RUN_CODE) return innerNotObservedHint(message);
         return message.includes('read the file, then retry') ? undefined : `Hint: read ${/"([^"]+)"/.exec(message)?.[1] ?? 'the file'} first, then resend the same call.`;
       case 'fs-stale-version':
         return STALE_HINT;

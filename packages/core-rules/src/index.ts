@@ -1,9 +1,10 @@
 /** Public entry of @dsh-tool-normalizer/core-rules: re-exports only. */
 export type * from './types.js';
 export { normalizeCall, hostViolations } from './normalize.js';
-export { planRecovery, type RecoveryOptions } from './recovery.js';
+export { planRecovery, showsObservedContent, type RecoveryOptions } from './recovery.js';
 export { classifyResult, categories } from './classify.js';
 export { hintFor, appendHint } from './hints.js';
+export { failureFingerprint, repeatHint, STOP_RETRYING_AT } from './repeats.js';
 export { trimStackTrace } from './stack-trace.js';
 export { ruleCatalogue, categoryCatalogue, receipt, categoryOf } from './catalogue.js';
 export { validateArguments } from './validate.js';

@@ -1,21 +1,39 @@
 /**
- * `planRecovery`: what to run after an error result (design section 2, step 2), as a small serialisable
- * plan of nested calls. Only side-effect-safe recoveries: FS_NOT_OBSERVED reads then retries once (nothing
- * was written); FS_STALE_VERSION only re-reads (someone else changed the file: re-applying would clobber
- * it); a view_range past the end is retried clamped to the line count the error reports; an unknown name
- * with exactly one fitting target is retried as that tool; a call the host rejected for its arguments
- * (nothing ran) is retried once with the repaired arguments. Anchor failures are never retried; nothing is
- * planned for a cancelled call or for a result a plan produced.
+ * `planRecovery`: what to run after an error result, as a small serialisable plan of nested calls. Only
+ * side-effect-safe recoveries: an `edit`/`str_replace_editor` refused with FS_NOT_OBSERVED reads the file then
+ * retries once (its anchor proves the model knew the content); a `write` refused the same way only reads the
+ * file and shows it to the model (a retry would overwrite content the model never saw); FS_STALE_VERSION only
+ * re-reads (someone else changed the file: re-applying would clobber it); a view_range past the end is retried
+ * clamped to the line count the error reports; an unknown name with exactly one fitting target is retried as
+ * that tool; a call the host rejected for its arguments (nothing ran) is retried once with the repaired
+ * arguments. Anchor failures are never retried; nothing is planned for a cancelled call or for a result a plan
+ * produced. The file a plan reads is the one the call's own arguments name, resolved against the session cwd.
  */
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
 import { normalizeCall, repairArguments } from './normalize.js';
 import { resolveToggles } from './toggles.js';
-import { findTool, isRecord } from './tools.js';
+import { resolveInside } from './rules/editor.js';
+import { findTool, isRecord, RUN_CODE } from './tools.js';
 import { toolNameCandidates } from './tool-names.js';
 import type { Environment, PlannedCall, RecoveryPlan, RuleToggles, ToolCall, ToolResultLike } from './types.js';
 
-const MUTATING_FILE_TOOLS = new Set(['edit', 'write', 'str_replace_editor']);
+/** Tools whose FS_NOT_OBSERVED is read-then-retried: the anchor they carry proves the model knew the content. */
+const ANCHORED_FILE_TOOLS = new Set(['edit', 'str_replace_editor']);
+
+/** Lines of the file a refused `write` shows the model (the read tool's own window, bounded). */
+export const WRITE_OBSERVE_LINES = 200;
+
+/** Plans whose observe step's content is shown to the model with the original error (a refused `write`). */
+const SHOWS_OBSERVED_CONTENT = new Set<string>(['recover.observe-before-write']);
+
+/** True when the adapter answers with the original error, the observe step's content and the plan's hint. */
+export function showsObservedContent(plan: RecoveryPlan): boolean {
+  return SHOWS_OBSERVED_CONTENT.has(plan.ruleId);
+}
+
+export const WRITE_SEEN_HINT =
+  'Hint: nothing was written; you have now seen the file\'s current content (above); resend the write if you still mean to replace it.';
 
 export interface RecoveryOptions {
   toggles?: Partial<RuleToggles>;
@@ -23,17 +41,38 @@ export interface RecoveryOptions {
   fromPlan?: boolean;
 }
 
-/** The absolute path an FS error names (`"…"`), else the path argument of the call. */
-function targetPath(message: string, args: Record<string, unknown>): string | undefined {
-  const quoted = /"([^"]+)"/.exec(message)?.[1];
-  if (quoted) return quoted;
-  const fromArgs = args.file_path ?? args.path;
-  return typeof fromArgs === 'string' && fromArgs.trim() !== '' ? fromArgs : undefined;
+/** `path` with `.` and empty segments removed, when it is absolute and has no `..`; else undefined. */
+function plainAbsolute(path: string): string | undefined {
+  if (!path.startsWith('/') || path.includes('\0')) return undefined;
+  const parts = path.split('/').filter((part) => part !== '' && part !== '.');
+  return parts.includes('..') ? undefined : `/${parts.join('/')}`;
 }
 
-/** A read of `path` with a tool the agent can see: `read`, else the editor's `view`. */
-function observeStep(path: string, env: Environment): PlannedCall | undefined {
-  if (findTool(env, 'read')) return { name: 'read', arguments: { file_path: path }, role: 'observe' };
+/**
+ * The file the call itself names (`file_path`, else `path`), made absolute against the session cwd. A path quoted
+ * in the error text is used only when it is that same file: for an absolute argument it must be equal, for a
+ * relative one without a known cwd it must end with the relative path.
+ */
+export function targetPath(message: string, args: Record<string, unknown>, cwd: string | undefined): string | undefined {
+  const fromArgs = typeof args.file_path === 'string' ? args.file_path : typeof args.path === 'string' ? args.path : undefined;
+  if (fromArgs === undefined || fromArgs.trim() === '' || fromArgs.length > 4096) return undefined;
+  const quoted = /"([^"]+)"/.exec(message)?.[1];
+  if (fromArgs.startsWith('/')) {
+    const resolved = plainAbsolute(fromArgs);
+    return resolved !== undefined && (quoted === undefined || plainAbsolute(quoted) === resolved) ? resolved : undefined;
+  }
+  if (cwd !== undefined) {
+    const resolved = resolveInside(cwd, fromArgs);
+    return resolved !== undefined && (quoted === undefined || plainAbsolute(quoted) === resolved) ? resolved : undefined;
+  }
+  const relative = fromArgs.replace(/^(\.\/)+/, '');
+  const fromMessage = quoted === undefined ? undefined : plainAbsolute(quoted);
+  return fromMessage !== undefined && relative !== '' && !relative.includes('..') && fromMessage.endsWith(`/${relative}`) ? fromMessage : undefined;
+}
+
+/** A read of `path` with a tool the agent can see: `read` (at most `limit` lines when given), else the editor's `view`. */
+function observeStep(path: string, env: Environment, limit?: number): PlannedCall | undefined {
+  if (findTool(env, 'read')) return { name: 'read', arguments: limit === undefined ? { file_path: path } : { file_path: path, limit }, role: 'observe' };
   if (findTool(env, 'str_replace_editor')) return { name: 'str_replace_editor', arguments: { command: 'view', path }, role: 'observe' };
   return undefined;
 }
@@ -67,20 +106,29 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
   const toggles = resolveToggles(options.toggles);
   const { category } = classifyResult(call, result);
   const message = typeof result.error?.message === 'string' ? result.error.message : '';
+  // A program that failed (even when its inner call's cause names the category) may have run: never re-run it.
+  if (call.name === RUN_CODE && message.startsWith('code run failed')) return undefined;
   const decoded = decodeArguments(call.arguments);
   const args = decoded.ok ? decoded.value : undefined;
 
   switch (category) {
     case 'fs-not-observed': {
-      if (!toggles.autoObserveFiles || !args || !MUTATING_FILE_TOOLS.has(call.name)) return undefined;
-      const path = targetPath(message, args);
-      const observe = path ? observeStep(path, env) : undefined;
+      if (!toggles.autoObserveFiles || !args) return undefined;
+      const path = targetPath(message, args, env.cwd);
+      if (path === undefined) return undefined;
+      if (call.name === 'write') {
+        const observe = observeStep(path, env, WRITE_OBSERVE_LINES);
+        if (!observe) return undefined;
+        return { ruleId: 'recover.observe-before-write', category, steps: [observe], resultFrom: 'original', hint: WRITE_SEEN_HINT };
+      }
+      if (!ANCHORED_FILE_TOOLS.has(call.name)) return undefined;
+      const observe = observeStep(path, env);
       if (!observe) return undefined;
       return { ruleId: 'recover.observe-then-retry', category, steps: [observe, { name: call.name, arguments: args, role: 'retry' }], resultFrom: 'last-step' };
     }
     case 'fs-stale-version': {
       if (!toggles.autoObserveFiles || !args) return undefined;
-      const path = targetPath(message, args);
+      const path = targetPath(message, args, env.cwd);
       const observe = path ? observeStep(path, env) : undefined;
       if (!observe) return undefined;
       return { ruleId: 'recover.stale-refresh', category, steps: [observe], resultFrom: 'original', hint: STALE_HINT };

@@ -106,7 +106,7 @@ describe('hintFor', () => {
     expect(hint('c_g_ts_enum')).toMatch(/replace the enum with a const object/);
     const cut = { name: 'run_code', arguments: { code: 'const a = 1;\nawait tools.bash({ command: "rm -rf /srv/app/rel', description: 'x' } };
     const result: ToolResultLike = { isError: true, error: { message: "code run failed (exception): Expected ',', got '<eof>'", info: { code: 'CODE_RUN_FAILED' } } };
-    expect(hintFor(cut, result, codeEnv)).toBe('Hint: your program was cut at line 2; nothing ran; resend it whole.');
+    expect(hintFor(cut, result, codeEnv)).toMatch(/^Hint: nothing ran: your program looks cut off at line 2, column \d+, likely by the output limit; split the work into several smaller run_code calls/);
     expect(hintFor(cut, result, codeEnv, { kind: 'syntax-error', message: 'The program does not compile at line 3: bad.', line: 3 })).toBe('Hint: The program does not compile at line 3: bad.');
   });
 

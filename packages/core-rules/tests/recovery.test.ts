@@ -1,6 +1,6 @@
 /** Recovery plans built from the real host's error results (design section 2, step 2). */
 import { describe, expect, it } from 'vitest';
-import { hintFor, planRecovery } from '../src/index.js';
+import { hintFor, planRecovery, showsObservedContent } from '../src/index.js';
 import { capture, codeEnv, envFor, nativeEnv, nativeTools, nestedEnv } from './fixtures.js';
 import type { ToolResultLike } from '../src/types.js';
 
@@ -23,11 +23,51 @@ describe('planRecovery on real host errors', () => {
     });
   });
 
-  it('FS_NOT_OBSERVED on write and on str_replace_editor str_replace: same plan shape', () => {
-    for (const id of ['n_e_write_unread', 'n_e_sre_str_replace_unread']) {
-      const plan = planFor(id);
-      expect(plan?.steps.map((step) => step.role)).toEqual(['observe', 'retry']);
-      expect(plan?.steps[1]).toEqual({ name: capture(id).modelCall.name, arguments: capture(id).modelCall.arguments, role: 'retry' });
+  it('FS_NOT_OBSERVED on str_replace_editor str_replace: same plan shape as edit', () => {
+    const plan = planFor('n_e_sre_str_replace_unread');
+    expect(plan?.steps.map((step) => step.role)).toEqual(['observe', 'retry']);
+    expect(plan?.steps[1]).toEqual({ name: 'str_replace_editor', arguments: capture('n_e_sre_str_replace_unread').modelCall.arguments, role: 'retry' });
+  });
+
+  it('FS_NOT_OBSERVED on write: a bounded read and the original error with a hint, never a retry', () => {
+    const plan = planFor('n_e_write_unread');
+    expect(plan).toEqual({
+      ruleId: 'recover.observe-before-write',
+      category: 'fs-not-observed',
+      steps: [{ name: 'read', arguments: { file_path: '/workspace/existing.txt', limit: 200 }, role: 'observe' }],
+      resultFrom: 'original',
+      hint: expect.stringMatching(/you have now seen the file.*resend the write if you still mean to replace it/),
+    });
+    expect(showsObservedContent(plan!)).toBe(true);
+    expect(showsObservedContent(planFor('n_e_edit_unread')!)).toBe(false);
+    expect(planFor('n_e_write_unread', { toggles: { autoObserveFiles: false } })).toBeUndefined();
+  });
+
+  it('reads the file the call names, resolved against the cwd; a quoted path is used only when it is that file', () => {
+    const unobserved = (path: string): ToolResultLike => ({ isError: true, error: { message: `edit requires reading "${path}" first — read the file, then retry`, info: { code: 'FS_NOT_OBSERVED', name: 'FsError' } } });
+    const edit = (file_path: string) => ({ name: 'edit', arguments: { file_path, old_string: 'a', new_string: 'b' } });
+    expect(planRecovery(edit('docs/a.md'), unobserved('/workspace/docs/a.md'), nativeEnv)?.steps[0]?.arguments).toEqual({ file_path: '/workspace/docs/a.md' });
+    expect(planRecovery(edit('./docs/./a.md'), unobserved('/workspace/docs/a.md'), nativeEnv)?.steps[0]?.arguments).toEqual({ file_path: '/workspace/docs/a.md' });
+    // The error names another file than the call: no guess.
+    expect(planRecovery(edit('/workspace/a.md'), unobserved('/etc/passwd'), nativeEnv)).toBeUndefined();
+    expect(planRecovery(edit('a.md'), unobserved('/elsewhere/a.md'), nativeEnv)).toBeUndefined();
+    // A relative path that leaves the cwd, or no path argument at all: nothing is read.
+    expect(planRecovery(edit('../outside.md'), unobserved('/outside.md'), nativeEnv)).toBeUndefined();
+    expect(planRecovery({ name: 'edit', arguments: { old_string: 'a', new_string: 'b' } }, unobserved('/workspace/a.md'), nativeEnv)).toBeUndefined();
+    // Without a cwd, a relative path is matched against the quoted absolute path.
+    const noCwd = { ...nativeEnv, cwd: undefined };
+    expect(planRecovery(edit('docs/a.md'), unobserved('/srv/ws/docs/a.md'), noCwd)?.steps[0]?.arguments).toEqual({ file_path: '/srv/ws/docs/a.md' });
+    expect(planRecovery(edit('docs/a.md'), unobserved('/srv/ws/other/b.md'), noCwd)).toBeUndefined();
+    // No quoted path in the message: the argument alone decides.
+    const bare: ToolResultLike = { isError: true, error: { message: 'edit requires reading the file first', info: { code: 'FS_NOT_OBSERVED' } } };
+    expect(planRecovery(edit('/workspace/a.md'), bare, nativeEnv)?.steps[0]?.arguments).toEqual({ file_path: '/workspace/a.md' });
+  });
+
+  it('a run_code program whose inner call failed is never re-run, whatever the inner cause', () => {
+    const call = { name: 'run_code', arguments: { code: 'await tools.bash({ command: "touch x", description: "t" });\nawait tools.edit({ file_path: "/workspace/a.txt", old_string: "a", new_string: "b" });', description: 'edit' } };
+    for (const inner of ['edit requires reading "/workspace/a.txt" first — read the file, then retry', 'Invalid `view_range`: [5, 99]. Its second element `99` should be smaller than the number of lines in the file: `11`', 'The path a.txt is not an absolute path, it should start with `/`. Maybe you meant /a.txt?']) {
+      const result: ToolResultLike = { isError: true, error: { message: `code run failed (exception): ToolCallError: ${inner}\n    at bindingFailure (x)`, info: { code: 'CODE_RUN_FAILED' } } };
+      expect(planRecovery(call, result, codeEnv)).toBeUndefined();
     }
   });
 

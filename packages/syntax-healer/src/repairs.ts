@@ -3,6 +3,7 @@
  * A candidate is only a proposal: `healProgram` keeps it only if the host compile accepts it.
  * Every transform edits the fewest bytes it can and keeps all others.
  */
+import { unfinishedStatementAtCut } from './cut-point.js';
 import { lex, type Bracket, type LexResult } from './lexer.js';
 import type { Diagnostic, Repair } from './types.js';
 
@@ -205,15 +206,17 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
   }
   const endsLine = /[\r\n][ \t]*$/.test(code.slice(last.end));
   if (last.kind === 'punct') {
-    if (last.value === ';') return undefined;
-    // After `)`, `]` or `}` an expression may go on (`.name`, `else`): only a finished line counts as complete.
-    if (last.value === '}' || last.value === ')' || last.value === ']') return endsLine ? undefined : 'in the middle of a line';
+    // Only an explicit `;` or a block's `}` can end a statement for sure (the statement itself is checked later).
+    if (last.value === ';' || last.value === '}') return undefined;
+    if (last.value === ')' || last.value === ']') {
+      return endsLine ? 'after a line that does not end with `;`, so the next line may have continued it' : 'in the middle of a line';
+    }
     return `right after \`${last.value}\`, in the middle of an expression`;
   }
   if (last.kind === 'word' && RESERVED_WORDS.has(last.value!)) return `right after \`${last.value}\`, in the middle of a statement`;
   if (last.kind === 'word' && !LITERAL_WORDS.has(last.value!) && !endsLine) return `in the middle of the word \`${last.value}\``;
   if (!endsLine) return 'in the middle of a line';
-  return undefined;
+  return 'after a line that does not end with `;`, so the next line may have continued it';
 }
 
 /** Operators after which an expression must continue (a `:` is left out: Python lines end with one). */
@@ -233,18 +236,6 @@ export function repairTruncation(code: string): RepairOutcome {
   const scan = lex(code);
   const openBrackets = scan.openBrackets;
   if (openBrackets.length === 0 && !scan.openAtEnd && !endsWithDanglingOperator(scan)) return NOT_APPLICABLE;
-  const reason = unsafeCut(code, scan);
-  if (reason !== undefined) {
-    const cut = positionOf(code, code.length);
-    return {
-      kind: 'refused',
-      diagnostic: {
-        kind: 'truncated',
-        message: `The program appears to be cut off at line ${cut.line}, column ${cut.column} (${reason}); nothing was run. Send the complete program again.`,
-        ...cut,
-      },
-    };
-  }
   const closing = openBrackets
     .map((bracket) => CLOSERS[bracket.char] ?? '')
     .reverse()
@@ -252,5 +243,18 @@ export function repairTruncation(code: string): RepairOutcome {
   const lineBreak = code.includes('\r\n') ? '\r\n' : '\n';
   const endsWithBreak = /\r?\n$/.test(code);
   const healed = endsWithBreak ? code + closing + lineBreak : code + lineBreak + closing;
+  const lastToken = scan.tokens[scan.tokens.length - 1];
+  const reason = unsafeCut(code, scan) ?? (lastToken ? unfinishedStatementAtCut(healed, lastToken.end) : 'before any statement');
+  if (reason !== undefined) {
+    const cut = positionOf(code, code.length);
+    return {
+      kind: 'refused',
+      diagnostic: {
+        kind: 'truncated',
+        message: `The program appears to be cut off at line ${cut.line}, column ${cut.column} (${reason}); nothing was run. It was probably cut by the output limit: send the rest as smaller run_code calls rather than the same long program.`,
+        ...cut,
+      },
+    };
+  }
   return { kind: 'candidate', code: healed, repair: { kind: 'close-truncated', added: closing } };
 }

@@ -38,6 +38,18 @@ export const refusalCases = load<CorpusCase>('refusals.json');
 /** Compile-verdict corner cases: no expected heal, used where every program must behave consistently. */
 export const compileEdgeCases = load<{ code: string; runtimeDependent?: string }>('compile-edges.json');
 
+/**
+ * Realistic agent programs (tests/fixtures/agent-programs.txt), valid as sent: blocks that start with a line
+ * `//// <name>`; lines starting with `#` before the first block are the file's own comments.
+ */
+export const agentPrograms: ValidCase[] = readFileSync(fileURLToPath(new URL('./fixtures/agent-programs.txt', import.meta.url)), 'utf8')
+  .split(/^\/\/\/\/ /m)
+  .slice(1)
+  .map((block) => {
+    const newline = block.indexOf('\n');
+    return { name: block.slice(0, newline), code: block.slice(newline + 1).replace(/\n$/, '') };
+  });
+
 /** Programs whose verdict depends on the V8 version that compiles them (so Node 20 and Node 24 differ). */
 export const runtimeDependentPrograms = new Set(compileEdgeCases.filter((entry) => entry.runtimeDependent).map((entry) => entry.code));
 
@@ -45,6 +57,7 @@ export const runtimeDependentPrograms = new Set(compileEdgeCases.filter((entry) 
 export function allPrograms(): string[] {
   return [
     ...validCases.map((entry) => entry.code),
+    ...agentPrograms.map((entry) => entry.code),
     ...repairCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code]),
     ...refusalCases.map((entry) => entry.code),
     ...compileEdgeCases.map((entry) => entry.code),
