@@ -78,11 +78,34 @@ export function checkBuildOutput(pkg) {
     .map((target) => `${pkg.manifest.name}: ${target} is missing (run \`pnpm run build\` first)`);
 }
 
+/** The pinned pnpm the repo's scripts install (`scripts/lib.sh`), else whatever `pnpm` is on PATH. */
+function pnpmBin() {
+  const pinned = path.join(repoRoot, '.cache', 'pnpm', 'node_modules', '.bin', 'pnpm');
+  return fs.existsSync(pinned) ? pinned : 'pnpm';
+}
+
+/**
+ * Changesets drive versions: every public package is in one `fixed` group, so the meta-package and the parts it
+ * bundles always carry the same version, and `pnpm pack` pins the parts to exactly that version.
+ */
+export function checkChangesets() {
+  const config = readJson(path.join(repoRoot, '.changeset', 'config.json'));
+  const groups = (config.fixed ?? []).map((group) => group.map((pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`)));
+  const problems = [];
+  for (const { manifest } of publicPackages()) {
+    const group = groups.findIndex((patterns) => patterns.some((re) => re.test(manifest.name)));
+    if (group === -1) problems.push(`${manifest.name} is in no fixed group of .changeset/config.json`);
+    else if (group !== 0) problems.push(`${manifest.name} is in fixed group ${group}, not with dsh-tool-normalizer`);
+  }
+  if (config.access !== 'public') problems.push('.changeset/config.json: access must be "public"');
+  return problems;
+}
+
 /** `pnpm pack` of one package into `destination`; returns the tarball path. */
 export async function pack(pkg, destination) {
   fs.mkdirSync(destination, { recursive: true });
   const before = new Set(fs.readdirSync(destination));
-  await run('pnpm', ['pack', '--pack-destination', destination], { cwd: pkg.dir, timeout: 2 * MINUTE });
+  await run(pnpmBin(), ['pack', '--pack-destination', destination], { cwd: pkg.dir, timeout: 2 * MINUTE });
   const written = fs.readdirSync(destination).filter((name) => name.endsWith('.tgz') && !before.has(name));
   if (written.length !== 1) throw new Error(`${pkg.manifest.name}: pnpm pack wrote ${written.length} tarballs`);
   return path.join(destination, written[0]);
@@ -297,6 +320,7 @@ export async function releaseCheck({ log = () => {}, only } = {}) {
         return [...problems, ...checkMetaPackage(path.join(dir, 'node_modules', meta.manifest.name), packages)];
       });
     }
+    await step('changesets: one fixed version group for every public package', checkChangesets);
     await step('GitHub workflows pass actionlint', async () => (await lintWorkflows()).problems);
     return { steps, packages: packages.map((p) => p.manifest.name) };
   } finally {
