@@ -1,0 +1,201 @@
+/**
+ * The Node-only half of the analyzer: finds session logs under a sessions folder, streams each one through Node's
+ * built-in zstd decompressor (`zlib.createZstdDecompress`, Node >= 22.15, the version DSH itself requires) line by
+ * line into the pure parser, reads the plugin's receipts, and turns unreadable files into "skipped" lines. One file
+ * is read at a time and never held whole, so memory stays bounded however many sessions there are.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { ReportBuilder } from './census.js';
+import { SessionParser, SkipSession, type Receipt } from './session-parser.js';
+import type { AnalysisReport, SessionAnalysis } from './types.js';
+
+/** Name of the plugin's event log (telemetry-store) in DSH_HOME, next to the `sessions` folder. */
+export const PLUGIN_EVENT_LOG = 'tool-normalizer-events.jsonl';
+/** Lines longer than this are not parsed (a session log line is a few hundred KB at most). */
+const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/** The plugin's event log is capped at 4 MiB by default; read at most this much of it. */
+const MAX_RECEIPT_BYTES = 64 * 1024 * 1024;
+
+type ZstdFactory = () => NodeJS.ReadWriteStream;
+
+/** Node's zstd decompressor, or undefined on a Node without it (before 22.15). */
+export function zstdDecompressor(): ZstdFactory | undefined {
+  const factory = (zlib as unknown as { createZstdDecompress?: ZstdFactory }).createZstdDecompress;
+  return typeof factory === 'function' ? factory.bind(zlib) : undefined;
+}
+
+/** `$DSH_HOME/sessions`, else `~/.dsh/sessions`. */
+export function defaultSessionsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.DSH_HOME ? path.resolve(env.DSH_HOME) : path.join(os.homedir(), '.dsh'), 'sessions');
+}
+
+const isSessionFile = (name: string) => name.endsWith('.jsonl.zstd') || name.endsWith('.jsonl');
+
+/** Every session log under `dir` (`*.jsonl.zstd`, and plain `*.jsonl`), sorted; symlinks are not followed. */
+export function findSessionFiles(dir: string): string[] {
+  const found: string[] = [];
+  const stack = [dir];
+  while (stack.length > 0) {
+    const current = stack.pop() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) stack.push(full);
+      else if (entry.isFile() && isSessionFile(entry.name)) found.push(full);
+    }
+  }
+  return found.sort();
+}
+
+/** The plugin's receipts by call id (healed outcomes only), read from its event log; empty when there is none. */
+export async function readReceipts(file: string): Promise<Map<string, Receipt[]>> {
+  const receipts = new Map<string, Receipt[]>();
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return receipts;
+  }
+  if (!stat.isFile()) return receipts;
+  const stream = fs.createReadStream(file, { encoding: 'utf8', start: Math.max(0, stat.size - MAX_RECEIPT_BYTES) });
+  const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) {
+    if (!line.includes('"healed-')) continue;
+    try {
+      const event = JSON.parse(line) as { callId?: unknown; at?: unknown; outcome?: unknown };
+      if (typeof event.callId !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
+      const list = receipts.get(event.callId) ?? [];
+      list.push({ callId: event.callId, at: event.at, outcome: event.outcome });
+      receipts.set(event.callId, list);
+    } catch {
+      // a torn or foreign line of the plugin's log: not a receipt
+    }
+  }
+  return receipts;
+}
+
+function describeError(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof code === 'string' && code.startsWith('ERR_ZSTD') || /zstd|unknown frame|corrupt|unexpected end/i.test(message)) {
+    return `not readable as zstd (${message.split('\n', 1)[0]}): truncated, corrupt or still being written`;
+  }
+  return message.split('\n', 1)[0] ?? message;
+}
+
+/** Analyses one log file. Resolves to the analysis, or to `{ skipped }` with a one-line reason; never rejects. */
+export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, readonly Receipt[]>, signal?: AbortSignal): Promise<SessionAnalysis | { skipped: string }> {
+  let before: fs.Stats;
+  try {
+    before = fs.statSync(file);
+  } catch (error) {
+    return { skipped: describeError(error) };
+  }
+  const compressed = file.endsWith('.zstd');
+  const decompress = compressed ? zstdDecompressor() : undefined;
+  if (compressed && !decompress) return { skipped: `this Node (${process.version}) has no built-in zstd; Node >= 22.15 is needed` };
+  const parser = new SessionParser(file);
+  const source = fs.createReadStream(file);
+  const input: Readable = decompress ? source.pipe(decompress() as unknown as NodeJS.WritableStream & Readable) : source;
+  if (decompress) source.on('error', (error) => input.destroy(error));
+  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const abort = () => input.destroy(new Error('interrupted'));
+  signal?.addEventListener('abort', abort, { once: true });
+  let endsWithNewline = true;
+  try {
+    let last: string | undefined;
+    for await (const line of lines) {
+      if (last !== undefined) parser.push(last);
+      if (line.length > MAX_LINE_CHARS) return { skipped: `a line longer than ${MAX_LINE_CHARS} characters` };
+      last = line;
+    }
+    if (signal?.aborted) return { skipped: 'interrupted' };
+    if (last !== undefined) {
+      try {
+        parser.push(last);
+      } catch (error) {
+        // A torn last line is what a log still being written (or cut short) looks like.
+        endsWithNewline = false;
+        throw error;
+      }
+    }
+    const after = fs.statSync(file);
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) return { skipped: 'changed while it was read (still being written)' };
+    return parser.finish(receipts);
+  } catch (error) {
+    if (signal?.aborted) return { skipped: 'interrupted' };
+    if (error instanceof SkipSession) return { skipped: endsWithNewline ? error.message : `${error.message}: still being written or truncated` };
+    return { skipped: describeError(error) };
+  } finally {
+    signal?.removeEventListener('abort', abort);
+    lines.close();
+    source.destroy();
+    input.destroy();
+  }
+}
+
+export interface AnalyzeOptions {
+  /** The sessions folder (default `$DSH_HOME/sessions`, else `~/.dsh/sessions`). */
+  sessionsDir?: string;
+  /** Explicit files instead of a folder walk. */
+  files?: string[];
+  /** The plugin's event log (default: `tool-normalizer-events.jsonl` next to the sessions folder, when present). */
+  eventLog?: string;
+  /** Called after each file. */
+  onProgress?: (done: number, total: number, file: string) => void;
+  /** Abort (Ctrl-C): the report covers the files analysed before it. */
+  signal?: AbortSignal;
+  /** Keep each session's analysis (tests; memory then grows with the number of sessions). */
+  keepSessions?: boolean;
+  now?: () => number;
+}
+
+export interface AnalyzeResult {
+  report: AnalysisReport;
+  sessions: SessionAnalysis[];
+}
+
+/** Analyses every session log of a folder (or the given files) one after another. */
+export async function analyzeSessions(options: AnalyzeOptions = {}): Promise<AnalyzeResult> {
+  const sessionsDir = options.sessionsDir ?? (options.files ? undefined : defaultSessionsDir());
+  const files = options.files ?? (sessionsDir ? findSessionFiles(sessionsDir) : []);
+  const eventLog = options.eventLog ?? (sessionsDir ? path.join(path.dirname(path.resolve(sessionsDir)), PLUGIN_EVENT_LOG) : undefined);
+  const receipts = eventLog ? await readReceipts(eventLog) : new Map<string, Receipt[]>();
+  const builder = new ReportBuilder();
+  const skipped: { file: string; reason: string }[] = [];
+  const sessions: SessionAnalysis[] = [];
+  let analysed = 0;
+  const shown = (file: string) => (sessionsDir ? path.relative(sessionsDir, file) || file : file);
+  for (const [index, file] of files.entries()) {
+    if (options.signal?.aborted) break;
+    const result = await analyzeFile(file, receipts, options.signal);
+    if ('skipped' in result) {
+      if (result.skipped === 'interrupted' && options.signal?.aborted) break;
+      skipped.push({ file: shown(file), reason: result.skipped });
+    } else {
+      builder.add(result);
+      analysed += 1;
+      if (options.keepSessions) sessions.push(result);
+    }
+    options.onProgress?.(index + 1, files.length, file);
+  }
+  const report = builder.build({
+    sessionsDir,
+    interrupted: options.signal?.aborted === true,
+    filesSeen: files.length,
+    filesAnalysed: analysed,
+    skipped,
+    now: (options.now ?? Date.now)(),
+  });
+  return { report, sessions };
+}

@@ -1,0 +1,346 @@
+/**
+ * Reads one DSH session log line by line (the JSONL text inside `session.jsonl.zstd`) and keeps only what the
+ * analysis needs, so a session of any length costs memory in proportion to its failed calls, not its size:
+ * the tools presented to the model (`request/header`), each call as the model streamed it (`tool-call-chunks`) and
+ * as it ran (`tool/call`), results (`tool/result`), Code-Mode sub-calls (`tool/code-dispatch`) and the usage of
+ * every model request (`assistant/message`), from which the cost of a failure is read.
+ */
+import { classifyResult, type Environment, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
+import { previewText } from '@dsh-tool-normalizer/telemetry-store/query';
+import { codeFromMessage, replayFailure, resultOf, type FailedSubCall } from './counterfactual.js';
+import { schemasFromSdk } from './sdk-schemas.js';
+import type { FailureRecord, PluginEvidence, SessionAnalysis } from './types.js';
+
+/** A receipt from the plugin's event log, reduced to what joins it to a session. */
+export interface Receipt {
+  callId: string;
+  at: number;
+  outcome: string;
+}
+
+/** Why a log is not analysed; the caller lists it under "skipped". */
+export class SkipSession extends Error {}
+
+const PREVIEW_CHARS = 160;
+const HINT_MARK = '\nHint: ';
+/** Characters per token of DSH's own estimate (its token meter uses about 4). */
+const CHARS_PER_TOKEN = 4;
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+
+/** FNV-1a over the text, two seeds: a compact identity for possibly long argument texts. */
+function fingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193) >>> 0;
+    b = Math.imul(b ^ code, 0x5bd1e995) >>> 0;
+  }
+  return `${text.length}:${a.toString(36)}${b.toString(36)}`;
+}
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  let text = '';
+  for (const part of content) if (isRecord(part) && typeof part.text === 'string') text += part.text;
+  return text;
+}
+
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+interface PendingCall {
+  name: string;
+  argumentsText: string;
+  /** What the model streamed, when it differs from what ran. */
+  raw: { name: string; argumentsText: string } | undefined;
+  model: string | undefined;
+}
+
+export class SessionParser {
+  private lineNumber = 0;
+  private analysis: SessionAnalysis;
+  private env: Environment | undefined;
+  private readonly rawCalls = new Map<string, { name: string; argumentsText: string }>();
+  private readonly pending = new Map<string, PendingCall>();
+  private readonly failedSubCalls = new Map<string, FailedSubCall[]>();
+  private readonly awaitingCost: FailureRecord[] = [];
+  private readonly callIds = new Set<string>();
+  private readonly healedCallIds = new Set<string>();
+  private evidence = { repairedCalls: 0, hintedErrors: 0, healSubCalls: 0 };
+  private model: string | undefined;
+  private lastContextTokens: number | undefined;
+  private charsSinceUsage = 0;
+  private totalChars = 0;
+  private firstTime: number | undefined;
+  private lastTime: number | undefined;
+
+  constructor(private readonly file: string) {
+    this.analysis = {
+      file,
+      sessionId: '',
+      cwd: undefined,
+      mode: 'unknown',
+      toolsRecorded: false,
+      models: [],
+      toolCalls: 0,
+      successesByTool: Object.create(null) as Record<string, number>,
+      errors: 0,
+      subCalls: 0,
+      subCallErrors: 0,
+      failures: [],
+      plugin: undefined,
+    };
+  }
+
+  /** Feeds one line of the log. Throws {@link SkipSession} for a foreign or corrupt log. */
+  push(line: string): void {
+    this.lineNumber += 1;
+    if (line.trim() === '') return;
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      throw new SkipSession(this.lineNumber === 1 ? 'not JSON lines (first line is not JSON)' : `line ${this.lineNumber} is not JSON (corrupt or torn)`);
+    }
+    if (!isRecord(event)) throw new SkipSession(`line ${this.lineNumber} is not a JSON object`);
+    if (this.lineNumber === 1) {
+      if (event.type !== 'session') throw new SkipSession('not a DSH session log (first line is not a session header)');
+      this.analysis.sessionId = str(event.id) ?? '';
+      const cwd = str(event.cwd);
+      this.analysis.cwd = cwd?.startsWith('/') ? cwd : undefined;
+      return;
+    }
+    const time = typeof event.time === 'number' ? event.time : undefined;
+    if (time !== undefined) {
+      this.firstTime ??= time;
+      this.lastTime = time;
+    }
+    const data = isRecord(event.data) ? event.data : {};
+    switch (event.type) {
+      case 'request/header':
+        this.onHeader(isRecord(data.header) ? data.header : {});
+        break;
+      case 'request/header-delta':
+        if (Array.isArray(data.tools)) this.onHeader({ tools: data.tools, system: undefined });
+        break;
+      case 'tool-call-chunks': {
+        const id = str(data.id);
+        const name = str(data.name);
+        if (id && name && Array.isArray(data.args)) this.rawCalls.set(id, { name, argumentsText: data.args.filter((part) => typeof part === 'string').join('') });
+        break;
+      }
+      case 'assistant/message':
+        this.onAssistantMessage(data);
+        break;
+      case 'user/message':
+        this.addChars(textOf(data.content).length);
+        break;
+      case 'tool/call':
+        this.onCall(data);
+        break;
+      case 'tool/code-dispatch':
+        this.onSubCall(data);
+        break;
+      case 'tool/result':
+        this.onResult(data);
+        break;
+    }
+  }
+
+  private addChars(chars: number): void {
+    this.charsSinceUsage += chars;
+    this.totalChars += chars;
+  }
+
+  private onHeader(header: Json): void {
+    const config = isRecord(header.config) ? header.config : {};
+    const model = str(config.model);
+    if (model) this.noteModel(model);
+    const tools = header.tools;
+    if (!Array.isArray(tools)) {
+      if (tools !== undefined) this.env = undefined;
+      return;
+    }
+    const presented: ToolSchema[] = [];
+    for (const tool of tools) {
+      if (isRecord(tool) && typeof tool.name === 'string') presented.push({ name: tool.name, parameters: tool.parameters ?? { type: 'object' } });
+    }
+    const names = new Set(presented.map((tool) => tool.name));
+    const system = str(header.system) ?? '';
+    const hasRunCode = names.has('run_code');
+    const mode = hasRunCode ? (names.size === 1 ? 'code' : 'both') : 'native';
+    const inner = hasRunCode && system ? schemasFromSdk(system).filter((tool) => !names.has(tool.name)) : [];
+    this.analysis.mode = mode;
+    this.analysis.toolsRecorded = true;
+    this.env = { tools: [...presented, ...inner], mode, ...(this.analysis.cwd ? { cwd: this.analysis.cwd } : {}) };
+  }
+
+  private noteModel(model: string): void {
+    this.model = model;
+    if (!this.analysis.models.includes(model)) this.analysis.models.push(model);
+  }
+
+  private onAssistantMessage(data: Json): void {
+    const message = isRecord(data.message) ? data.message : {};
+    const source = isRecord(message.source) ? message.source : {};
+    const model = str(source.model);
+    if (model) this.noteModel(model);
+    const usage = isRecord(data.usage) ? data.usage : undefined;
+    const measured = usage ? num(usage.inputTokens) + num(usage.cacheReadTokens) + num(usage.cacheWriteTokens) : 0;
+    if (this.awaitingCost.length > 0) {
+      const source: 'measured' | 'estimated' = measured > 0 ? 'measured' : 'estimated';
+      const tokens = measured > 0 ? measured : (this.lastContextTokens ?? 0) + Math.ceil((this.lastContextTokens === undefined ? this.totalChars : this.charsSinceUsage) / CHARS_PER_TOKEN);
+      const share = Math.floor(tokens / this.awaitingCost.length);
+      let remainder = tokens - share * this.awaitingCost.length;
+      for (const failure of this.awaitingCost) {
+        failure.costTokens = share + (remainder > 0 ? 1 : 0);
+        remainder -= 1;
+        failure.costSource = source;
+      }
+      this.awaitingCost.length = 0;
+    }
+    if (measured > 0) {
+      this.lastContextTokens = measured;
+      this.charsSinceUsage = 0;
+    }
+    let chars = 0;
+    if (Array.isArray(message.content)) {
+      for (const block of message.content) {
+        if (!isRecord(block)) continue;
+        chars += (str(block.text)?.length ?? 0) + (str(block.arguments)?.length ?? 0);
+      }
+    }
+    this.addChars(chars);
+  }
+
+  private onCall(data: Json): void {
+    const callId = str(data.callId);
+    const name = str(data.name);
+    if (!callId || !name) return;
+    this.analysis.toolCalls += 1;
+    this.callIds.add(callId);
+    const text = argumentsText(data.arguments);
+    const streamed = this.rawCalls.get(callId);
+    this.rawCalls.delete(callId);
+    const raw = streamed && (streamed.name !== name || streamed.argumentsText !== text) ? streamed : undefined;
+    if (raw) this.evidence.repairedCalls += 1;
+    this.pending.set(callId, { name, argumentsText: text, raw, model: this.model });
+  }
+
+  private onSubCall(data: Json): void {
+    this.analysis.subCalls += 1;
+    const subCallId = str(data.subCallId) ?? '';
+    if (subCallId.includes(':heal:')) this.evidence.healSubCalls += 1;
+    if (data.isError !== true) return;
+    this.analysis.subCallErrors += 1;
+    const parent = str(data.parentCallId) ?? str(data.rootCallId);
+    const name = str(data.name);
+    if (!parent || !name) return;
+    const message = textOf(data.content).replace(/^Error: /, '');
+    const list = this.failedSubCalls.get(parent) ?? [];
+    if (list.length < 64) list.push({ name, arguments: data.arguments, message });
+    this.failedSubCalls.set(parent, list);
+  }
+
+  private onResult(data: Json): void {
+    const message = isRecord(data.message) ? data.message : {};
+    const source = isRecord(message.source) ? message.source : {};
+    const blocks = Array.isArray(message.content) ? message.content : [];
+    const block = blocks.find((part) => isRecord(part) && part.type === 'tool-result') as Json | undefined;
+    const callId = str(source.callId) ?? str(block?.toolCallId);
+    if (!callId || !block) return;
+    const text = textOf(block.content);
+    this.addChars(text.length);
+    const call = this.pending.get(callId);
+    this.pending.delete(callId);
+    const subCalls = this.failedSubCalls.get(callId) ?? [];
+    this.failedSubCalls.delete(callId);
+    if (block.isError !== true) {
+      if (call?.raw) this.healedCallIds.add(callId);
+      const tool = call?.name ?? 'unknown';
+      this.analysis.successesByTool[tool] = (this.analysis.successesByTool[tool] ?? 0) + 1;
+      return;
+    }
+    this.analysis.errors += 1;
+    const error = isRecord(data.error) ? data.error : {};
+    const hintAt = text.indexOf(HINT_MARK);
+    if (hintAt >= 0) this.evidence.hintedErrors += 1;
+    const original = (hintAt >= 0 ? text.slice(0, hintAt) : text).replace(/^Error: /, '');
+    // The plugin's hint replaces the host's result, which drops the error code: read it back from the text.
+    const code = str(error.code) ?? (hintAt >= 0 ? codeFromMessage(original) : undefined);
+    const name = call?.raw?.name ?? call?.name ?? 'unknown';
+    const args = call?.raw?.argumentsText ?? call?.argumentsText ?? '';
+    const result = resultOf(original, code, str(error.name));
+    const replay = call ? replayFailure({ name, arguments: args }, result, this.env, subCalls) : { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined };
+    const failure: FailureRecord = {
+      callId,
+      tool: name,
+      code,
+      category: categoryOf({ name, arguments: args }, result),
+      model: call?.model ?? this.model,
+      outcome: replay.outcome,
+      ruleId: replay.ruleId,
+      innerTool: replay.innerTool,
+      costTokens: 0,
+      costSource: 'none',
+      at: this.lastTime,
+      identity: `${name}\u0000${args.length > 256 ? fingerprint(args) : args}`,
+      argumentsPreview: previewText(args, PREVIEW_CHARS),
+      errorPreview: previewText(original, PREVIEW_CHARS),
+    };
+    this.analysis.failures.push(failure);
+    this.awaitingCost.push(failure);
+  }
+
+  /** The analysis of everything pushed so far; `receipts` are the plugin's event-log receipts by call id. */
+  finish(receipts?: ReadonlyMap<string, readonly Receipt[]>): SessionAnalysis {
+    if (this.lineNumber === 0) throw new SkipSession('empty file');
+    const receiptCounts = { healedSuccess: 0, healedFailed: 0 };
+    if (receipts && receipts.size > 0) {
+      const from = (this.firstTime ?? -Infinity) - 5_000;
+      const to = (this.lastTime ?? Infinity) + 60_000;
+      for (const callId of this.callIds) {
+        for (const receipt of receipts.get(callId) ?? []) {
+          if (receipt.at < from || receipt.at > to) continue;
+          if (receipt.outcome === 'healed-success') {
+            receiptCounts.healedSuccess += 1;
+            this.healedCallIds.add(callId);
+          } else if (receipt.outcome === 'healed-failed') receiptCounts.healedFailed += 1;
+        }
+      }
+    }
+    const { repairedCalls, hintedErrors, healSubCalls } = this.evidence;
+    const active = repairedCalls + hintedErrors + healSubCalls + receiptCounts.healedSuccess + receiptCounts.healedFailed > 0;
+    const plugin: PluginEvidence | undefined = active ? { repairedCalls, hintedErrors, healSubCalls, receipts: receiptCounts, healedCallIds: [...this.healedCallIds] } : undefined;
+    return { ...this.analysis, plugin };
+  }
+}
+
+function categoryOf(call: { name: string; arguments: unknown }, result: ReturnType<typeof resultOf>): string {
+  return classifyResult(call, result).category;
+}
+
+/** Parses a whole log text (tests, small inputs). Throws {@link SkipSession} for a foreign or corrupt log. */
+export function analyzeSessionText(file: string, text: string, receipts?: ReadonlyMap<string, readonly Receipt[]>): SessionAnalysis {
+  const parser = new SessionParser(file);
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    parser.push(end < 0 ? text.slice(start) : text.slice(start, end));
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return parser.finish(receipts);
+}
