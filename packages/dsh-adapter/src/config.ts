@@ -69,25 +69,31 @@ function expectedType(option: string): string {
 }
 
 /**
+ * Where a user sets the options, named in every message: the loader error DSH prints shows the plugin's message
+ * but not which layer set the value.
+ */
+const SET_WHERE = '(set in the config of the "tool-normalizer" row: the profile\'s cordis.patch.yml, $DSH_HOME/cordis.patch.yml or a --patch file; `dsh-tool-normalizer doctor` names the file)';
+
+/**
  * Validate a raw config row and fill in defaults. `undefined`/`null` mean "all defaults". The input is never
  * mutated.
  */
 export function validateConfig(raw: unknown): StandardResult<ToolNormalizerConfig> {
   const input = raw === undefined || raw === null ? {} : raw;
   if (typeof input !== 'object' || Array.isArray(input)) {
-    return { issues: [{ message: `tool-normalizer: config must be an object, got ${describeType(input)}` }] };
+    return { issues: [{ message: `tool-normalizer: config must be an object, got ${describeType(input)} ${SET_WHERE}` }] };
   }
   const issues: StandardIssue[] = [];
   const known = ConfigSchema.properties as Record<string, unknown>;
   for (const [option, value] of Object.entries(input)) {
     if (!(option in known)) {
-      issues.push({ message: `tool-normalizer: unknown option "${option}" (known: ${Object.keys(known).join(', ')})`, path: [option] });
+      issues.push({ message: `tool-normalizer: unknown option "${option}" (known: ${Object.keys(known).join(', ')}) ${SET_WHERE}`, path: [option] });
       continue;
     }
     if (value === undefined) continue;
     const single = Type.Object({ [option]: known[option] as never });
     if (!Value.Check(single, { [option]: value })) {
-      issues.push({ message: `tool-normalizer: option "${option}" must be ${expectedType(option)}, got ${describeType(value)} ${JSON.stringify(value)}`, path: [option] });
+      issues.push({ message: `tool-normalizer: option "${option}" must be ${expectedType(option)}, got ${describeType(value)} ${JSON.stringify(value)} ${SET_WHERE}`, path: [option] });
     }
   }
   if (issues.length > 0) return { issues };
