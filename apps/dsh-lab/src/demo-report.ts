@@ -147,6 +147,15 @@ const thousands = (n: number) => n.toLocaleString('en-US');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (kb: number | undefined) => (kb === undefined ? 'n/a' : `${Math.round(kb / 1024)} MiB`);
 
+/**
+ * The one definition of "tokens saved", shared with the plugin's event log and the dashboard's KPI (they show the
+ * same figure): per healed call, DSH's token-meter request size at that call, i.e. the context the model would have
+ * re-read in the round-trip the failure would have cost. "tokens re-read after errors" above is the demo's own
+ * estimate of what the errors the model did see cost.
+ */
+export const TOKENS_SAVED_DEFINITION =
+  '* tokens saved = per healed call, the request size DSH\'s token meter reports at that call (the round-trip the failure would have cost); the dashboard shows the same figure.';
+
 /** The side-by-side table printed by the demo. */
 export function formatComparison(comparison: DemoComparison): string {
   const w = comparison.without;
@@ -157,9 +166,9 @@ export function formatComparison(comparison: DemoComparison): string {
     ['model round-trips', String(w.roundTrips), p ? String(p.roundTrips) : '-'],
     ['prompt tokens sent (≈chars/4)', thousands(w.promptTokens), p ? thousands(p.promptTokens) : '-'],
     ['tokens re-read after errors', thousands(w.tokensReReadAfterErrors), p ? thousands(p.tokensReReadAfterErrors) : '-'],
-    ['tokens saved (plugin, token meter)', '-', p?.pluginMeterTokensSaved !== undefined ? thousands(p.pluginMeterTokensSaved) : '-'],
+    ['tokens saved *', '-', p?.pluginMeterTokensSaved !== undefined ? thousands(p.pluginMeterTokensSaved) : '-'],
     ['DSH exit code', String(w.exitCode), p ? String(p.exitCode) : '-'],
-    ['wall time (boot + session)', seconds(w.wallMs), p ? seconds(p.wallMs) : '-'],
+    ['wall time, one run (noisy)', seconds(w.wallMs), p ? seconds(p.wallMs) : '-'],
     ['max RSS of DSH', mib(w.maxRssKb), p ? mib(p.maxRssKb) : '-'],
   ];
   const categories = new Set([...Object.keys(w.errorsByCategory), ...Object.keys(p?.errorsByCategory ?? {}), ...Object.keys(comparison.healsByCategory)]);
@@ -169,6 +178,7 @@ export function formatComparison(comparison: DemoComparison): string {
   lines.push(line(['', 'without plugin', 'with plugin']));
   lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
   for (const row of rows) lines.push(line(row));
+  lines.push(TOKENS_SAVED_DEFINITION);
   lines.push('');
   lines.push(line(['errors seen, by category', 'without plugin', p ? 'with (healed)' : '']));
   lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
