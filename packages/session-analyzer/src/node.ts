@@ -101,6 +101,7 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
   } catch (error) {
     return { skipped: describeError(error) };
   }
+  if (before.size === 0) return { skipped: 'empty file' };
   const compressed = file.endsWith('.zstd');
   const decompress = compressed ? zstdDecompressor() : undefined;
   if (compressed && !decompress) return { skipped: `this Node (${process.version}) has no built-in zstd; Node >= 22.15 is needed` };
@@ -124,8 +125,8 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
       try {
         parser.push(last);
       } catch (error) {
-        // A torn last line is what a log still being written (or cut short) looks like.
-        endsWithNewline = false;
+        // A last line that is not JSON is a torn line: what a log still being written (or cut short) looks like.
+        if (error instanceof SkipSession && error.message.includes('is not JSON')) endsWithNewline = false;
         throw error;
       }
     }

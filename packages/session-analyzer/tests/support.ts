@@ -1,0 +1,87 @@
+/**
+ * Test helpers: a deterministic sample of the real DSH session logs (copied to a temp folder, never into the
+ * repository), zstd compression with Node's own encoder, and an independent reference count made by decoding
+ * every file whole (the analyzer streams them), so census figures are checked against a second reading.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+/** The real DSH session logs (2,659 of them, zstd, as DSH stores them); outside the repository. */
+export const REAL_SESSIONS = path.resolve(process.env.DSH_SESSIONS_DIR ?? '/work/shared/dsh-sessions/real');
+export const hasRealSessions = fs.existsSync(REAL_SESSIONS);
+
+const zstd = zlib as unknown as { zstdCompressSync(data: Buffer | string): Buffer; zstdDecompressSync(data: Buffer): Buffer };
+export const compress = (text: string): Buffer => zstd.zstdCompressSync(Buffer.from(text, 'utf8'));
+export const decompress = (file: string): string => zstd.zstdDecompressSync(fs.readFileSync(file)).toString('utf8');
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `session-analyzer-${prefix}-`));
+}
+
+export function allRealLogs(): string[] {
+  const files: string[] = [];
+  for (const source of fs.readdirSync(REAL_SESSIONS).sort()) {
+    const folder = path.join(REAL_SESSIONS, source);
+    if (!fs.statSync(folder).isDirectory()) continue;
+    for (const session of fs.readdirSync(folder).sort()) {
+      const file = path.join(folder, session, 'session.jsonl.zstd');
+      if (fs.existsSync(file)) files.push(file);
+    }
+  }
+  return files;
+}
+
+/** Every `step`-th real log plus every log whose folder name contains one of `alsoMatching`, copied into `dir`. */
+export function copyRealSample(dir: string, step: number, alsoMatching: string[]): string[] {
+  const copied: string[] = [];
+  allRealLogs().forEach((file, index) => {
+    const relative = path.relative(REAL_SESSIONS, file);
+    if (index % step !== 0 && !alsoMatching.some((part) => relative.includes(part))) return;
+    const target = path.join(dir, relative);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(file, target);
+    copied.push(target);
+  });
+  return copied;
+}
+
+export interface ReferenceCount {
+  sessions: number;
+  toolCalls: number;
+  errors: number;
+  sessionsWithErrors: number;
+  byCode: Record<string, number>;
+  corrupt: string[];
+}
+
+/** Counts the same things as the census, reading each file whole with a plain JSON.parse per line. */
+export function referenceCount(files: string[]): ReferenceCount {
+  const count: ReferenceCount = { sessions: 0, toolCalls: 0, errors: 0, sessionsWithErrors: 0, byCode: {}, corrupt: [] };
+  for (const file of files) {
+    const lines = decompress(file).split('\n').filter((line) => line.trim() !== '');
+    let events: { type?: string; data?: any }[];
+    try {
+      events = lines.map((line) => JSON.parse(line));
+    } catch {
+      count.corrupt.push(file);
+      continue;
+    }
+    if (events[0]?.type !== 'session') continue;
+    count.sessions += 1;
+    let errors = 0;
+    for (const event of events) {
+      if (event.type === 'tool/call') count.toolCalls += 1;
+      if (event.type !== 'tool/result') continue;
+      const block = (event.data?.message?.content ?? []).find((part: any) => part?.type === 'tool-result');
+      if (block?.isError !== true) continue;
+      errors += 1;
+      const code = event.data?.error?.code ?? '(no code)';
+      count.byCode[code] = (count.byCode[code] ?? 0) + 1;
+    }
+    count.errors += errors;
+    if (errors > 0) count.sessionsWithErrors += 1;
+  }
+  return count;
+}
