@@ -17,10 +17,11 @@ export const ConfigSchema = Type.Object(
   {
     autoWrapRunCode: Type.Boolean({ default: true, description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.' }),
     autoBridgeDirectTools: Type.Boolean({ default: true, description: 'Code Mode: turn a direct call to a visible tool into a run_code call.' }),
-    autoObserveFiles: Type.Boolean({ default: true, description: 'Edit/write of an unread file: read it, then retry once.' }),
+    autoObserveFiles: Type.Boolean({ default: true, description: 'Edit of an unread file: read it, then retry once. Write over an unread file: read it and show it to the model with the error (never retried).' }),
     autoClampRanges: Type.Boolean({ default: true, description: 'Clamp a str_replace_editor view_range that runs past the end of the file.' }),
     injectPrompt: Type.Boolean({ default: true, description: 'Add a short static tool-call guidance section to the system prompt.' }),
     errorHints: Type.Boolean({ default: true, description: 'Append one actionable hint to errors nobody could heal.' }),
+    breakLoops: Type.Boolean({ default: true, description: 'Count identical failures per session (same tool, arguments and error code): the 2nd gets a hint naming what must change, from the 3rd the hint says to change approach or ask the user.' }),
     trimStackTraces: Type.Boolean({ default: true, description: 'Remove stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.' }),
     persistPassthrough: Type.Boolean({ default: false, description: 'Also write calls that needed no healing to the JSONL log (they are always counted).' }),
     logDir: Type.String({ default: '', description: 'Directory of the JSONL log and summary; empty means $DSH_HOME (default ~/.dsh).' }),

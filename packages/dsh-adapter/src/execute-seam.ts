@@ -1,20 +1,26 @@
 /**
  * Seam 2, the `tools/execute` waterfall: after the body ran, an error the engine knows how to recover
- * (FS_NOT_OBSERVED, a view_range past EOF, an inner Code-Mode call missing a required field, ...) is recovered by
- * NESTED dispatch through `ctx.tools.execute` with the caller's agent, signal and `parent: exec.token`, so the
- * whole host pipeline (approval, guards, observation policy) applies to every step. `exec` is never mutated.
- * A successful call costs one promise hop: nothing else is read or allocated on that path.
+ * (FS_NOT_OBSERVED on an edit, a view_range past EOF, an inner Code-Mode call missing a required field, ...) is
+ * recovered by NESTED dispatch through `ctx.tools.execute` with the caller's agent, signal and `parent: exec.token`,
+ * so the whole host pipeline (approval, guards, observation policy) applies to every step. `exec` is never mutated.
+ *
+ * An error that stays an error is explained here too (host text + one hint, see explain-error.ts): DSH re-wraps an
+ * error result returned from this waterfall as it is, so the host's structured error (`info.code`, `info.name`)
+ * survives, which a post-execute `block` would drop. A recovered top-level call is answered with the retry's value
+ * only, so the host renders it for THIS call and computes its presentation metadata (a nested result has none, and
+ * the UI would show a generic card). A successful call costs one promise hop: nothing else is read or allocated.
  */
-import { planRecovery } from '@dsh-tool-normalizer/core-rules';
+import { planRecovery, showsObservedContent } from '@dsh-tool-normalizer/core-rules';
 import type { RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
+import { boundShownText, explainedMessage, textOf, withMessage, type Explanation } from './explain-error.js';
 import { ABORT_CODES, type ToolDispatchExecution, type ToolExecutionInput, type ToolExecutionResult } from './host.js';
-import type { PluginState } from './ledger.js';
+import type { PluginState } from './plugin-state.js';
 
 /** The `tools/execute` listener. */
 export function createExecuteListener(state: PluginState) {
   return function onToolsExecute(exec: ToolDispatchExecution, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> {
     if (exec.parent !== undefined && state.isOwnNestedCall(exec)) return next();
-    return next().then((result) => (result.isError ? recover(state, exec, result) : result));
+    return next().then((result) => (result.isError ? afterError(state, exec, result) : result));
   };
 }
 
@@ -23,40 +29,84 @@ function wasCancelled(exec: ToolDispatchExecution, result: ToolExecutionResult):
   return exec.signal.aborted || (code !== undefined && ABORT_CODES.has(code));
 }
 
-async function recover(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+async function afterError(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+  const { result: final, explanation } = await recover(state, exec, result);
+  if (!final.isError || wasCancelled(exec, final)) return final;
+  try {
+    const explained = explainedMessage(state, exec, final, explanation);
+    state.markExplained(exec.token, explained?.repeat);
+    if (!explained || explained.message === final.error.message) return final;
+    return withMessage(final, explained.message);
+  } catch (error) {
+    state.errors.report('tools/execute', error);
+    return final;
+  }
+}
+
+/** The result the model should get after the recovery plan (if any) ran, and what the plan adds to an error. */
+async function recover(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<{ result: ToolExecutionResult; explanation?: Explanation }> {
   let plan: RecoveryPlan | undefined;
   try {
     // The host turns any success for a name it cannot resolve back into UNKNOWN_TOOL (normalizeDispatchResult),
     // so a recovery there would run side effects the model never sees. Aliases are renamed on llm/stream instead.
-    if (state.ctx.tools.get(exec.name, exec.agent) === undefined) return result;
+    if (wasCancelled(exec, result) || state.ctx.tools.get(exec.name, exec.agent) === undefined) return { result };
     const environment = state.environment.forExecution(exec);
-    plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, {
-      toggles: state.toggles,
-      aborted: wasCancelled(exec, result),
-    });
+    plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, { toggles: state.toggles, aborted: false });
   } catch (error) {
     state.errors.report('tools/execute', error);
-    return result;
+    return { result };
   }
-  if (!plan) return result;
-  const note = state.note(exec.token);
-  note.recovery = { ruleId: plan.ruleId, category: plan.category, recovered: false, steps: 0 };
-  if (plan.hint !== undefined) note.hint = plan.hint;
+  if (!plan) return { result };
+  const recovery = state.beginRecovery(exec.token, plan);
+  const planHint: Explanation = plan.hint === undefined ? {} : { hint: plan.hint };
   try {
-    const last = await runSteps(state, exec, plan, note.recovery);
-    if (plan.resultFrom !== 'last-step' || last === undefined) return result;
+    const last = await runSteps(state, exec, plan, recovery);
+    if (plan.resultFrom === 'original') {
+      // A refused write: the file was read for real; the model sees it with the original error.
+      if (showsObservedContent(plan) && last !== undefined && !last.isError && recovery.steps === plan.steps.length) {
+        return { result, explanation: { ...planHint, shown: boundShownText(textOf(last.content)) } };
+      }
+      return { result, explanation: planHint };
+    }
+    if (last === undefined) return { result };
     if (!last.isError) {
-      note.recovery.recovered = true;
-      return last;
+      recovery.recovered = true;
+      return { result: presentable(exec, plan, last) };
     }
     // A retry that still failed is the call's real outcome now (e.g. the file was read, then the anchor was
     // missing): answer with it rather than with the error the plugin already dealt with. A failed observe
     // step keeps the original error.
-    if (plan.steps[note.recovery.steps - 1]?.role === 'retry') return last;
+    if (plan.steps[recovery.steps - 1]?.role === 'retry') return { result: last };
   } catch (error) {
     state.errors.report('tools/execute', error);
   }
-  return result;
+  return { result };
+}
+
+/**
+ * A recovered top-level call whose retry was the very same call (same tool, same arguments) is answered with the
+ * retry's value alone: the host then validates, renders and projects it for this execution, presentation metadata
+ * included. Any other retry (other arguments, a sub-call) keeps the nested result as it is.
+ */
+function presentable(exec: ToolDispatchExecution, plan: RecoveryPlan, last: ToolExecutionResult): ToolExecutionResult {
+  if (exec.parent !== undefined || last.isError) return last;
+  const retry = plan.steps.at(-1);
+  if (!retry || retry.role !== 'retry' || retry.name !== exec.name || !sameJson(retry.arguments, exec.arguments)) return last;
+  return {
+    isError: false,
+    value: last.value,
+    content: last.content,
+    ...(last.additionalContexts === undefined ? {} : { additionalContexts: last.additionalContexts }),
+  } as ToolExecutionResult;
+}
+
+function sameJson(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  try {
+    return JSON.stringify(left) === JSON.stringify(right);
+  } catch {
+    return false;
+  }
 }
 
 /** Runs the plan's steps in order; stops at the first failing step (or a cancellation) and returns its result. */
@@ -66,7 +116,7 @@ async function runSteps(
   plan: RecoveryPlan,
   progress: { steps: number },
 ): Promise<ToolExecutionResult | undefined> {
-  state.healingParents.set(exec.token, String(exec.callId));
+  state.beginHealing(exec.token, String(exec.callId));
   try {
     let last: ToolExecutionResult | undefined;
     for (const [index, step] of plan.steps.entries()) {
@@ -86,6 +136,6 @@ async function runSteps(
     }
     return last;
   } finally {
-    state.healingParents.delete(exec.token);
+    state.endHealing(exec.token);
   }
 }

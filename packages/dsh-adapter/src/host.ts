@@ -1,7 +1,9 @@
 /**
- * The slice of DeepSeek Harness the plugin touches, as TYPES ONLY. The published bundle must not import
- * `@deepseek-ai/*` at runtime (a locally linked plugin cannot resolve them, dsh-host.md section 7), so every
- * import here is `import type` and every service is read through `ctx.get()` or the plugin's `inject`.
+ * The slice of DeepSeek Harness the plugin touches: its TYPES, plus a few small pure helpers that read host values
+ * (the presentation mode of a request's tool list, the session cwd, the agent's model, the abort codes). The
+ * published bundle must not import `@deepseek-ai/*` at runtime (a plugin linked from a local folder resolves imports
+ * from its real path and cannot see the profile's packages), so every DSH import here is `import type`, and every
+ * service is read through `ctx.get()` or the plugin's `inject`.
  */
 import type { Agent } from '@deepseek-ai/dsh-agent';
 import type { WebServer } from '@deepseek-ai/dsh-host-webserver';

@@ -1,12 +1,15 @@
 /**
- * Seam 3, the `tools/post-execute` waterfall: an error nobody healed keeps its original text and gains one
- * actionable hint; stack-frame lines that point into the package store are trimmed (they cost tokens and help
- * nobody). The host shows a `block` decision's feedback verbatim, so the plugin writes `Error: <message>` itself.
- * A decision another listener already changed is left alone.
+ * Seam 3, the `tools/post-execute` waterfall: the fallback for errors that never passed through `tools/execute`
+ * (a `tools/pre-execute` denial, a call cancelled before dispatch). Errors that did pass through it were already
+ * explained there, where the host's structured error survives; this seam leaves them alone. A `block` decision
+ * rebuilds the error from its feedback text and keeps nothing else, so it is used only for an error that has
+ * nothing else to lose (no `info`, no `meta`, no extra contexts). The host shows a `block` decision's feedback
+ * verbatim, so the plugin writes `Error: <message>` itself for a top-level call. A decision another listener
+ * already changed is left alone.
  */
-import { appendHint, classifyResult, hintFor, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
+import { explainedMessage } from './explain-error.js';
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from './host.js';
-import type { PluginState } from './ledger.js';
+import type { PluginState } from './plugin-state.js';
 
 /** The `tools/post-execute` listener. */
 export function createPostExecuteListener(state: PluginState) {
@@ -18,31 +21,20 @@ export function createPostExecuteListener(state: PluginState) {
 
 function decorate(state: PluginState, exec: ToolExecution, result: Readonly<ToolExecutionResult>, decision: PostToolDecision): PostToolDecision {
   if (decision.kind !== 'accept' || decision.content !== undefined || decision.value !== undefined) return decision;
-  if (!result.isError || state.isOwnNestedCall(exec)) return decision;
+  if (!result.isError || state.isOwnNestedCall(exec) || state.wasExplained(exec.token)) return decision;
+  // A block would drop these: leave such an error as the host wrote it.
+  if (result.error.info !== undefined || result.meta !== undefined || result.additionalContexts !== undefined) return decision;
   try {
-    const message = result.error.message;
-    const trimmed = state.config.trimStackTraces ? trimStackTrace(message) : message;
-    const hint = state.config.errorHints ? findHint(state, exec, result) : undefined;
-    if (hint === undefined && trimmed === message) return decision;
-    const text = hint === undefined ? trimmed : appendHint(trimmed, hint);
-    state.note(exec.token).originalCategory = classifyResult({ name: exec.name, arguments: exec.arguments }, result).category;
-    // The model sees a top-level call's feedback verbatim, so it gets the host's `Error: ` itself. A Code-Mode
-    // sub-call's error.message is what its program catches: the original text stays its byte-identical prefix.
+    const explained = explainedMessage(state, exec, result);
+    if (!explained || explained.message === result.error.message) return decision;
+    // A Code-Mode sub-call's error.message is what its program catches: the original stays its byte-identical prefix.
     return {
       kind: 'block',
-      feedback: [{ type: 'text', text: exec.parent === undefined ? `Error: ${text}` : text }],
+      feedback: [{ type: 'text', text: exec.parent === undefined ? `Error: ${explained.message}` : explained.message }],
       ...(decision.additionalContexts === undefined ? {} : { additionalContexts: decision.additionalContexts }),
     };
   } catch (error) {
     state.errors.report('tools/post-execute', error);
     return decision;
   }
-}
-
-function findHint(state: PluginState, exec: ToolExecution, result: Readonly<ToolExecutionResult>): string | undefined {
-  const planned = state.executionNotes.get(exec.token)?.hint;
-  if (planned !== undefined) return planned;
-  const diagnostic = exec.parent === undefined ? state.streamNotes.get(String(exec.callId))?.diagnostic : undefined;
-  const environment = state.environment.forExecution(exec);
-  return hintFor({ name: exec.name, arguments: exec.arguments }, result, environment, diagnostic);
 }

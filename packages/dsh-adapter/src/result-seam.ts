@@ -9,7 +9,7 @@
 import { classifyResult } from '@dsh-tool-normalizer/core-rules';
 import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
 import { agentModel, type Agent, type TokenMeterLike, type ToolExecution, type ToolExecutionResult } from './host.js';
-import type { ExecutionNote, InnerHeals, PluginState, StreamNote } from './ledger.js';
+import type { ExecutionNote, InnerHeals, PluginState, StreamNote } from './plugin-state.js';
 
 /** Round-trips a healed call saves: the model does not have to read the error and send the call again. */
 export const ROUND_TRIPS_AVOIDED_PER_HEAL = 1;
@@ -28,14 +28,17 @@ export function createResultListener(state: PluginState) {
 
 const NO_RULES: string[] = [];
 
+/** The catalogue rule a caught repeat is recorded under; telemetry counts "repeats caught" by it. */
+export const REPEAT_RULE_ID = 'hint.repeat-failure';
+
 function record(state: PluginState, exec: Readonly<ToolExecution>, result: Readonly<ToolExecutionResult>): void {
   if (exec.parent !== undefined) {
     if (!state.isOwnNestedCall(exec)) foldInnerHeal(state, exec);
     return;
   }
-  const execution = state.executionNotes.size === 0 ? undefined : state.executionNotes.take(exec.token);
-  const stream = state.streamNotes.size === 0 ? undefined : state.streamNotes.take(String(exec.callId));
-  const inner = state.innerHeals.size === 0 ? undefined : state.innerHeals.take(String(exec.callId));
+  const execution = state.takeExecutionNote(exec.token);
+  const stream = state.takeStreamNote(String(exec.callId));
+  const inner = state.takeInnerHeals(String(exec.callId));
   const store = state.telemetry;
   if (!store) return;
   // A sub-call recovery that did not recover healed nothing: if the program still succeeded, it would have anyway.
@@ -55,14 +58,9 @@ function record(state: PluginState, exec: Readonly<ToolExecution>, result: Reado
  * run_code call the model sees (same root call id), so each model-visible call is counted once.
  */
 function foldInnerHeal(state: PluginState, exec: Readonly<ToolExecution>): void {
-  const recovery = state.executionNotes.size === 0 ? undefined : state.executionNotes.take(exec.token)?.recovery;
+  const recovery = state.takeExecutionNote(exec.token)?.recovery;
   if (!recovery) return;
-  const root = String(exec.rootCallId);
-  const heals = state.innerHeals.get(root) ?? { ruleIds: [], changes: [], category: recovery.category, recovered: false };
-  heals.recovered ||= recovery.recovered;
-  heals.ruleIds.push(recovery.ruleId);
-  heals.changes.push(`inner ${exec.name} (${String(exec.callId)}): ${recovery.ruleId}${recovery.recovered ? '' : ' (did not recover)'}`);
-  state.innerHeals.set(root, heals);
+  state.foldInnerHeal(String(exec.rootCallId), { name: exec.name, callId: String(exec.callId) }, recovery);
 }
 
 function buildEvent(
@@ -93,7 +91,12 @@ function buildEvent(
     changes.push(`recovery ${execution.recovery.ruleId}: ${execution.recovery.steps} nested call(s)`);
     category ??= execution.recovery.category;
   }
-  const finalCategory = category ?? execution?.originalCategory ?? classifyResult(call, result).category;
+  if (execution?.repeat !== undefined) {
+    // A repeat caught: the same tool, arguments and error code failed before in this session.
+    ruleIds.push(REPEAT_RULE_ID);
+    changes.push(`repeat: identical failure #${execution.repeat} in this session`);
+  }
+  const finalCategory = category ?? classifyResult(call, result).category;
   const success = !result.isError;
   const outcome: TelemetryEventInput['outcome'] = healed ? (success ? 'healed-success' : 'healed-failed') : success ? 'passthrough' : 'passthrough-failed';
   const model = agentModel(exec.agent);

@@ -8,7 +8,7 @@
 import { normalizeCall, planRecovery } from '@dsh-tool-normalizer/core-rules';
 import type { Environment, Receipt, ToolCall } from '@dsh-tool-normalizer/core-rules';
 import type { GenerateOptions, StreamChunk, ToolCallBlock } from './host.js';
-import type { PluginState } from './ledger.js';
+import type { PluginState } from './plugin-state.js';
 
 type BlockEnd = Extract<StreamChunk, { type: 'block-end' }>;
 

@@ -35,12 +35,45 @@ describe('FS_NOT_OBSERVED: read, then retry once', () => {
     ]);
   });
 
-  it('write over an unread file lands', async () => {
+  it('write over an unread file is never retried: the model sees the error, the file as read shows it, and one hint', async () => {
     host = await bootHost();
-    const path = host.file('existing.txt', 'old\n');
-    const result = await host.execute('write', { file_path: path, content: 'new\n' });
-    expect(result.isError).toBe(false);
+    const path = host.file('existing.txt', 'old line 1\nold line 2\n');
+    const result = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w1' });
+    const original = `cannot overwrite existing "${path}" without reading it first — read the file, then retry`;
+    expect(result.isError).toBe(true);
+    expect(result.error?.info).toEqual({ name: 'FsError', code: 'FS_NOT_OBSERVED' });
+    expect(result.error?.message.startsWith(`${original}\n`)).toBe(true);
+    expect(text(result)).toBe(`Error: ${result.error?.message}`);
+    // The file's content in the shape the host's read renders it, then exactly one hint.
+    const read = host.results.find((entry) => entry.callId === 'w1:heal:1');
+    expect(read?.name).toBe('read');
+    expect(read?.result.isError).toBe(false);
+    expect(result.error?.message).toBe(`${original}\n${text(read!.result)}\nHint: nothing was written; you have now seen the file's current content (above); resend the write if you still mean to replace it.`);
+    expect(text(read!.result)).toContain('old line 2');
+    expect(readFileSync(path, 'utf8')).toBe('old line 1\nold line 2\n');
+    expect(host.results.map((entry) => entry.callId)).toEqual(['w1:heal:1', 'w1']);
+    // The observation was real: the same write, resent, lands.
+    const resent = await host.execute('write', { file_path: path, content: 'new\n' });
+    expect(resent.isError).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('new\n');
+  });
+
+  it('a refused write of a long file shows a bounded excerpt (at most 200 lines, as read renders them)', async () => {
+    host = await bootHost();
+    const path = host.file('long.txt', Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const result = await host.execute('write', { file_path: path, content: 'x' });
+    expect(result.error?.info?.code).toBe('FS_NOT_OBSERVED');
+    expect(result.error?.message).toContain('line 200');
+    expect(result.error?.message).not.toContain('line 201\n');
+    expect(result.error?.message.length).toBeLessThan(14_000);
+  });
+
+  it('autoObserveFiles off: a refused write is left exactly as the host wrote it', async () => {
+    host = await bootHost({ plugin: { autoObserveFiles: false, errorHints: false } });
+    const path = host.file('existing.txt', 'old\n');
+    const result = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w2' });
+    expect(text(result)).toBe(`Error: cannot overwrite existing "${path}" without reading it first — read the file, then retry`);
+    expect(host.results.map((entry) => entry.callId)).toEqual(['w2']);
   });
 
   it('a retry that still fails answers with its own error, and is not healed again', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../src/bounded-map.js';
 import { modeOfPresentedTools } from '../src/host.js';
 import { isAllowedHost, isSameOrigin } from '../src/routes.js';
-import { PluginErrors } from '../src/fail-open.js';
+import { PluginErrors } from '../src/plugin-errors.js';
 import { PROMPT_SECTION_TEXT } from '../src/prompt-section.js';
 
 describe('BoundedMap', () => {

@@ -1,0 +1,109 @@
+/**
+ * What the model is told about an error nobody healed: the host's own text (store-path stack frames trimmed), then,
+ * for a refused `write`, the file's current content as `read` showed it, then one hint (escalated when the same call
+ * failed identically before in this session). The result keeps the host's structured error (`info` with its `code`
+ * and `name`, and any other field the host set), its `meta` and its extra contexts: only the message and the text
+ * block that carries it grow. DSH re-wraps an error result returned from `tools/execute` as it is, so this is the
+ * seam that keeps the host's record whole (a post-execute `block` would rebuild the error from text and drop them).
+ */
+import { appendHint, classifyResult, failureFingerprint, hintFor, repeatHint, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
+import type { ToolCall } from '@dsh-tool-normalizer/core-rules';
+import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
+import type { PluginState } from './plugin-state.js';
+
+/** Longest file excerpt a refused `write` shows the model (the read itself is bounded to 200 lines). */
+export const MAX_SHOWN_FILE_CHARS = 12_000;
+
+/** What a recovery contributed to the explanation. */
+export interface Explanation {
+  /** The plan's own hint (it replaces the engine's generic one). */
+  hint?: string;
+  /** Text shown between the error and the hint (a refused `write`: the file as `read` rendered it). */
+  shown?: string;
+}
+
+/** The text blocks of a result, joined (what the model reads). */
+export function textOf(content: readonly ContentBlock[] | undefined): string {
+  if (!Array.isArray(content)) return '';
+  return content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+/** `text` cut to `MAX_SHOWN_FILE_CHARS` at a line end, saying so. */
+export function boundShownText(text: string): string {
+  if (text.length <= MAX_SHOWN_FILE_CHARS) return text;
+  const cut = text.lastIndexOf('\n', MAX_SHOWN_FILE_CHARS);
+  const kept = text.slice(0, cut > 0 ? cut : MAX_SHOWN_FILE_CHARS);
+  return `${kept}\n(... ${text.length - kept.length} more characters not shown; read the file to see them)`;
+}
+
+/**
+ * The message the model should see for an error result (the host's own when there is nothing to add), or undefined
+ * for a success. Counts the failure for loop detection (top-level calls only: a sub-call's failure reaches the
+ * model through its program, whose own failure is counted).
+ */
+export function explainedMessage(
+  state: PluginState,
+  exec: ToolExecution | ToolDispatchExecution,
+  result: ToolExecutionResult,
+  extra: Explanation = {},
+): { message: string; repeat?: number } | undefined {
+  if (!result.isError) return undefined;
+  const { config } = state;
+  const call: ToolCall = { name: exec.name, arguments: exec.arguments };
+  const original = result.error.message;
+  let message = config.trimStackTraces ? trimStackTrace(original) : original;
+  if (extra.shown !== undefined && extra.shown !== '') message = `${message}\n${extra.shown}`;
+  let repeat: number | undefined;
+  if (config.breakLoops && exec.parent === undefined) {
+    const fingerprint = failureFingerprint(call, result);
+    if (fingerprint !== undefined) repeat = state.countFailure(exec.agent?.id ?? '(no session)', fingerprint);
+  }
+  if (config.errorHints) {
+    let hint = extra.hint ?? engineHint(state, exec, call, result);
+    if (repeat !== undefined && repeat >= 2) hint = repeatHint(call, result, repeat, hint) ?? hint;
+    if (hint !== undefined) message = appendHint(message, hint);
+  }
+  return repeat === undefined ? { message } : { message, repeat };
+}
+
+function engineHint(state: PluginState, exec: ToolExecution | ToolDispatchExecution, call: ToolCall, result: ToolExecutionResult): string | undefined {
+  const diagnostic = exec.parent === undefined ? state.streamDiagnostic(String(exec.callId)) : undefined;
+  return hintFor(call, result, state.environment.forExecution(exec), diagnostic);
+}
+
+/**
+ * `result` with its message replaced by `message`: the same `error` object otherwise (info, code, name, any other
+ * field), the same `meta` and extra contexts. The text block that carries the host's `Error: <message>` is
+ * replaced; when the host wrote the text another way, the added part is appended as its own block.
+ */
+export function withMessage(result: Extract<ToolExecutionResult, { isError: true }>, message: string): ToolExecutionResult {
+  const original = result.error.message;
+  const added = message.startsWith(original) ? message.slice(original.length).replace(/^\n/, '') : message;
+  const content = Array.isArray(result.content) ? result.content : [];
+  let replaced = false;
+  const next: ContentBlock[] = content.map((block) => {
+    if (replaced || block.type !== 'text') return block;
+    if (block.text === `Error: ${original}`) {
+      replaced = true;
+      return { ...block, text: `Error: ${message}` };
+    }
+    if (block.text === original) {
+      replaced = true;
+      return { ...block, text: message };
+    }
+    return block;
+  });
+  if (!replaced && added !== '') next.push({ type: 'text', text: added });
+  return {
+    isError: true,
+    error: { ...result.error, message },
+    content: next,
+    ...(result.meta === undefined ? {} : { meta: result.meta }),
+    ...(result.additionalContexts === undefined ? {} : { additionalContexts: result.additionalContexts }),
+  } as ToolExecutionResult;
+}
+
+/** The category of a result for telemetry (the host's code is kept, so the final result classifies itself). */
+export function categoryOf(exec: Pick<ToolExecution, 'name' | 'arguments'>, result: ToolExecutionResult): string {
+  return classifyResult({ name: exec.name, arguments: exec.arguments }, result).category;
+}
