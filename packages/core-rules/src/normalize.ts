@@ -1,18 +1,20 @@
 /**
- * `normalizeCall`: the pre-dispatch pass (design section 2, step 1). Validate-gated: a call that passes
- * the host's checks comes back as the same object with no receipts; a failing call is repaired only when
- * the repair passes them; anything unknown, ambiguous or unrepairable comes back unchanged with a reason.
- * In Code Mode a direct call to a tool that exists only inside run_code becomes a run_code call.
+ * `normalizeCall`: the pre-dispatch pass. Validate-gated: a call that passes the host's checks comes back as
+ * the same object with no receipts; a failing call is repaired only when the repair passes them; anything
+ * unknown, ambiguous or unrepairable comes back unchanged with a reason. In Code Mode a direct call to a tool
+ * that exists only inside run_code becomes a run_code call. A changed call always carries a plain JSON copy
+ * of its arguments that passed the host's checks as copied (no NaN, BigInt, cycles, or `__proto__` tricks).
  */
 import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
-import { decodeArguments } from './decode-arguments.js';
-import { fillDescription, isBlank, renameAliasKeys } from './rules/arguments.js';
+import { receipt } from './catalogue.js';
+import { decodeArguments, type Unwrapped } from './decode-arguments.js';
+import { coerceScalars, dropNullOptionals, fillDescription, isBlank, renameAliasKeys } from './rules/arguments.js';
 import { absoluteEditorPath, EDITOR, editorViolations, reshapeViewRange } from './rules/editor.js';
 import type { RuleOutcome } from './rules/outcome.js';
 import { dispatchProgram, MAX_WRAPPED_CHARS, normalizeRunCode } from './rules/run-code.js';
-import { describeCall, preview } from './text.js';
+import { describeCall, errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
-import { findTool, RUN_CODE } from './tools.js';
+import { findTool, RUN_CODE, toPlainJson } from './tools.js';
 import type { Environment, NormalizeResult, Receipt, RuleToggles, ToolCall, ToolSchema } from './types.js';
 import { passesSchema, validateArguments } from './validate.js';
 
@@ -28,6 +30,7 @@ export function hostViolations(tool: ToolSchema, args: Record<string, unknown>):
   const violations = validateArguments(tool.parameters, args);
   if (violations.length > 0) return violations;
   if (tool.name === RUN_CODE && isBlank(args.description)) return ['invalid description: expected a non-empty string'];
+  if (tool.name === 'bash' && isBlank(args.description)) return ['invalid description: expected a non-empty string'];
   if (tool.name === EDITOR) return editorViolations(args);
   return [];
 }
@@ -35,7 +38,7 @@ export function hostViolations(tool: ToolSchema, args: Record<string, unknown>):
 /** Fast form of `hostViolations(...).length === 0` for the valid path. */
 function hostAccepts(tool: ToolSchema, args: Record<string, unknown>): boolean {
   if (!passesSchema(tool.parameters, args)) return false;
-  if (tool.name === RUN_CODE) return !isBlank(args.description);
+  if (tool.name === RUN_CODE || tool.name === 'bash') return !isBlank(args.description);
   if (tool.name === EDITOR) return editorViolations(args).length === 0;
   return true;
 }
@@ -47,6 +50,8 @@ function argumentRules(tool: ToolSchema, env: Environment, toggles: RuleToggles)
   const rules: ArgumentRepair[] = [];
   if (toggles.autoWrapRunCode) {
     rules.push((args) => renameAliasKeys(tool, args));
+    rules.push((args) => dropNullOptionals(tool, args));
+    if (tool.name !== EDITOR) rules.push((args) => coerceScalars(tool, args));
     rules.push((args) => fillDescription(tool, args));
   }
   if (toggles.autoClampRanges && tool.name === EDITOR) {
@@ -83,14 +88,29 @@ export function repairArguments(tool: ToolSchema, args: Record<string, unknown>,
   return { ok: true, args: current, receipts };
 }
 
-function unwrapReceipt(kind: 'double-encoded' | 'fenced-json', raw: unknown): Receipt {
-  return {
-    ruleId: kind === 'double-encoded' ? 'args.unwrap-double-encoded' : 'args.unwrap-fenced-json',
-    category: 'invalid-args',
-    why: kind === 'double-encoded' ? 'the arguments were a JSON string inside a JSON string' : 'the arguments were wrapped in a Markdown fence',
-    before: preview(raw),
-    after: '(plain JSON object)',
-  };
+function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
+  if (kind === 'double-encoded') {
+    const why = layers > 2 ? `the arguments were encoded ${layers} times as JSON strings` : 'the arguments were a JSON string inside a JSON string';
+    return receipt('args.unwrap-double-encoded', why, preview(raw), '(plain JSON object)');
+  }
+  if (kind === 'fenced-json') return receipt('args.unwrap-fenced-json', 'the arguments were wrapped in a Markdown fence', preview(raw), '(plain JSON object)');
+  return receipt('args.repair-near-json', 'the arguments were near-JSON (trailing commas, single quotes, unquoted keys or raw newlines); complete, and read one way', preview(raw), '(plain JSON object)');
+}
+
+/** Prefixes some providers put before a tool name (`functions.read`). */
+const NAME_PREFIX = /^(?:functions|function|tools|tool|default_api|api)[.:/]\s*([A-Za-z_][\w.-]{0,120})$/;
+
+/** The registered tool a provider-prefixed name stands for, when the bare name is registered and the prefixed one is not. */
+function unprefixedTool(env: Environment, name: string): ToolSchema | undefined {
+  const bare = NAME_PREFIX.exec(name)?.[1];
+  return bare === undefined ? undefined : findTool(env, bare);
+}
+
+/** The outer description of a bridged call: the inner call's own description when it has one. */
+function bridgedDescription(tool: ToolSchema, args: Record<string, unknown>): string {
+  const own = args.description;
+  if (typeof own === 'string' && own.trim() !== '') return own.trim().length > 200 ? preview(own.trim(), 200) : own.trim();
+  return describeCall(tool.name, args);
 }
 
 function bridge(call: ToolCall, tool: ToolSchema, runCode: ToolSchema, args: Record<string, unknown>, env: Environment, toggles: RuleToggles, receipts: Receipt[]): NormalizeResult {
@@ -98,68 +118,77 @@ function bridge(call: ToolCall, tool: ToolSchema, runCode: ToolSchema, args: Rec
   if (!repaired.ok) return unchanged(call, `Code Mode direct call not bridged: ${repaired.reason}`);
   const code = dispatchProgram(tool.name, repaired.args);
   if (code.length > MAX_WRAPPED_CHARS) return unchanged(call, 'Code Mode direct call not bridged: the arguments are too large to wrap into a program');
-  const runCodeArgs = { code, description: describeCall(tool.name, repaired.args) };
+  const runCodeArgs = { code, description: bridgedDescription(tool, repaired.args) };
   if (!hostAccepts(runCode, runCodeArgs) || !compilesLikeHost(code).ok) return unchanged(call, 'Code Mode direct call not bridged: the run_code call would not pass');
-  return {
-    call: { name: RUN_CODE, arguments: runCodeArgs },
-    changed: true,
-    receipts: [
+  return changedCall(call, runCode, RUN_CODE, runCodeArgs, [
       ...receipts,
       ...repaired.receipts,
-      {
-        ruleId: 'code.bridge-direct-call',
-        category: 'code-mode-direct-call',
-        why: `in Code Mode only run_code is callable directly; ${tool.name} now runs inside a run_code program`,
-        before: preview({ name: call.name, arguments: repaired.args }),
-        after: preview(code),
-      },
-    ],
-  };
+      receipt('code.bridge-direct-call', `in Code Mode only run_code is callable directly; ${tool.name} now runs inside a run_code program`, preview({ name: tool.name, arguments: repaired.args }), preview(code)),
+  ]);
 }
 
 function normalizeUnsafe(call: ToolCall, env: Environment, toggleInput: Partial<RuleToggles> | undefined): NormalizeResult {
   if (typeof call !== 'object' || call === null || typeof call.name !== 'string') return unchanged(call, 'not a tool call');
   if (typeof env !== 'object' || env === null || !Array.isArray(env.tools)) return unchanged(call, 'no tool environment');
-  const tool = findTool(env, call.name);
-  if (!tool) return unchanged(call, `unknown tool "${preview(call.name, 80)}": not registered in this environment`);
   const toggles = resolveToggles(toggleInput);
+  const receipts: Receipt[] = [];
+  let tool = findTool(env, call.name);
+  if (!tool) {
+    const bare = toggles.autoBridgeDirectTools ? unprefixedTool(env, call.name) : undefined;
+    if (!bare) return unchanged(call, `unknown tool "${preview(call.name, 80)}": not registered in this environment`);
+    tool = bare;
+    receipts.push(receipt('call.strip-name-prefix', `"${preview(call.name, 80)}" is registered nowhere; "${tool.name}" is, without the provider prefix`, preview(call.name, 80), tool.name));
+  }
+  const name = tool.name;
   const decoded = decodeArguments(call.arguments);
   if (!decoded.ok) return unchanged(call, decoded.reason);
   const args = decoded.value;
-  const receipts = decoded.unwrapped && toggles.autoWrapRunCode ? [unwrapReceipt(decoded.unwrapped, call.arguments)] : [];
   if (decoded.unwrapped && !toggles.autoWrapRunCode) return unchanged(call, 'encoded arguments; argument repairs are switched off');
+  if (decoded.unwrapped) receipts.push(unwrapReceipt(decoded.unwrapped, call.arguments, decoded.layers));
 
-  const runCode = call.name === RUN_CODE ? undefined : env.mode === 'code' && !env.nested ? findTool(env, RUN_CODE) : undefined;
+  const runCode = name === RUN_CODE ? undefined : env.mode === 'code' && !env.nested ? findTool(env, RUN_CODE) : undefined;
   if (runCode) {
     if (!toggles.autoBridgeDirectTools) return unchanged(call, 'Code Mode direct call; bridging is switched off');
     return bridge(call, tool, runCode, args, env, toggles, receipts);
   }
 
-  if (call.name === RUN_CODE) {
-    if (!toggles.autoWrapRunCode) return unchanged(call, 'run_code rules are switched off');
+  if (name === RUN_CODE) {
+    if (!toggles.autoWrapRunCode) return receipts.length > 0 ? changedCall(call, tool, name, args, receipts) : unchanged(call, 'run_code rules are switched off');
     const outcome = normalizeRunCode(tool, args, env);
     if (outcome.receipts.length === 0) {
-      if (receipts.length > 0 && !outcome.diagnostic && hostAccepts(tool, args)) return { call: { name: call.name, arguments: args }, changed: true, receipts };
+      if (receipts.length > 0 && !outcome.diagnostic && hostAccepts(tool, args)) return changedCall(call, tool, name, args, receipts);
       return unchanged(call, outcome.reason ?? 'valid call', outcome.diagnostic ? { diagnostic: outcome.diagnostic } : {});
     }
-    return { call: { name: call.name, arguments: outcome.args }, changed: true, receipts: [...receipts, ...outcome.receipts] };
+    return changedCall(call, tool, name, outcome.args, [...receipts, ...outcome.receipts]);
   }
 
   const repaired = repairArguments(tool, args, env, toggles);
   if (!repaired.ok) return unchanged(call, repaired.reason);
   const allReceipts = [...receipts, ...repaired.receipts];
   if (allReceipts.length === 0) return unchanged(call, 'valid call');
-  return { call: { name: call.name, arguments: repaired.args }, changed: true, receipts: allReceipts };
+  return changedCall(call, tool, name, repaired.args, allReceipts);
+}
+
+/**
+ * The last gate of every change: the arguments are copied into plain JSON and the copy must pass the host's
+ * checks, so what was validated is exactly what the host receives.
+ */
+function changedCall(original: ToolCall, tool: ToolSchema, name: string, args: unknown, receipts: Receipt[]): NormalizeResult {
+  const plain = toPlainJson(args);
+  if (!plain.ok) return unchanged(original, `left unchanged: the repaired arguments are not plain JSON (${plain.reason})`);
+  const copy = plain.value as Record<string, unknown>;
+  if (!hostAccepts(tool, copy)) return unchanged(original, 'left unchanged: the repaired call would still fail');
+  return { call: { name, arguments: copy }, changed: true, receipts };
 }
 
 /**
  * Checks a call against the host's own rules and repairs it when exactly one repair passes. Never throws:
- * any internal failure answers "unchanged" with the reason.
+ * any internal failure (hostile getters included) answers "unchanged" with the reason.
  */
 export function normalizeCall(call: ToolCall, env: Environment, toggles?: Partial<RuleToggles>): NormalizeResult {
   try {
     return normalizeUnsafe(call, env, toggles);
   } catch (error) {
-    return unchanged(call, `left unchanged after an internal error: ${error instanceof Error ? error.message : String(error)}`);
+    return { call, changed: false, receipts: [], reason: preview(`left unchanged after an internal error: ${errorText(error)}`, MAX_REASON_CHARS) };
   }
 }

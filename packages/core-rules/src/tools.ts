@@ -61,3 +61,46 @@ export function fillableKeys(tool: ToolSchema): string[] {
   return requiredKeys(tool).filter((key) => key === 'description' && propertySchema(tool, key)?.type === 'string');
 }
 
+
+/** Deepest nesting a plain JSON copy follows. */
+const MAX_JSON_DEPTH = 256;
+
+/**
+ * A deep copy of `value` made of plain JSON only (own enumerable data, finite numbers, arrays, objects with
+ * the ordinary prototype whose keys, `__proto__` included, are own data properties), or the reason it is
+ * not plain JSON (NaN, BigInt, undefined, a function, a cycle, a class instance). Never throws for ordinary
+ * values; a throwing getter propagates to the caller, which treats the call as unchanged.
+ */
+export function toPlainJson(value: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const ancestors = new Set<object>();
+  const copy = (current: unknown, depth: number): unknown => {
+    if (current === null || typeof current === 'string' || typeof current === 'boolean') return current;
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) throw new PlainJsonError(`${current} is not a JSON number`);
+      return current;
+    }
+    if (typeof current !== 'object') throw new PlainJsonError(`a ${typeof current} is not JSON`);
+    if (depth > MAX_JSON_DEPTH) throw new PlainJsonError('nested too deeply');
+    if (ancestors.has(current)) throw new PlainJsonError('a cycle is not JSON');
+    ancestors.add(current);
+    let result: unknown;
+    if (Array.isArray(current)) {
+      result = Array.from({ length: current.length }, (_, index) => copy(current[index], depth + 1));
+    } else {
+      const prototype = Object.getPrototypeOf(current);
+      if (prototype !== Object.prototype && prototype !== null) throw new PlainJsonError('a class instance is not JSON');
+      const entries = Object.keys(current).map((key) => [key, copy((current as Record<string, unknown>)[key], depth + 1)] as const);
+      result = Object.fromEntries(entries);
+    }
+    ancestors.delete(current);
+    return result;
+  };
+  try {
+    return { ok: true, value: copy(value, 0) };
+  } catch (error) {
+    if (error instanceof PlainJsonError) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+class PlainJsonError extends Error {}

@@ -15,9 +15,14 @@ describe('view_range', () => {
     [[7], [7, 7]],
     [['3', '9'], [3, 9]],
     [[0, 4], [1, 4]],
-    [[-2, 4], [1, 4]],
     [[0, -1], [1, -1]],
     ['[2, 6]', [2, 6]],
+    ['1,20', [1, 20]],
+    ['1, -1', [1, -1]],
+    ['1-20', [1, 20]],
+    ['12', [12, 12]],
+    [{ start: 3, end: 8 }, [3, 8]],
+    [{ start: '3', end: '8' }, [3, 8]],
   ];
   it.each(repaired)('%j -> %j', (range, expected) => {
     const result = normalizeCall(view({ view_range: range }), nativeEnv);
@@ -26,7 +31,8 @@ describe('view_range', () => {
     expect(result.receipts.map((receipt) => receipt.ruleId)).toEqual(['editor.view-range-shape']);
   });
 
-  const untouched: unknown[] = [[1, 2], [8, -1], [5, 5], [50, 60], [5, 0], [1, 2, 3], [], ['a', 2], [1.5, 2], [0]];
+  // A negative start is never clamped: [-5, -1] means the last five lines to a model, not the whole file.
+  const untouched: unknown[] = [[1, 2], [8, -1], [5, 5], [50, 60], [5, 0], [1, 2, 3], [], ['a', 2], [1.5, 2], [0], [-5, -1], [-2, 4], '-5,-1', '-5', { start: -5, end: -1 }, { start: 1 }, { start: 1, end: 2, step: 1 }, '1..20'];
   it.each(untouched.map((range) => [range]))('%j is left alone', (range) => {
     const call = view({ view_range: range });
     const result = normalizeCall(call, nativeEnv);

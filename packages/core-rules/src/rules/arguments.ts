@@ -1,42 +1,99 @@
 /**
- * Generic argument repairs for any tool, gated by the caller on the tool's schema: a well-known alias key
- * renamed to the required key it stands for (`cmd` -> `command`), and a missing required display
- * `description` derived from the other arguments.
+ * Generic argument repairs for any tool, gated by the caller on the tool's schema (each fires only for a
+ * call the host would reject, and the repaired call must pass): alias keys renamed to the required key they
+ * stand for when the schema makes the mapping one-to-one (`cmd` -> `command`, `old_str` -> `old_string` on
+ * `edit`); `null` dropped for optional parameters that do not take null; lossless scalar forms (`"10"` for an
+ * integer, `"true"` for a boolean) and a JSON string holding the list a field expects turned into the value;
+ * and a missing or blank required display `description` derived from the other arguments (after redaction).
  */
-import { fillableKeys, propertySchema, requiredKeys } from '../tools.js';
+import { receipt } from '../catalogue.js';
+import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, preview } from '../text.js';
 import type { ToolSchema } from '../types.js';
-import { renameKey, type RuleOutcome } from './outcome.js';
+import type { RuleOutcome } from './outcome.js';
 
-/** Required key -> the keys models send instead of it. Only used when the alias is not a declared property. */
+/** Required key -> the keys models send instead of it, for any tool. */
 const KEY_ALIASES: Record<string, readonly string[]> = {
   command: ['cmd'],
-  file_path: ['path', 'filePath', 'file'],
+  file_path: ['path', 'filePath', 'file', 'filename', 'fileName'],
   path: ['file_path', 'filePath'],
+  content: ['contents', 'file_text', 'fileContent', 'text'],
+  old_string: ['old_str', 'oldString', 'old_text', 'oldText'],
+  new_string: ['new_str', 'newString', 'new_text', 'newText'],
 };
 
-/** `cmd` -> `command`, `path` -> `file_path`, ... when the required key is absent and exactly one alias value is present. */
+/** Per-tool aliases where the generic table would be wrong (on grep, `glob` is the include filter, not the pattern). */
+const TOOL_KEY_ALIASES: Record<string, Record<string, readonly string[]>> = {
+  bash: { command: ['cmd', 'script'] },
+  grep: { pattern: ['query', 'regex', 'search'] },
+  glob: { pattern: ['glob', 'file_pattern'] },
+  web_search: { queries: ['query'] },
+};
+
+function aliasesFor(tool: ToolSchema, target: string): readonly string[] {
+  return TOOL_KEY_ALIASES[tool.name]?.[target] ?? KEY_ALIASES[target] ?? [];
+}
+
+function typeOf(schema: Record<string, unknown> | undefined): string | undefined {
+  return typeof schema?.type === 'string' ? schema.type : undefined;
+}
+
+/** `value` as the declared type of `target`, when the move is one-to-one (a single query becomes the list of one). */
+function aliasValue(tool: ToolSchema, target: string, value: unknown): unknown {
+  const schema = propertySchema(tool, target);
+  if (typeOf(schema) === 'array' && typeof value === 'string' && typeOf(isRecord(schema?.items) ? schema.items : undefined) === 'string') return [value];
+  return value;
+}
+
+/** Copies `args` with entries replaced; built from entries, so no key (not even `__proto__`) is assigned. */
+function withEntries(args: Record<string, unknown>, change: (key: string, value: unknown) => [string, unknown][] | undefined): Record<string, unknown> {
+  const entries: [string, unknown][] = [];
+  for (const key of Object.keys(args)) {
+    const replaced = change(key, args[key]);
+    if (replaced) entries.push(...replaced);
+    else entries.push([key, args[key]]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Renames every alias key whose required target is absent, when exactly one alias value is present, the alias
+ * is not itself a declared property, and no alias could stand for two targets.
+ */
 export function renameAliasKeys(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const renames = new Map<string, string>();
   for (const target of requiredKeys(tool)) {
     if (Object.hasOwn(args, target)) continue;
-    const aliases = (KEY_ALIASES[target] ?? []).filter((alias) => Object.hasOwn(args, alias) && !propertySchema(tool, alias));
+    const aliases = aliasesFor(tool, target).filter((alias) => Object.hasOwn(args, alias) && !propertySchema(tool, alias));
     if (aliases.length === 0) continue;
     const distinct = new Set(aliases.map((alias) => JSON.stringify(args[alias])));
     if (distinct.size > 1) return { kind: 'ambiguous', reason: `both ${aliases.join(' and ')} could be "${target}"` };
-    const alias = aliases[0] as string;
-    return {
-      kind: 'repaired',
-      args: renameKey(args, alias, target),
-      receipt: {
-        ruleId: 'args.rename-alias',
-        category: 'invalid-args',
-        why: `${tool.name} requires "${target}"; the call sent it as "${alias}"`,
-        before: preview({ [alias]: args[alias] }),
-        after: preview({ [target]: args[alias] }),
-      },
-    };
+    for (const alias of aliases) {
+      if (renames.has(alias)) return { kind: 'ambiguous', reason: `"${alias}" could be "${renames.get(alias)}" or "${target}"` };
+      renames.set(alias, target);
+    }
   }
-  return undefined;
+  if (renames.size === 0) return undefined;
+  const placed = new Set<string>();
+  const renamed = withEntries(args, (key, value) => {
+    const target = renames.get(key);
+    if (target === undefined) return undefined;
+    if (placed.has(target)) return [];
+    placed.add(target);
+    return [[target, aliasValue(tool, target, value)]];
+  });
+  const targets = [...renames.values()].map((key) => `"${key}"`).join(', ');
+  const aliases = [...renames.keys()].map((key) => `"${key}"`).join(', ');
+  return {
+    kind: 'repaired',
+    args: renamed,
+    receipt: receipt(
+      'args.rename-alias',
+      `${tool.name} requires ${targets}; the call sent ${aliases}`,
+      preview(Object.fromEntries([...renames.keys()].map((key) => [key, args[key]]))),
+      preview(Object.fromEntries([...placed].map((key) => [key, renamed[key]]))),
+    ),
+  };
 }
 
 /** True for an absent, null or whitespace-only value. */
@@ -44,21 +101,88 @@ export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** Fills a required display `description` that is absent (or null) from the call's other arguments. */
+function allowsNull(schema: Record<string, unknown>): boolean {
+  const type = schema.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (type === undefined) return true;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = schema[key];
+    if (Array.isArray(options) && options.some((option) => isRecord(option) && allowsNull(option))) return true;
+  }
+  return Array.isArray(schema.enum) && schema.enum.includes(null);
+}
+
+/** Drops `null` sent for optional declared parameters whose schema does not take null (the host reads absent as the default). */
+export function dropNullOptionals(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const required = new Set(requiredKeys(tool));
+  const dropped = Object.keys(args).filter((key) => {
+    if (args[key] !== null || required.has(key)) return false;
+    const schema = propertySchema(tool, key);
+    return schema !== undefined && !allowsNull(schema);
+  });
+  if (dropped.length === 0) return undefined;
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key) => (dropped.includes(key) ? [] : undefined)),
+    receipt: receipt('args.drop-null-optional', `${tool.name}: ${dropped.map((key) => `"${key}"`).join(', ')} ${dropped.length === 1 ? 'is' : 'are'} optional and do${dropped.length === 1 ? 'es' : ''} not take null; left to the default`, preview(Object.fromEntries(dropped.map((key) => [key, null]))), '(absent)'),
+  };
+}
+
+/** A lossless reading of `value` as the property's declared type, or undefined. */
+function coerced(schema: Record<string, unknown>, value: unknown): { value: unknown } | undefined {
+  const type = typeOf(schema);
+  if (typeof value !== 'string' || type === undefined) return undefined;
+  const text = value.trim();
+  if ((type === 'integer' || type === 'number') && /^-?(0|[1-9]\d{0,14})(\.\d{1,15})?$/.test(text)) {
+    const number = Number(text);
+    if (String(number) !== text || (type === 'integer' && !Number.isInteger(number))) return undefined;
+    return { value: number };
+  }
+  if (type === 'boolean' && (text === 'true' || text === 'false')) return { value: text === 'true' };
+  if (type === 'array' && text.startsWith('[') && text.endsWith(']')) {
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      return Array.isArray(parsed) ? { value: parsed } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** `"10"` -> 10 for an integer parameter, `"true"` -> true for a boolean one, `"[...]"` -> the list for an array one. */
+export function coerceScalars(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const changes = new Map<string, unknown>();
+  for (const key of Object.keys(args)) {
+    const schema = propertySchema(tool, key);
+    const reading = schema ? coerced(schema, args[key]) : undefined;
+    if (reading) changes.set(key, reading.value);
+  }
+  if (changes.size === 0) return undefined;
+  const ids = [...changes.keys()].some((key) => Array.isArray(changes.get(key))) ? 'a JSON string holding a list' : 'a string';
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key, value) => (changes.has(key) ? [[key, changes.get(key)]] : [[key, value]])),
+    receipt: receipt('args.coerce-scalar', `${tool.name}: ${[...changes.keys()].map((key) => `"${key}"`).join(', ')} sent as ${ids}; the schema reads it one way only`, preview(Object.fromEntries([...changes.keys()].map((key) => [key, args[key]]))), preview(Object.fromEntries(changes))),
+  };
+}
+
+/** Fills a required display `description` that is absent, null or blank from the call's other arguments. */
 export function fillDescription(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
-  const missing = fillableKeys(tool).filter((key) => args[key] === undefined || args[key] === null);
+  const missing = fillableKeys(tool).filter((key) => isBlank(args[key]));
   if (missing.length === 0) return undefined;
   const description = describeCall(tool.name, args);
-  const filled = { ...args, description };
+  const filled = withEntries(args, (key) => (missing.includes(key) ? [] : undefined));
+  for (const key of missing) filled[key] = description;
+  const blank = missing.some((key) => typeof args[key] === 'string');
   return {
     kind: 'repaired',
     args: filled,
-    receipt: {
-      ruleId: 'args.fill-description',
-      category: 'invalid-args',
-      why: `${tool.name} requires "description"; derived one from the call's other arguments`,
-      before: preview(args.description),
-      after: preview(description),
-    },
+    receipt: receipt(
+      'args.fill-description',
+      blank ? `${tool.name} rejects a blank "description"; derived one from the call's other arguments` : `${tool.name} requires "description"; derived one from the call's other arguments`,
+      preview(args.description),
+      preview(description),
+    ),
   };
 }

@@ -1,118 +1,26 @@
 /**
  * Inner Code-Mode calls: a `tools.<name>({...})` object literal in a run_code program that lacks a property
- * the tool's schema requires and the engine can fill (bash's `description`) gets one, spliced in at the
- * exact position so every other byte of the program stays as written. The program is parsed with Babel,
- * never scanned with regular expressions.
+ * the tool's schema requires and the engine can fill (bash's `description`), or sends it blank (`""`, which
+ * the host rejects before running), gets one spliced in at the exact position, so every other byte of the
+ * program stays as written. The program is parsed and edited through syntax-healer's program analysis.
  *
- * The valid path must not pay for a parse, so `mayNeedInnerFill` first counts, with plain string searches,
- * calls of tools that have fillable required keys and mentions of those key names (one regular-expression pass). Only when there are
- * more calls than key names can a call be missing one, and only then is the program parsed. (A program that
- * mentions `description` elsewhere can slip past this gate; the runtime recovery plan still retries such a
- * sub-call with the field filled.)
+ * The valid path must not pay for a parse, so `mayNeedInnerFill` first scans the text: for every call site
+ * of a tool with fillable keys, it reads the object literal's top-level keys (skipping strings, templates and
+ * comments). Only a call whose literal lacks a fillable key, carries it as an empty string, or cannot be read
+ * sends the program to the parser. A mention of `description` elsewhere in the program does not hide a call
+ * that lacks it.
  */
-import { parse } from '@babel/parser';
-import { fillableKeys, findTool, requiredKeys, RUN_CODE } from '../tools.js';
+import { type AstNode, isNode, lineOf, propertyKey, RUN_CODE, staticString, type TextEdit, toolCallSites } from '@dsh-tool-normalizer/syntax-healer';
+import { fillableKeys, findTool, requiredKeys } from '../tools.js';
 import { describeCall, describeCommand } from '../text.js';
 import type { Environment, ToolSchema } from '../types.js';
 
-interface AstNode {
-  type: string;
-  start?: number | null;
-  end?: number | null;
-  [key: string]: unknown;
-}
-
-/** Longest program the engine parses for inner-call repairs (bounded work). */
-const MAX_PARSED_CHARS = 512 * 1024;
-
-const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'comments', 'tokens']);
-
-function isNode(value: unknown): value is AstNode {
-  return typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
-}
-
-/** Parses a run_code program body the way Babel sees it (TypeScript, top-level await and return allowed). */
-export function parseProgram(code: string): AstNode | undefined {
-  if (code.length > MAX_PARSED_CHARS) return undefined;
-  try {
-    return parse(code, {
-      sourceType: 'script',
-      allowReturnOutsideFunction: true,
-      allowAwaitOutsideFunction: true,
-      plugins: ['typescript'],
-      errorRecovery: false,
-    }) as unknown as AstNode;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every node of the tree, depth first, without recursion. */
-function* walk(root: AstNode): Generator<AstNode> {
-  const stack: AstNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as AstNode;
-    yield node;
-    for (const key of Object.keys(node)) {
-      if (SKIPPED_KEYS.has(key)) continue;
-      const child = node[key];
-      if (Array.isArray(child)) {
-        for (let index = child.length - 1; index >= 0; index--) if (isNode(child[index])) stack.push(child[index] as AstNode);
-      } else if (isNode(child)) stack.push(child);
-    }
-  }
-}
-
-function staticString(node: unknown): string | undefined {
-  if (!isNode(node)) return undefined;
-  if (node.type === 'StringLiteral') return node.value as string;
-  if (node.type === 'TemplateLiteral' && Array.isArray(node.expressions) && node.expressions.length === 0) {
-    const quasi = (node.quasis as AstNode[])[0];
-    const cooked = (quasi?.value as { cooked?: string } | undefined)?.cooked;
-    return typeof cooked === 'string' ? cooked : undefined;
-  }
-  return undefined;
-}
-
-/** The tool name of a `tools.x(...)` / `tools["x"](...)` call, else undefined. */
-function calledToolName(node: AstNode): string | undefined {
-  if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return undefined;
-  const callee = node.callee;
-  if (!isNode(callee) || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return undefined;
-  const object = callee.object;
-  if (!isNode(object) || object.type !== 'Identifier' || object.name !== 'tools') return undefined;
-  const property = callee.property;
-  if (!callee.computed) return isNode(property) && property.type === 'Identifier' ? (property.name as string) : undefined;
-  return staticString(property);
-}
-
-/** Names of the tools a parsed program calls, in source order. */
-export function calledTools(program: AstNode): string[] {
-  const calls: { name: string; start: number }[] = [];
-  for (const node of walk(program)) {
-    const name = calledToolName(node);
-    if (name !== undefined) calls.push({ name, start: node.start ?? 0 });
-  }
-  return calls.sort((left, right) => left.start - right.start).map((call) => call.name);
-}
-
-function propertyKey(property: AstNode): string | undefined {
-  if (property.type !== 'ObjectProperty' && property.type !== 'ObjectMethod') return undefined;
-  const key = property.key;
-  if (!isNode(key)) return undefined;
-  if (!property.computed && key.type === 'Identifier') return key.name as string;
-  if (key.type === 'StringLiteral') return key.value as string;
-  if (key.type === 'NumericLiteral') return String(key.value);
-  return undefined;
-}
-
-/** One missing-field insertion to splice into the program text. */
-export interface InnerInsertion {
+/** One planned fill of an inner call: the edit and what it is for. */
+export interface InnerFill {
   tool: string;
   keys: string[];
-  offset: number;
-  text: string;
   line: number;
+  edit: TextEdit;
 }
 
 function descriptionFor(tool: ToolSchema, object: AstNode): string {
@@ -120,67 +28,66 @@ function descriptionFor(tool: ToolSchema, object: AstNode): string {
   for (const property of object.properties as AstNode[]) {
     const key = propertyKey(property);
     const value = staticString(property.value);
-    if (key !== undefined && value !== undefined) literals[key] = value;
+    if (key !== undefined && key !== '__proto__' && value !== undefined) literals[key] = value;
   }
   if (tool.name === 'bash') return describeCommand(typeof literals.command === 'string' ? literals.command : '');
   return describeCall(tool.name, literals);
 }
 
-/** Plans the insertions for every inner call whose object literal lacks only fillable required keys. */
-export function planInnerInsertions(program: AstNode, env: Environment): InnerInsertion[] {
-  const insertions: InnerInsertion[] = [];
-  for (const node of walk(program)) {
-    const name = calledToolName(node);
-    if (name === undefined || name === RUN_CODE) continue;
-    const tool = findTool(env, name);
+function isBlankLiteral(node: unknown): boolean {
+  const value = staticString(node);
+  return value !== undefined && value.trim() === '';
+}
+
+/** Plans the fills for every inner call whose object literal lacks (or blanks) only fillable required keys. */
+export function planInnerFills(program: AstNode, env: Environment): InnerFill[] {
+  const fills: InnerFill[] = [];
+  for (const site of toolCallSites(program)) {
+    if (site.name === RUN_CODE) continue;
+    const tool = findTool(env, site.name);
     const fillable = tool ? fillableKeys(tool) : [];
-    if (!tool || fillable.length === 0) continue;
-    const argument = (node.arguments as AstNode[])[0];
-    if (!isNode(argument) || argument.type !== 'ObjectExpression') continue;
+    const argument = site.argument;
+    if (!tool || fillable.length === 0 || !argument || argument.type !== 'ObjectExpression') continue;
     const properties = argument.properties as AstNode[];
-    const keys: string[] = [];
+    const present = new Map<string, AstNode>();
     let opaque = false;
     for (const property of properties) {
       const key = propertyKey(property);
       if (key === undefined) opaque = true;
-      else keys.push(key);
+      else present.set(key, property);
     }
     if (opaque) continue;
-    const missing = requiredKeys(tool).filter((key) => !keys.includes(key));
-    if (missing.length === 0 || !missing.every((key) => fillable.includes(key))) continue;
-    const assignment = missing.map((key) => `${key}: ${JSON.stringify(descriptionFor(tool, argument))}`).join(', ');
+    const missing = requiredKeys(tool).filter((key) => !present.has(key));
+    const blank = fillable.filter((key) => {
+      const property = present.get(key);
+      return property?.type === 'ObjectProperty' && !property.shorthand && isBlankLiteral(property.value);
+    });
+    if (missing.length + blank.length === 0 || !missing.every((key) => fillable.includes(key))) continue;
+    const description = JSON.stringify(descriptionFor(tool, argument));
+    const line = lineOf(argument);
+    for (const key of blank) {
+      const value = (present.get(key) as AstNode).value as AstNode;
+      if (typeof value.start === 'number' && typeof value.end === 'number') {
+        fills.push({ tool: site.name, keys: [key], line, edit: { start: value.start, end: value.end, text: description } });
+      }
+    }
+    if (missing.length === 0) continue;
+    const assignment = missing.map((key) => `${key}: ${description}`).join(', ');
     const last = properties[properties.length - 1];
-    const line = (argument.loc as { start?: { line?: number } } | undefined)?.start?.line ?? 1;
-    if (last && typeof last.end === 'number') insertions.push({ tool: name, keys: missing, offset: last.end, text: `, ${assignment}`, line });
-    else if (typeof argument.start === 'number') insertions.push({ tool: name, keys: missing, offset: argument.start + 1, text: ` ${assignment} `, line });
+    if (last && typeof last.end === 'number') fills.push({ tool: site.name, keys: missing, line, edit: { start: last.end, end: last.end, text: `, ${assignment}` } });
+    else if (typeof argument.start === 'number') fills.push({ tool: site.name, keys: missing, line, edit: { start: argument.start + 1, end: argument.start + 1, text: ` ${assignment} ` } });
   }
-  return insertions.sort((left, right) => left.offset - right.offset);
+  return fills;
 }
 
-/** Applies insertions (sorted by offset) to the program text; every other byte is kept. */
-export function applyInsertions(code: string, insertions: readonly InnerInsertion[]): string {
-  let result = '';
-  let cursor = 0;
-  for (const insertion of insertions) {
-    result += code.slice(cursor, insertion.offset) + insertion.text;
-    cursor = insertion.offset;
-  }
-  return result + code.slice(cursor);
-}
-
-interface FillableIndex {
-  /** One pattern matching a call site of a tool with fillable keys (group 1) or a mention of such a key (group 2). */
-  pattern: RegExp | undefined;
-}
-
-/** The gate pattern for the tools in `env`, cached per tools array. */
-const fillableByTools = new WeakMap<readonly ToolSchema[], FillableIndex>();
+/** The call-site pattern for the tools in `env` with fillable keys, cached per tools array. */
+const fillableByTools = new WeakMap<readonly ToolSchema[], { pattern: RegExp | undefined; keys: Set<string> }>();
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function fillableIndex(env: Environment): FillableIndex {
+function fillableIndex(env: Environment): { pattern: RegExp | undefined; keys: Set<string> } {
   let index = fillableByTools.get(env.tools);
   if (!index) {
     const tools = new Set<string>();
@@ -192,28 +99,178 @@ function fillableIndex(env: Environment): FillableIndex {
       for (const key of fillable) keys.add(key);
     }
     const names = [...tools].sort((left, right) => right.length - left.length).map(escapeRegExp).join('|');
-    const mentions = [...keys].map(escapeRegExp).join('|');
-    index = {
-      pattern: tools.size === 0 ? undefined : new RegExp(`\\btools\\s*(?:\\?\\.|\\.|\\[\\s*["'\`])\\s*(${names})(?![\\w$])|(${mentions})`, 'g'),
-    };
+    const pattern = tools.size === 0 ? undefined : new RegExp(`\\btools\\s*(?:\\?\\.\\s*|\\.\\s*|\\[\\s*["'\`])(${names})(?![\\w$])[^(]{0,8}?\\(`, 'g');
+    index = { pattern, keys };
     fillableByTools.set(env.tools, index);
   }
   return index;
 }
 
+/** Index after a string/template/comment starting at `at`, or -1 when it does not close. */
+function skipToken(code: string, at: number): number {
+  const char = code[at];
+  if (char === '/' && code[at + 1] === '/') {
+    const end = code.indexOf('\n', at);
+    return end < 0 ? code.length : end;
+  }
+  if (char === '/' && code[at + 1] === '*') {
+    const end = code.indexOf('*/', at + 2);
+    return end < 0 ? -1 : end + 2;
+  }
+  if (char === '`') {
+    // A template: skip to the closing backtick, treating `${ ... }` as code with nested braces.
+    let index = at + 1;
+    while (index < code.length) {
+      const current = code[index];
+      if (current === '\\') index += 2;
+      else if (current === '`') return index + 1;
+      else if (current === '$' && code[index + 1] === '{') {
+        const end = skipBalanced(code, index + 1);
+        if (end < 0) return -1;
+        index = end;
+      } else index++;
+    }
+    return -1;
+  }
+  for (let index = at + 1; index < code.length; index++) {
+    const current = code[index];
+    if (current === '\\') index++;
+    else if (current === char) return index + 1;
+    else if (current === '\n') return -1;
+  }
+  return -1;
+}
+
+/** Index after the bracket that closes the one at `open`, skipping strings and comments; -1 when unsure. */
+function skipBalanced(code: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < code.length; ) {
+    const char = code[index] as string;
+    if (char === '"' || char === "'" || char === '`' || (char === '/' && (code[index + 1] === '/' || code[index + 1] === '*'))) {
+      const end = skipToken(code, index);
+      if (end < 0) return -1;
+      index = end;
+      continue;
+    }
+    if (char === '(' || char === '[' || char === '{') depth++;
+    else if (char === ')' || char === ']' || char === '}') {
+      depth--;
+      if (depth === 0) return index + 1;
+    }
+    index++;
+  }
+  return -1;
+}
+
 /**
- * Could some call of a tool with fillable keys lack one? One pass of one pattern counts such calls and
- * mentions of the keys; only more calls than mentions send the program to the parser (see the file header).
+ * Reads the top-level keys of the object literal at `open` (a `{`). Answers the keys with whether each one's
+ * value is an empty string literal, or undefined when the literal cannot be read simply (spreads, computed
+ * keys, methods, regular expressions): then the parser decides.
+ */
+function literalKeys(code: string, open: number): Map<string, boolean> | undefined {
+  const keys = new Map<string, boolean>();
+  let index = open + 1;
+  const skipSpace = () => {
+    for (;;) {
+      while (index < code.length && /\s/.test(code[index] as string)) index++;
+      if (code[index] === '/' && (code[index + 1] === '/' || code[index + 1] === '*')) {
+        const end = skipToken(code, index);
+        if (end < 0) return false;
+        index = end;
+      } else return true;
+    }
+  };
+  for (;;) {
+    if (!skipSpace()) return undefined;
+    if (code[index] === '}') return keys;
+    let key: string | undefined;
+    const char = code[index];
+    if (char === '"' || char === "'") {
+      const end = skipToken(code, index);
+      if (end < 0) return undefined;
+      const raw = code.slice(index + 1, end - 1);
+      if (raw.includes('\\')) return undefined;
+      key = raw;
+      index = end;
+    } else {
+      const match = /^[A-Za-z_$][\w$]*/.exec(code.slice(index, index + 200));
+      if (!match) return undefined;
+      key = match[0];
+      index += key.length;
+    }
+    if (!skipSpace()) return undefined;
+    if (code[index] === ',' || code[index] === '}') {
+      keys.set(key, false); // shorthand `{ description }`
+      if (code[index] === ',') index++;
+      continue;
+    }
+    if (code[index] !== ':') return undefined;
+    index++;
+    if (!skipSpace()) return undefined;
+    const valueStart = index;
+    // The value runs to the next top-level `,` or the closing `}`.
+    for (;;) {
+      const current = code[index];
+      if (current === undefined) return undefined;
+      if (current === ',' || current === '}') break;
+      if (current === '/' && code[index + 1] !== '/' && code[index + 1] !== '*') return undefined; // division or a regular expression
+      if (current === '"' || current === "'" || current === '`' || current === '/') {
+        const end = skipToken(code, index);
+        if (end < 0) return undefined;
+        index = end;
+      } else if (current === '(' || current === '[' || current === '{') {
+        const end = skipBalanced(code, index);
+        if (end < 0) return undefined;
+        index = end;
+      } else index++;
+    }
+    const value = code.slice(valueStart, index).trim();
+    keys.set(key, /^(""|''|``)$/.test(value.replace(/\s+/g, '')) || /^(["'`])\s*\1$/.test(value));
+    if (code[index] === ',') index++;
+  }
+}
+
+/**
+ * Could some call of a tool with fillable keys lack one (or carry it blank)? Cheap and conservative: a call
+ * whose first argument is not an object literal is skipped (it cannot be filled before the run), and any
+ * literal this scan cannot read goes to the parser.
  */
 export function mayNeedInnerFill(code: string, env: Environment): boolean {
-  const { pattern } = fillableIndex(env);
+  const { pattern, keys } = fillableIndex(env);
   if (!pattern) return false;
-  let calls = 0;
-  let mentions = 0;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(code); match; match = pattern.exec(code)) {
-    if (match[1] !== undefined) calls++;
-    else mentions++;
+    let index = match.index + match[0].length;
+    while (index < code.length && /\s/.test(code[index] as string)) index++;
+    if (code[index] !== '{') continue;
+    const literal = literalKeys(code, index);
+    if (!literal) return true;
+    for (const key of keys) {
+      if (!literal.has(key) || literal.get(key) === true) return true;
+    }
   }
-  return calls > mentions;
+  return false;
 }
+
+
+/** One fill as the hints describe it: the tool, the line, and the text spliced in. */
+export interface InnerInsertion {
+  tool: string;
+  keys: string[];
+  line: number;
+  offset: number;
+  text: string;
+}
+
+/** The planned fills in the shape the hints use (`where.text` is what the model should add). */
+export function planInnerInsertions(program: AstNode, env: Environment): InnerInsertion[] {
+  return planInnerFills(program, env).map((fill) => ({
+    tool: fill.tool,
+    keys: fill.keys,
+    line: fill.line,
+    offset: fill.edit.start,
+    text: fill.edit.start === fill.edit.end ? fill.edit.text : `${fill.keys.join(', ')}: ${fill.edit.text}`,
+  }));
+}
+
+export { parseProgram } from '@dsh-tool-normalizer/syntax-healer';

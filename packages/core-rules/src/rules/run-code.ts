@@ -1,16 +1,19 @@
 /**
- * run_code argument rules: a shell command sent as `command`/`cmd`/`script` becomes a program that
- * dispatches it through `tools.bash`; program syntax (fences, breakage) is repaired by the syntax healer;
- * inner `tools.x({...})` calls get fillable required fields; a missing or blank `description` (the host
- * rejects blank outside the schema) is derived from the program.
+ * run_code argument rules: text sent as `command`/`cmd`/`script` becomes `code` when it is a program (it
+ * compiles like the host compiles it and could not run as a shell command), or else a program that dispatches
+ * it through `tools.bash`; program syntax (fences, breakage) is repaired by the syntax healer; inner
+ * `tools.x({...})` calls get fillable required fields (missing or blank); a missing or blank `description`
+ * (the host rejects blank outside the schema) comes from the program's opening comment, else from the tools
+ * it calls.
  */
-import { compilesLikeHost, healProgram } from '@dsh-tool-normalizer/syntax-healer';
+import { applyEdits, calledTools, compilesLikeHost, healProgram, parseProgram } from '@dsh-tool-normalizer/syntax-healer';
+import { receipt } from '../catalogue.js';
 import { findTool, propertySchema } from '../tools.js';
-import { describeCommand, describeProgram, preview } from '../text.js';
+import { describeCommand, describeFromComment, describeProgram, preview } from '../text.js';
 import { passesSchema } from '../validate.js';
 import type { Diagnostic, Environment, Receipt, ToolSchema } from '../types.js';
 import { isBlank } from './arguments.js';
-import { applyInsertions, calledTools, mayNeedInnerFill, parseProgram, planInnerInsertions } from './inner-calls.js';
+import { mayNeedInnerFill, planInnerFills } from './inner-calls.js';
 
 /** Longest shell command or program the engine wraps into a new program (bounded work; longer ones are left to the host). */
 export const MAX_WRAPPED_CHARS = 256 * 1024;
@@ -30,9 +33,35 @@ export interface RunCodeOutcome {
   diagnostic?: Diagnostic;
 }
 
-/** A command value that is really a program: it calls `tools` and compiles as one. */
+/** `text` with quoted spans blanked, so shell-implausible syntax is looked for outside strings only. */
+function withoutQuotedText(text: string): string {
+  return text.replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`(?:[^`\\]|\\.)*`/g, '""');
+}
+
+/**
+ * True when `text` could not run as a shell command: it declares or returns like JavaScript (`const x`,
+ * `return`, `await`), calls a function with `name(` (a shell syntax error, except a `name() {` definition or
+ * `$(...)`), or has an arrow function or a TypeScript annotation.
+ */
+export function notShell(text: string): boolean {
+  const bare = withoutQuotedText(text);
+  if (/(^|[;{}\n])\s*(const|let|var)\s+[A-Za-z_$][\w$]*\s*(=|:|;|$)/m.test(bare)) return true;
+  if (/(^|[;{}\n])\s*(return|await|throw)\b(?!\s*[=|&;]|$)/m.test(bare) && /\b(return|await|throw)\s+\S/.test(bare)) return true;
+  if (/(^|[;{}\n])\s*(function\s*\*?\s*[A-Za-z_$][\w$]*\s*\(|class\s+[A-Za-z_$][\w$]*\s*\{|interface\s+[A-Za-z_$][\w$]*\s*\{|import\s*\(|(if|for|while|switch)\s*\()/m.test(bare)) return true;
+  if (/=>/.test(bare)) return true;
+  for (const match of bare.matchAll(/([A-Za-z_$][\w$]*)\(/g)) {
+    const before = bare[(match.index ?? 0) - 1];
+    const after = bare.slice((match.index ?? 0) + match[0].length);
+    if (before === '$') continue;
+    if (/^\s*\)\s*\{/.test(after)) continue; // a shell function definition `name() {`
+    return true;
+  }
+  return false;
+}
+
+/** A command value that is really a program: it compiles like the host compiles it and could not run as a shell command. */
 function looksLikeProgram(value: string): boolean {
-  return /\btools\s*(\.|\[)/.test(value) && compilesLikeHost(value).ok;
+  return notShell(value) && compilesLikeHost(value).ok;
 }
 
 function commandToCode(
@@ -47,31 +76,26 @@ function commandToCode(
   const command = args[key];
   if (typeof command !== 'string' || command.trim() === '') return { reason: `"${key}" is empty or not a string; left for the host to reject` };
   if (command.length > MAX_WRAPPED_CHARS) return { reason: `"${key}" is too large to wrap into a program; left for the host to reject` };
-  const rest: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) if (!present.includes(name as (typeof COMMAND_KEYS)[number])) rest[name] = value;
+  const others = Object.keys(args).filter((name) => !present.includes(name as (typeof COMMAND_KEYS)[number]));
 
   if (looksLikeProgram(command)) {
     return {
-      args: { ...rest, code: command },
-      receipt: { ruleId: 'run_code.command-to-code', category: 'invalid-args', why: `run_code takes its program as "code"; it was sent as "${key}"`, before: preview({ [key]: command }), after: preview(command) },
+      args: Object.fromEntries([...others.map((name) => [name, args[name]] as const), ['code', command]]),
+      receipt: receipt('run_code.command-to-code', `run_code takes its program as "code"; it was sent as "${key}"`, preview({ [key]: command }), preview(command)),
     };
   }
   const bash = findTool(env, 'bash');
   if (!bash) return { reason: 'a shell command needs the bash tool, which this environment does not offer' };
   const description = describeCommand(command);
-  const bashArgs: Record<string, unknown> = { command, description };
-  for (const [name, value] of Object.entries(rest)) {
-    if (name !== 'description' && name !== 'code' && propertySchema(bash, name)) {
-      bashArgs[name] = value;
-      delete rest[name];
-    }
-  }
+  const moved = others.filter((name) => name !== 'description' && name !== 'code' && propertySchema(bash, name) !== undefined);
+  const bashArgs = Object.fromEntries([['command', command], ['description', description], ...moved.map((name) => [name, args[name]] as const)]);
   if (!passesSchema(bash.parameters, bashArgs)) return { reason: 'the command does not make a valid bash call' };
   const code = dispatchProgram('bash', bashArgs);
+  const kept = others.filter((name) => !moved.includes(name));
   return {
-    args: { ...rest, code },
+    args: Object.fromEntries([...kept.map((name) => [name, args[name]] as const), ['code', code]]),
     description,
-    receipt: { ruleId: 'run_code.command-to-code', category: 'invalid-args', why: `run_code takes a program as "code"; the shell command sent as "${key}" now runs through tools.bash`, before: preview({ [key]: command }), after: preview(code) },
+    receipt: receipt('run_code.command-to-code', `run_code takes a program as "code"; the shell command sent as "${key}" now runs through tools.bash`, preview({ [key]: command }), preview(code)),
   };
 }
 
@@ -103,13 +127,7 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
     };
   }
   if (healed.changed) {
-    receipts.push({
-      ruleId: 'run_code.heal-syntax',
-      category: 'code-syntax',
-      why: `the program would not compile; repaired (${healed.repairs.map((repair) => repair.kind).join(', ') || 'syntax'})`,
-      before: preview(code),
-      after: preview(healed.code),
-    });
+    receipts.push(receipt('run_code.heal-syntax', `the program would not compile; repaired (${healed.repairs.map((repair) => repair.kind).join(', ') || 'syntax'})`, preview(code), preview(healed.code)));
     current = { ...current, code: healed.code };
   }
 
@@ -117,32 +135,33 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
   const healedCode = current.code as string;
   if (mayNeedInnerFill(healedCode, env)) {
     program = parseProgram(healedCode);
-    const insertions = program ? planInnerInsertions(program, env) : [];
-    if (insertions.length > 0) {
-      const filled = applyInsertions(healedCode, insertions);
-      if (compilesLikeHost(filled).ok) {
-        receipts.push({
-          ruleId: 'run_code.inner-fill-description',
-          category: 'inner-invalid-args',
-          why: preview(insertions.map((insertion) => `tools.${insertion.tool} (line ${insertion.line}) requires ${insertion.keys.join(', ')}`).join('; '), 300),
-          before: preview(insertions.map((insertion) => `tools.${insertion.tool}({...})`).join(' ')),
-          after: preview(insertions.map((insertion) => insertion.text.replace(/^[ ,]+|\s+$/g, '')).join(' ')),
-        });
-        current = { ...current, code: filled };
-        program = undefined;
-      }
+    const fills = program ? planInnerFills(program, env) : [];
+    const filled = fills.length > 0 ? applyEdits(healedCode, fills.map((fill) => fill.edit)) : undefined;
+    if (filled !== undefined && compilesLikeHost(filled).ok) {
+      receipts.push(
+        receipt(
+          'run_code.inner-fill-description',
+          preview(fills.map((fill) => `tools.${fill.tool} (line ${fill.line}) requires ${fill.keys.join(', ')}`).join('; '), 300),
+          preview(fills.map((fill) => `tools.${fill.tool}({...})`).join(' ')),
+          preview(fills.map((fill) => fill.edit.text.replace(/^[ ,]+|\s+$/g, '')).join(' ')),
+        ),
+      );
+      current = { ...current, code: filled };
+      program = undefined;
     }
   }
 
   if (isBlank(current.description)) {
-    const description = derivedDescription ?? describeProgram(calledToolsOf(program ?? parseProgram(current.code as string)));
-    receipts.push({
-      ruleId: 'run_code.fill-description',
-      category: 'invalid-args',
-      why: current.description === undefined || current.description === null ? 'run_code requires "description"; derived from the program' : 'the host rejects a blank description; derived one from the program',
-      before: preview(current.description),
-      after: preview(description),
-    });
+    const finalCode = current.code as string;
+    const description = derivedDescription ?? describeFromComment(finalCode) ?? describeProgram(calledToolsOf(program ?? parseProgram(finalCode)));
+    receipts.push(
+      receipt(
+        'run_code.fill-description',
+        current.description === undefined || current.description === null ? 'run_code requires "description"; derived from the program' : 'the host rejects a blank description; derived one from the program',
+        preview(current.description),
+        preview(description),
+      ),
+    );
     current = { ...current, description };
   }
 
