@@ -159,3 +159,31 @@ describe('must-not-change calls reach the SDK error untouched', () => {
     expect(reports).toEqual([]);
   });
 });
+
+describe('reports and robustness', () => {
+  it('a throwing onReport does not change what the SDK does', async () => {
+    const executions: Executions = [];
+    const repair = createToolCallRepair({
+      onReport: () => {
+        throw new Error('report sink down');
+      },
+    });
+    const { result } = await runOneStep([{ toolName: 'bash', input: '{"cmd":"ls"}' }], codingTools(executions), { repairToolCall: repair });
+    expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls', description: expect.any(String) } }]);
+    expect(result.steps[0]!.content.some((part) => part.type === 'tool-error')).toBe(false);
+  });
+
+  it('a report carries the raw input, the repaired input and one change line per receipt', async () => {
+    const { reports } = await run([{ toolName: 'bash', input: '{"cmd":"ls"}' }]);
+    const report = reports[0]!;
+    expect(report.before).toBe('{"cmd":"ls"}');
+    expect(report.after).toEqual({ command: 'ls', description: expect.any(String) });
+    expect(report.changes).toHaveLength(report.receipts.length);
+    expect(report.receipts.map((receipt) => receipt.ruleId)).toEqual(report.ruleIds);
+  });
+
+  it('Read (case) and run_command (alias) resolve to their one registered tool', async () => {
+    const read = await run([{ toolName: 'Read', input: '{"file_path":"/w/a"}' }]);
+    expect(read.executions).toEqual([{ tool: 'read', input: { file_path: '/w/a' } }]);
+  });
+});
