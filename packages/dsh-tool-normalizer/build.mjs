@@ -3,13 +3,11 @@
  * adapter): one ESM file, `dist/index.js`, with the adapter, the engine (core-rules, syntax-healer, Babel parser,
  * typebox) and telemetry-store inlined. `@deepseek-ai/*` stays external, and the adapter imports it only as
  * types, so the bundle has no runtime import of it at all: a plugin installed from a local path (`link:`) cannot
- * resolve `@deepseek-ai/*` from its own folder (dsh-host.md section 7). No source maps are published. The web
- * client bundle (`./client`) comes from dashboard-lit.
+ * resolve `@deepseek-ai/*` from its own folder (see docs/host-facts.md). No source maps are published. The web
+ * client bundle (`./client`) is built here from `client/index.ts`. `dist/cli.js` is the `dsh-tool-normalizer` command (doctor).
  */
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -45,24 +43,60 @@ export async function buildBundle() {
     logLevel: 'warning',
     banner: { js: '// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.' },
   });
+  await build({
+    entryPoints: [here('./src/cli/bin.ts')],
+    outfile: here('./dist/cli.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['@deepseek-ai/*'],
+    sourcemap: false,
+    legalComments: 'inline',
+    plugins: [workspaceSources],
+    logLevel: 'warning',
+    banner: { js: '#!/usr/bin/env node\n// dsh-tool-normalizer command line (doctor, ...). Source: the dsh-tool-normalizer monorepo.' },
+  });
+  await chmod(here('./dist/cli.js'), 0o755);
   await copyFile(here('./src/published.d.ts'), here('./dist/index.d.ts'));
-  await copyClientBundle();
+  await buildClientBundle();
   return result;
 }
 
+/** The client bundle's module id: the name of the package that declares `dsh.client` (this one). */
+export const CLIENT_MODULE_ID = JSON.parse(await readFile(here('./package.json'), 'utf8')).name;
+
 /**
- * The DSH web client (`dsh.client`, the Settings page with `<tn-dashboard>`) is built by dashboard-lit in the
- * host's module-loader format; it is copied here as `dist/client.js`. The web profile refuses to boot when a
- * declared client bundle is missing, so a missing or foreign bundle fails this build instead.
+ * The DSH web client (`dsh.client`, the Settings page with `<tn-dashboard>`): `client/index.ts` bundled with lit,
+ * the diff library and dashboard-lit's sources into `dist/client.js` in the host's module-loader format
+ * `window.__ModuleLoader__.load({ id, factory: (require) => module.exports })`. React and host modules are left to
+ * the loader's `require`. The web profile refuses to boot when a declared client bundle is missing.
  */
-async function copyClientBundle() {
-  const source = here('../dashboard-lit/dist/client.js');
-  if (!existsSync(source)) execFileSync(process.execPath, [here('../dashboard-lit/build.mjs')], { stdio: 'inherit' });
-  const text = await readFile(source, 'utf8');
-  if (!text.includes('window.__ModuleLoader__.load(') || !text.includes('id: "dsh-tool-normalizer"')) {
-    throw new Error(`dsh-tool-normalizer build: ${source} is not a DSH client bundle with the loader id "dsh-tool-normalizer"`);
-  }
-  await copyFile(source, here('./dist/client.js'));
+export async function buildClientBundle() {
+  const client = await build({
+    entryPoints: [here('./client/index.ts')],
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'cjs',
+    write: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    external: ['react', 'react/jsx-runtime', 'react-dom', '@deepseek-ai/*'],
+    plugins: [workspaceSources],
+  });
+  const body = client.outputFiles[0].text;
+  const wrapped = `window.__ModuleLoader__.load({
+\tid: ${JSON.stringify(CLIENT_MODULE_ID)},
+\tfactory: (require) => {
+\t\tvar module = { exports: {} };
+\t\tvar exports = module.exports;
+${body}
+\t\treturn module.exports;
+\t}
+});
+`;
+  await writeFile(here('./dist/client.js'), wrapped);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildBundle();

@@ -1,0 +1,39 @@
+/**
+ * How long the repair function takes per call, outside any model: the SDK-shaped arguments (zod tools, the
+ * SDK's own `asSchema` conversion, the SDK error) are built once, then each case is repaired many times.
+ * Run after a build: node bench/repair.bench.mjs. Figures are printed, never asserted.
+ */
+import { asSchema, InvalidToolInputError, NoSuchToolError, tool } from 'ai';
+import { z } from 'zod';
+import { createToolCallRepair } from '../dist/index.js';
+
+const tools = {
+  bash: tool({ inputSchema: z.object({ command: z.string(), description: z.string() }), execute: async () => '' }),
+  read: tool({ inputSchema: z.object({ file_path: z.string(), offset: z.number().int().optional() }), execute: async () => '' }),
+  write: tool({ inputSchema: z.object({ file_path: z.string(), content: z.string() }), execute: async () => '' }),
+};
+const inputSchema = async ({ toolName }) => asSchema(tools[toolName].inputSchema).jsonSchema;
+const repair = createToolCallRepair();
+
+const big = 'x'.repeat(100_000);
+const cases = [
+  ['alias + fill (bash {"cmd"})', 'bash', '{"cmd":"ls -la /tmp"}'],
+  ['near-JSON (write, 3 fields)', 'write', "{file_path: '/w/a.md', 'content': 'hello',}"],
+  ['unknown name (read_file)', 'read_file', '{"file_path":"/w/a.txt"}'],
+  ['refused: cut-off JSON', 'bash', '{"command": "rm -rf /srv/app/rel'],
+  ['near-JSON, 100 KB content', 'write', `{file_path: '/w/big.txt', 'content': '${big}'}`],
+];
+
+for (const [label, toolName, input] of cases) {
+  const error = tools[toolName]
+    ? new InvalidToolInputError({ toolName, toolInput: input, cause: new Error('invalid') })
+    : new NoSuchToolError({ toolName, availableTools: Object.keys(tools) });
+  const args = { toolCall: { type: 'tool-call', toolCallId: 'c', toolName, input }, tools, inputSchema, error, messages: [], instructions: undefined, system: undefined };
+  const iterations = input.length > 10_000 ? 200 : 5_000;
+  for (let i = 0; i < 50; i++) await repair(args);
+  const start = performance.now();
+  let repaired = 0;
+  for (let i = 0; i < iterations; i++) if (await repair(args)) repaired += 1;
+  const perCall = ((performance.now() - start) * 1000) / iterations;
+  console.log(`${label.padEnd(32)} ${perCall.toFixed(1).padStart(8)} µs/call  (${repaired === iterations ? 'repaired' : repaired === 0 ? 'null' : 'mixed'}, ${iterations} calls)`);
+}
