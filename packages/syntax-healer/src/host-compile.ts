@@ -11,6 +11,12 @@
  * browser or on a runtime without Node built-ins). Elsewhere (Node 20) the program is first compiled as
  * plain JavaScript (nearly every program is), and only when that fails is it parsed with Babel's typescript
  * plugin, refused where strip-only mode would refuse it, and its types blanked before the same compile.
+ *
+ * Fast path on the strip backend: Node's strip costs more than the compile itself (about 60 us against 40 us for
+ * 1.7 KB). A program whose text holds nothing TypeScript could read differently from JavaScript (no `<`, no `? (`,
+ * no TypeScript-only word such as `type`, `as`, `declare`, `interface`; see TS_LOOKING) and that compiles as plain
+ * strict JavaScript is accepted on that one compile: strip-only mode has nothing to remove from it. Anything else
+ * takes the host-identical path. The agreement test compares both with the real host on the whole corpus.
  */
 import { parse } from '@babel/parser';
 import { eraseTypes, NonErasableTypeScriptError } from './erase-types.js';
@@ -41,6 +47,17 @@ function findNodeStripTypes(): StripTypeScriptTypes | undefined {
     return undefined;
   }
 }
+
+/**
+ * Text in which TypeScript could see syntax that plain JavaScript reads otherwise, or that strip mode would remove:
+ * type arguments and assertions (`<`), the arrow-with-return-type reading of a parenthesised conditional branch
+ * (`? (`), an HTML-like comment (`-->`, which is not allowed in a module), and every TypeScript-only word followed
+ * by what it would apply to (`as const`, `type Name`, `private field`; `{ type: 'text' }` is not one). Types
+ * elsewhere sit after a `:` that plain JavaScript rejects. Strings are not skipped: a match there only sends the
+ * program down the host-identical path.
+ */
+const TS_LOOKING =
+  /<|-->|\?\s*\(|\b(?:type|interface|declare|abstract|namespace|module|enum|global|readonly|satisfies|as|override|private|public|protected|implements|accessor)\s+[\p{L}\p{Nl}\p{Nd}$_#[{('"`-]/u;
 
 let nodeStripTypes: StripTypeScriptTypes | undefined | null = null;
 let forcedBackend: StripBackend | undefined;
@@ -89,7 +106,18 @@ function programPosition(error: unknown): { line?: number; column?: number } {
   return { line: Math.max(1, loc.line - 1), column: loc.column + 1 };
 }
 
+/**
+ * The fast verdict for a program with no TypeScript-looking text: `{ ok: true }` when it compiles as plain strict
+ * JavaScript, undefined when the host-identical path must decide. Exported for the agreement test.
+ */
+export function plainJavaScriptVerdict(code: string): { ok: true } | undefined {
+  if (TS_LOOKING.test(code)) return undefined;
+  return compileBody(code).ok ? { ok: true } : undefined;
+}
+
 function verdictWithNodeStrip(code: string, stripTypes: StripTypeScriptTypes): CompileVerdict {
+  const plain = plainJavaScriptVerdict(code);
+  if (plain) return plain;
   let wrapped: string;
   try {
     wrapped = stripTypes(WRAP_PREFIX + code + WRAP_SUFFIX, { mode: 'strip' });

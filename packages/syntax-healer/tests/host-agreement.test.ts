@@ -4,7 +4,8 @@
  * scripts/ensure-node22.sh; this process runs compilesLikeHost on the Babel path (and, on a Node that has
  * strip, on both). Every verdict must match, and every healed program must compile in the real host.
  * Finally the whole healer, bundled from src, runs in that child on the node-strip-types backend and must
- * return exactly what it returns here on every corpus program.
+ * return exactly what it returns here on every corpus program, and its fast path (plain strict JavaScript, taken
+ * when nothing in the text looks like TypeScript) must agree with the real host wherever it answers.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const oracle = fileURLToPath(new URL('./host-oracle.mjs', import.meta.url));
 const healRunner = fileURLToPath(new URL('./heal-on-host-node.mjs', import.meta.url));
 const healerEntry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+const hostCompileEntry = fileURLToPath(new URL('../src/host-compile.ts', import.meta.url));
 
 /** Path of a Node >= 22.15 binary, or the reason there is none. */
 function findHostNode(): { node: string } | { reason: string } {
@@ -90,7 +92,17 @@ describe.skipIf(!('node' in hostNode))('the whole healer on the real strip backe
     const dir = mkdtempSync(join(tmpdir(), 'syntax-healer-'));
     try {
       const bundle = join(dir, 'healer.mjs');
-      const output = await build({ entryPoints: [healerEntry], bundle: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'], write: false, logLevel: 'silent' });
+      // The public entry plus the fast-path verdict (a test export of host-compile.ts, not part of the public API).
+      const entry = `export * from ${JSON.stringify(healerEntry)};\nexport { plainJavaScriptVerdict } from ${JSON.stringify(hostCompileEntry)};`;
+      const output = await build({
+        stdin: { contents: entry, resolveDir: dir, loader: 'ts' },
+        bundle: true,
+        format: 'esm',
+        platform: 'neutral',
+        mainFields: ['module', 'main'],
+        write: false,
+        logLevel: 'silent',
+      });
       writeFileSync(bundle, output.outputFiles[0]!.text);
       const inputs = allPrograms();
       const stdout = execFileSync((hostNode as { node: string }).node, ['--no-warnings', healRunner, bundle], {
@@ -98,8 +110,14 @@ describe.skipIf(!('node' in hostNode))('the whole healer on the real strip backe
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
       });
-      const child = JSON.parse(stdout) as { backend: string; results: unknown[] };
+      const child = JSON.parse(stdout) as { backend: string; results: unknown[]; fast: ({ ok: true } | null)[] };
       expect(child.backend).toBe('node-strip-types');
+      // The fast path answers only "compiles", and only where the real host says so too.
+      const real = realHostVerdicts((hostNode as { node: string }).node, inputs);
+      const fastAnswers = inputs.filter((_, index) => child.fast[index] !== null);
+      const disagreements = inputs.filter((_, index) => child.fast[index] !== null && !real[index]!.ok);
+      expect(disagreements).toEqual([]);
+      expect(fastAnswers.length).toBeGreaterThan(50);
       inputs.forEach((code, index) => {
         const childResult = child.results[index] as { diagnostic?: { message?: string } };
         const local = healProgram(code);
