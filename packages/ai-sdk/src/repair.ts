@@ -45,7 +45,7 @@ function plainObject(text: string): Record<string, unknown> | undefined {
 
 function nearJsonReceipt(text: string, value: Record<string, unknown>): RepairReceipt {
   return {
-    ruleId: 'args.near-json',
+    ruleId: 'args.repair-near-json',
     category: 'invalid-args',
     why: 'the arguments were near-JSON (quotes, commas, comments or constants); read the one obvious way',
     before: preview(text),

@@ -74,7 +74,7 @@ describe('repairable calls run in the same step with repaired arguments', () => 
   it('near-JSON arguments (single quotes, unquoted key, trailing comma) are read the one obvious way', async () => {
     const { executions, reports } = await run([{ toolName: 'write', input: "{file_path: '/w/notes.md', 'content': 'it\\'s \"done\"\\n',}" }]);
     expect(executions).toEqual([{ tool: 'write', input: { file_path: '/w/notes.md', content: 'it\'s "done"\n' } }]);
-    expect(reports[0]!.ruleIds).toEqual(['args.near-json']);
+    expect(reports[0]!.ruleIds).toEqual(['args.repair-near-json']);
   });
 
   it('Python constants and a comment in near-JSON', async () => {
@@ -102,7 +102,7 @@ describe('repairable calls run in the same step with repaired arguments', () => 
     const input = `${JSON.stringify({ code: program }).slice(0, -1)}, timeout_ms: 5000}`;
     const healed = await run([{ toolName: 'run_js', input }], { programs: { run_js: 'code' } });
     expect(healed.executions).toEqual([{ tool: 'run_js', input: { code: 'const note = `\nhi\n`;\nreturn note;', timeout_ms: 5000 } }]);
-    expect(healed.reports[0]!.ruleIds).toEqual(['args.near-json', 'program.heal-syntax']);
+    expect(healed.reports[0]!.ruleIds).toEqual(['args.repair-near-json', 'program.heal-syntax']);
     const notConfigured = await run([{ toolName: 'run_js', input }]);
     expect(notConfigured.executions).toEqual([{ tool: 'run_js', input: { code: program, timeout_ms: 5000 } }]);
   });

@@ -47,7 +47,7 @@ describe('streamText', () => {
     const call = parts.find((part) => part.type === 'tool-call');
     expect(call).toMatchObject({ toolName: 'bash', input: { command: 'npm run build' } });
     expect(parts.some((part) => part.type === 'tool-result')).toBe(true);
-    expect(reports[0]!.ruleIds).toEqual(['args.near-json', 'args.rename-alias', 'args.fill-description']);
+    expect(reports[0]!.ruleIds).toEqual(['args.repair-near-json', 'args.rename-alias', 'args.fill-description']);
   });
 
   it('a cut-off call streams the SDK\'s own tool error and nothing runs', async () => {
