@@ -1,5 +1,5 @@
 /**
- * Public result types of the syntax healer (design section 4). Kept apart from the implementation so other
+ * Public result types of the syntax healer. Kept apart from the implementation so other
  * packages can depend on the shape alone.
  */
 
@@ -9,9 +9,31 @@ export interface Repair {
   [detail: string]: unknown;
 }
 
+/**
+ * Every kind of diagnostic `healProgram` returns, so callers (the hint layer) can switch on it with the compiler's
+ * help instead of comparing bare strings. `truncated` means the program looks cut off (likely the model's output
+ * limit): it carries the line and column of the cut, and nothing was run.
+ */
+export type DiagnosticKind =
+  | 'invalid-input'
+  | 'empty-program'
+  | 'foreign-fence'
+  | 'multiple-fences'
+  | 'too-large-to-repair'
+  | 'ambiguous-repair'
+  | 'truncated'
+  | 'python-string-prefix'
+  | 'python-code'
+  | 'shell-code'
+  | 'json-arguments'
+  | 'module-syntax'
+  | 'await-outside-async'
+  | 'unsupported-typescript'
+  | 'syntax-error';
+
 /** Why a program could not be (or did not need to be) made compilable. */
 export interface Diagnostic {
-  kind: string;
+  kind: DiagnosticKind;
   message: string;
   line?: number;
   column?: number;
