@@ -45,11 +45,11 @@ const REDACTED = '[REDACTED]';
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|pass|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth|credential|session)[A-Za-z0-9_.-]*`;
 
 const SECRET_SHAPES: readonly [RegExp, string][] = [
+  // Authorization headers.
+  [/(\b(?:Bearer|Basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`],
   // NAME=value / NAME: value / --name value / --name=value with a secret-looking name.
   [new RegExp(String.raw`(\b${SECRET_NAME}\s*[=:]\s*)(?:"[^"\n]*"|'[^'\n]*'|[^\s"',;&|)]+)`, 'gi'), `$1${REDACTED}`],
   [new RegExp(String.raw`(--${SECRET_NAME}[\s=]+)(?!-)(?:"[^"\n]*"|'[^'\n]*'|[^\s"']+)`, 'gi'), `$1${REDACTED}`],
-  // Authorization headers.
-  [/(\b(?:Bearer|Basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`],
   // Credentials in URLs: scheme://user:password@host.
   [/(:\/\/[^\s:/@"']{0,200}:)[^\s/@"']{1,400}@/g, `$1${REDACTED}@`],
   // Provider token shapes.

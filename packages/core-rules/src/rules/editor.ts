@@ -85,7 +85,9 @@ export function resolveInside(cwd: string, path: string): string | undefined {
  * subfolder named like the cwd, or a cwd-relative path written from a parent): 'ambiguous', left to the host.
  */
 function cwdRepetition(base: readonly string[], path: string, segments: readonly string[]): 'whole' | 'ambiguous' | 'none' {
-  if (base.length === 0 || path.startsWith('.')) return base.includes(segments[0] ?? '') && path.startsWith('./') ? 'ambiguous' : 'none';
+  if (base.length === 0) return 'none';
+  // `./x` and `../x` say "relative" explicitly; `./<cwd segment>/...` still has the host's other reading.
+  if (/^\.\.?(\/|$)/.test(path)) return path.startsWith('./') && base.includes(segments[0] ?? '') ? 'ambiguous' : 'none';
   if (base.every((part, index) => segments[index] === part) && segments.length > base.length) return 'whole';
   return base.includes(segments[0] ?? '') ? 'ambiguous' : 'none';
 }
