@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object(
     persistPassthrough: Type.Boolean({ default: false, description: 'Also write calls that needed no healing to the JSONL log (they are always counted).' }),
     logDir: Type.String({ default: '', description: 'Directory of the JSONL log and summary; empty means $DSH_HOME (default ~/.dsh).' }),
     maxLogBytes: Type.Integer({ default: 4 * 1024 * 1024, minimum: 64 * 1024, description: 'Size at which the JSONL log rotates.' }),
+    maxStoredEvents: Type.Integer({ default: 200_000, minimum: 1, description: 'Event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).' }),
+    maxStoredBytes: Type.Integer({ default: 256 * 1024 * 1024, minimum: 1024 * 1024, description: 'Bytes of event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).' }),
     allowedHosts: Type.Array(Type.String({ pattern: HOST_NAME_PATTERN }), {
       default: [],
       description: 'Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or reverse-proxy host. DNS-rebinding defence.',

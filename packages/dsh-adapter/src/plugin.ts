@@ -18,7 +18,7 @@ import { createPostExecuteListener } from './post-execute-seam.js';
 import { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
 import { createResultListener } from './result-seam.js';
 import { createFeedBackend } from './feed-backend.js';
-import { CLEAR_PATH, EVENTS_PATH, STATS_PATH, createClearHandler, createEventsHandler, createStatsHandler } from './routes.js';
+import { type RouteBackend, CLEAR_PATH, EVENTS_PATH, STATS_PATH, createClearHandler, createEventsHandler, createStatsHandler } from './routes.js';
 import { createStreamListener } from './stream-seam.js';
 
 export { Config } from './config.js';
@@ -47,6 +47,8 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
       state.telemetry = createTelemetryStore({
         dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
         maxLogBytes: config.maxLogBytes,
+        maxStoredEvents: config.maxStoredEvents,
+        maxStoredBytes: config.maxStoredBytes,
         persistPassthrough: config.persistPassthrough,
         warn: (message) => logger.warn(message),
       });
@@ -71,7 +73,9 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     });
   }
 
-  const backend = createFeedBackend({ config, store: () => state.telemetry, pluginErrors: () => errors.count });
+  const feed = createFeedBackend({ config, store: () => state.telemetry, pluginErrors: () => errors.count });
+  // The stats route writes this process's queued events first, so the payload includes the calls just made.
+  const backend: RouteBackend = { ...feed, flush: async () => state.telemetry?.flush() };
   ctx.inject(['webServer'], (web) => {
     web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend, config.allowedHosts) }), 'tool-normalizer stats route');
     web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend, config.allowedHosts) }), 'tool-normalizer clear route');

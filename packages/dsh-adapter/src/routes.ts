@@ -33,6 +33,8 @@ export interface RouteBackend {
   /** One page of stored events matching the query, newest first. */
   events(query: EventsQuery): EventsPage | Promise<EventsPage>;
   clear(): Promise<void>;
+  /** Writes the store's queued events, so `stats` includes the calls just made (optional). */
+  flush?(): Promise<void>;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -130,7 +132,7 @@ function readCappedBody(req: IncomingMessage, limit: number): Promise<string | u
 }
 
 export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
-  return function handleStats(req: IncomingMessage, res: ServerResponse): void {
+  return async function handleStats(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET') return send(res, 405, { error: 'use GET' });
     if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
     if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
@@ -142,6 +144,7 @@ export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly
     }
     let payload: unknown;
     try {
+      await backend.flush?.();
       payload = backend.stats(query);
     } catch {
       return send(res, 503, { error: 'statistics are unavailable' });

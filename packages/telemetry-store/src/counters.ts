@@ -54,7 +54,7 @@ export class CappedBuckets {
 
   /** The bucket for `name`, creating it or falling back to "other" past the cap. O(1). */
   bucketFor(name: string): Bucket {
-    const key = name.length > MAX_KEY_CHARS ? name.slice(0, MAX_KEY_CHARS) : name;
+    const key = name; // names arrive as display names: already redacted and cut (see displayName)
     const found = this.buckets.get(key);
     if (found) return found;
     if (this.buckets.size < this.cap || key === OTHER) {

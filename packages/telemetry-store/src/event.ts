@@ -3,7 +3,7 @@
  * Kept apart from the store so the same rules apply wherever an event is built. Pure module.
  */
 import { EVENT_LIMITS, OUTCOMES, SCHEMA_VERSION, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
-import { previewText, previewValue, redact } from './redact.js';
+import { clipText, previewText, redactStructure, stringifyForPreview } from './redact.js';
 import { MAX_KEY_CHARS } from './counters.js';
 
 /** Why an input cannot be recorded, or undefined when it can. Checked on the caller's path, so it stays cheap. */
@@ -22,41 +22,74 @@ export function tokenCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
-/** A short label (tool, category, model): redacted, then cut to `maxChars` with a trailing ellipsis. */
-export function boundedLabel(text: string, maxChars: number): string {
-  const safe = previewText(text.length > 4 * maxChars ? text.slice(0, 4 * maxChars) : text, Number.MAX_SAFE_INTEGER);
-  return safe.length > maxChars ? `${safe.slice(0, maxChars)}...` : safe;
+/** Longest text redacted whole before it is cut to its field's bound (longer texts keep a head and a tail). */
+const REDACT_WHOLE_CHARS = 64 * 1024;
+
+/** Every text of an event, redacted (structure, then patterns) but not yet cut to the stored bounds. */
+export interface RedactedTexts {
+  tool: string;
+  category: string;
+  ruleIds: string[];
+  changes: string[];
+  callId?: string;
+  model?: string;
+  before?: string;
+  after?: string;
+  error?: string;
 }
 
-/**
- * The name a tool or category is shown and filtered under: cut to the counter key length, then redacted, so an
- * event's `tool` equals the name of its row in the stats tables.
- */
+function redactedText(text: string): string {
+  return previewText(text, REDACT_WHOLE_CHARS);
+}
+
+/** Redacts every text of an input. Names are redacted whole, before anything cuts them. */
+export function redactTexts(input: TelemetryEventInput): RedactedTexts {
+  const texts: RedactedTexts = {
+    tool: redactedText(input.tool),
+    category: redactedText(input.category),
+    ruleIds: input.ruleIds.slice(0, EVENT_LIMITS.ruleIds).map((ruleId) => redactedText(String(ruleId))),
+    changes: (Array.isArray(input.changes) ? input.changes : []).slice(0, EVENT_LIMITS.changes).map((change) => redactedText(String(change))),
+  };
+  if (typeof input.callId === 'string') texts.callId = redactedText(input.callId);
+  if (typeof input.model === 'string') texts.model = redactedText(input.model);
+  if (input.before !== undefined) texts.before = redactedText(stringifyForPreview(redactStructure(input.before)));
+  if (input.after !== undefined) texts.after = redactedText(stringifyForPreview(redactStructure(input.after)));
+  if (typeof input.error === 'string') texts.error = redactedText(input.error);
+  return texts;
+}
+
+/** A short label (tool, category, model, rule id): cut to `maxChars` with a trailing ellipsis. */
+export function cutLabel(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, maxChars)}...` : text;
+}
+
+/** The name a tool or category is shown, counted and filtered under: redacted whole, then cut. */
 export function displayName(name: string): string {
-  return redact(name.length > MAX_KEY_CHARS ? name.slice(0, MAX_KEY_CHARS) : name);
+  return cutLabel(redactedText(name), MAX_KEY_CHARS);
 }
 
-/** Builds the stored form of an input that passed `inputProblem`. */
-export function buildEvent(input: TelemetryEventInput, id: string, at: number): TelemetryEvent {
+/** The stored event from already redacted texts: every field cut to its bound. */
+export function boundEvent(texts: RedactedTexts, input: TelemetryEventInput, id: string, at: number): TelemetryEvent {
   const event: TelemetryEvent = {
     v: SCHEMA_VERSION,
     id: id.slice(0, EVENT_LIMITS.idChars),
     at,
-    tool: displayName(input.tool),
-    category: displayName(input.category),
+    tool: cutLabel(texts.tool, MAX_KEY_CHARS),
+    category: cutLabel(texts.category, MAX_KEY_CHARS),
     outcome: input.outcome,
-    ruleIds: input.ruleIds
-      .slice(0, EVENT_LIMITS.ruleIds)
-      .map((ruleId) => boundedLabel(String(ruleId), EVENT_LIMITS.ruleIdChars)),
-    changes: (Array.isArray(input.changes) ? input.changes : [])
-      .slice(0, EVENT_LIMITS.changes)
-      .map((change) => previewText(String(change), EVENT_LIMITS.changeChars)),
+    ruleIds: texts.ruleIds.map((ruleId) => cutLabel(ruleId, EVENT_LIMITS.ruleIdChars)),
+    changes: texts.changes.map((change) => clipText(change, EVENT_LIMITS.changeChars)),
     tokensSaved: tokenCount(input.tokensSaved),
   };
-  if (typeof input.callId === 'string') event.callId = boundedLabel(input.callId, EVENT_LIMITS.idChars);
-  if (input.before !== undefined) event.before = previewValue(input.before, EVENT_LIMITS.previewChars);
-  if (input.after !== undefined) event.after = previewValue(input.after, EVENT_LIMITS.previewChars);
-  if (typeof input.error === 'string') event.error = previewText(input.error, EVENT_LIMITS.errorChars);
-  if (typeof input.model === 'string') event.model = boundedLabel(input.model, EVENT_LIMITS.modelChars);
+  if (texts.callId !== undefined) event.callId = cutLabel(texts.callId, EVENT_LIMITS.idChars);
+  if (texts.before !== undefined) event.before = clipText(texts.before, EVENT_LIMITS.previewChars);
+  if (texts.after !== undefined) event.after = clipText(texts.after, EVENT_LIMITS.previewChars);
+  if (texts.error !== undefined) event.error = clipText(texts.error, EVENT_LIMITS.errorChars);
+  if (texts.model !== undefined) event.model = cutLabel(texts.model, EVENT_LIMITS.modelChars);
   return event;
+}
+
+/** Builds the stored form of an input that passed `inputProblem` (redaction by this package's own rules). */
+export function buildEvent(input: TelemetryEventInput, id: string, at: number): TelemetryEvent {
+  return boundEvent(redactTexts(input), input, id, at);
 }

@@ -5,6 +5,10 @@
 export {
   Bucket,
   EVENT_LIMITS,
+  EventsPage,
+  EventsQuery,
+  eventsPageValidator,
+  eventsQueryValidator,
   OUTCOMES,
   Outcome,
   RateRow,
@@ -21,15 +25,19 @@ export {
   telemetryEventValidator,
 } from './schema.js';
 export type { TelemetryEventInput } from './schema.js';
-export { REDACTED, previewText, previewValue, redact, stringifyForPreview } from './redact.js';
-export { buildEvent, inputProblem } from './event.js';
+export { REDACTED, clipText, isSecretKeyName, previewText, previewValue, redact, redactStructure, stringifyForPreview } from './redact.js';
+export { CAPTURE_WINDOW_CHARS, captureArguments, captureInput, captureString } from './capture.js';
+export { boundEvent, buildEvent, displayName, inputProblem, redactTexts, type RedactedTexts } from './event.js';
 export { CappedBuckets, Counters, MAX_KEY_CHARS, OTHER, isSurfacedFailure, type CounterOptions } from './counters.js';
 export { RingBuffer } from './ring-buffer.js';
 export {
   DEFAULT_MIN_CALLS,
+  DEFAULT_EVENTS_LIMIT,
   DEFAULT_RECENT_LIMIT,
   StatsQueryError,
   computeStats,
+  eventsQueryFromSearchParams,
+  validateEventsQuery,
   countersFromEvents,
   matchesQuery,
   rate,

@@ -7,71 +7,162 @@
 /** Marker that replaces a secret value. */
 export const REDACTED = '[REDACTED]';
 
-/** A key name that says it holds a secret (bounded repetitions keep matching linear on long identifier runs). */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]{0,40}`;
+/**
+ * Words that make a key name a secret's name, compared against the key lowercased with `_`, `-`, `.` and spaces
+ * removed, so `privateKey`, `private_key`, `private-key` and `PRIVATE_KEY` all read `privatekey`.
+ */
+const SECRET_KEY_WORDS = [
+  'password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'accesskey', 'privatekey', 'accountkey',
+  'credential', 'authorization', 'cookie', 'sessionid', 'signingkey', 'encryptionkey', 'masterkey',
+];
+/** Whole key names (normalized) that hold a secret although they contain none of the words (docker's `auth`). */
+const SECRET_KEY_NAMES = new Set(['auth', 'pw', 'pwd', 'pass', 'sig', 'dbpass']);
 
-/** Words whose presence (lowercased) makes a key-name rule worth running. */
-const KEY_HINTS = ['password', 'passwd', 'passphrase', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'private_key', 'private-key', 'credential'];
+/** True when a key (in any case style) names a secret: its value, of any type, is redacted whole. */
+export function isSecretKeyName(key: string): boolean {
+  if (key.length > 200) return false;
+  const normal = key.toLowerCase().replace(/[\s_.-]/g, '');
+  if (SECRET_KEY_NAMES.has(normal) || normal.endsWith('pwd') || normal.endsWith('pass')) return true;
+  return SECRET_KEY_WORDS.some((word) => normal.includes(word));
+}
+
+/** Nesting beyond this (objects, arrays, JSON inside strings) is replaced, not walked. */
+const MAX_STRUCTURE_DEPTH = 64;
 
 /**
- * Ordered replacements: structural forms first (they keep their label), then bare token shapes. A rule runs only
- * when one of its lowercase `hints` occurs in the text, which keeps redaction of ordinary arguments cheap.
+ * Structural redaction: walks objects and arrays and replaces the value of every secret-named key, whatever its
+ * type. A string that is itself JSON (an argument holding a JSON document, at any escaping depth) is parsed,
+ * redacted the same way and written back; other strings are left for the text patterns. Returns the input itself
+ * when nothing was found.
  */
-const RULES: readonly { hints: readonly string[]; pattern: RegExp; replace: string }[] = [
-  // PEM private keys, including one cut off before its END line, and the tail of one whose BEGIN was cut off.
-  { hints: ['private key'], pattern: /-----BEGIN[A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)/g, replace: '[REDACTED:private-key]' },
-  // Authorization / Proxy-Authorization header values (whole value up to the end of the line or quote).
-  { hints: ['authorization'], pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
-  // Bearer credentials anywhere; Basic ones when the value looks encoded (so "basic example" stays prose).
-  { hints: ['bearer'], pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1$2${REDACTED}` },
-  { hints: ['basic'], pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g, replace: `$1$2${REDACTED}` },
-  // JSON keys: "password": "value", also inside JSON strings at any depth (\"token\": \"value\"): the value
-  // ends at a quote preceded by exactly as many backslashes as the key's quotes; deeper-escaped quotes are content.
-  { hints: KEY_HINTS, pattern: new RegExp(String.raw`((\\{0,8})"${SECRET_KEY}\2"\s*:\s*)\2"(?:[^\\"]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
-  // Python dict keys: 'token': 'value'.
-  { hints: KEY_HINTS, pattern: new RegExp(String.raw`('${SECRET_KEY}'\s*:\s*)'(?:[^'\\]|\\[\s\S])*'`, 'gi'), replace: `$1'${REDACTED}'` },
-  // key="quoted value" (quotes possibly escaped), key='quoted value', key=value / key: value pairs.
-  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(\\{0,8})"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
-  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)'[^'\r\n]*'`, 'gi'), replace: `$1'${REDACTED}'` },
-  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(\b${SECRET_KEY}\s*[=:]\s*)(?![\["'\\])[^\s"'&,;}\]\\]+`, 'gi'), replace: `$1${REDACTED}` },
-  // CLI flags such as --password hunter2 / --token abc.
-  { hints: KEY_HINTS, pattern: new RegExp(String.raw`(--${SECRET_KEY}\s+)(?!-)[^\s"'\\]+`, 'gi'), replace: `$1${REDACTED}` },
-  // curl-style user:password credentials.
-  { hints: ['-u', '--user'], pattern: /((?:^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:)[^\s"']+/g, replace: `$1${REDACTED}` },
-  // Cookie / Set-Cookie header values (session ids).
-  { hints: ['cookie'], pattern: /((?:set-)?cookie["']?\s*:\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
-  // Provider key shapes.
-  { hints: ['sk-'], pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
-  { hints: ['sk_', 'rk_'], pattern: /(?<![A-Za-z0-9])([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}/g, replace: `$1${REDACTED}` },
-  { hints: ['npm_'], pattern: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, replace: `npm_${REDACTED}` },
-  { hints: ['hf_'], pattern: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g, replace: `hf_${REDACTED}` },
-  { hints: ['glpat-'], pattern: /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g, replace: `glpat-${REDACTED}` },
-  { hints: ['github_pat_'], pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
-  { hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
-  { hints: ['xox'], pattern: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
-  { hints: ['akia', 'asia'], pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
-  { hints: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: REDACTED },
-  // JSON Web Tokens.
-  { hints: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, replace: `${REDACTED}:jwt` },
-  // Credentials in URLs: scheme://user:password@host
-  { hints: ['://'], pattern: /(:\/\/[^\s:/@]{1,200}:)[^\s@/]{1,200}@/g, replace: `$1${REDACTED}@` },
-];
+export function redactStructure(value: unknown, depth = 0, ancestors: object[] = []): unknown {
+  if (typeof value === 'string') return redactJsonString(value, depth);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_STRUCTURE_DEPTH) return '[nested too deep]';
+  if (ancestors.includes(value)) return '[circular]';
+  ancestors.push(value);
+  try {
+    return redactObject(value, depth, ancestors);
+  } finally {
+    ancestors.pop();
+  }
+}
 
-/** Finds every hint of every rule in one pass over the text. */
-const HINT_SCAN = new RegExp(
-  [...new Set(RULES.flatMap((rule) => rule.hints))].map((hint) => hint.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'),
-  'gi',
-);
+function redactObject(value: object, depth: number, ancestors: object[]): unknown {
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item) => {
+      const next = redactStructure(item, depth + 1, ancestors);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const next = isSecretKeyName(key) ? REDACTED : redactStructure(item, depth + 1, ancestors);
+    if (next !== item) changed = true;
+    out[key] = next;
+  }
+  return changed ? out : value;
+}
+
+function redactJsonString(text: string, depth: number): string {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[' && first !== '"') return text;
+  if (depth >= MAX_STRUCTURE_DEPTH) return '[nested too deep]';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof parsed !== 'object' && typeof parsed !== 'string') return text;
+  const redacted = redactStructure(parsed, depth + 1);
+  return redacted === parsed ? text : JSON.stringify(redacted);
+}
+
+/** A key name that says it holds a secret (bounded repetitions keep matching linear on long identifier runs). */
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?id|[A-Za-z0-9]_?pwd|_pass)[A-Za-z0-9_.-]{0,40}`;
+/** The same, plus whole key names that are secret only as a whole (`"auth"` in docker's config.json). */
+const JSON_SECRET_KEY = String.raw`(?:${SECRET_KEY}|auth|pw|pwd|pass)`;
+/** Value of an unquoted `key=value`: up to whitespace, a quote or an escape; `&`/`;` end it only before another `key=`. */
+const BARE_VALUE = String.raw`(?:[^\s"'\\&;]|[&;](?![A-Za-z_][A-Za-z0-9_.-]{0,60}=))+`;
+/** A flat bracketed value: `[...]` or `{...}` without nesting. */
+const FLAT_BRACKETED = String.raw`(?:\[[^\]\r\n]{0,4000}\]|\{[^}\r\n]{0,4000}\})`;
+const PRIVATE_KEY_BLOCK = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
+
+/**
+ * Ordered replacements: structural text forms first (they keep their label), then command-line shapes agents
+ * type, then bare token shapes. Each rule runs only when its lowercase `hint` occurs in the text.
+ */
+const RULES: readonly { hint: string; pattern: RegExp; replace: string }[] = [
+  // PEM and PGP private keys, including one cut off before its END line.
+  { hint: 'private key', pattern: PRIVATE_KEY_BLOCK, replace: '[REDACTED:private-key]' },
+  // Authorization / Proxy-Authorization and Cookie header values (whole value up to the end of the line or quote).
+  { hint: 'authorization', pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
+  { hint: 'cookie', pattern: /((?:set-)?cookie["']?\s*:\s*["']?)[^\r\n"'\\]+/gi, replace: `$1${REDACTED}` },
+  // Bearer credentials anywhere; Basic ones when the value looks encoded (so "basic example" stays prose).
+  { hint: 'bearer', pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1$2${REDACTED}` },
+  { hint: 'basic', pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g, replace: `$1$2${REDACTED}` },
+  // JSON keys, also inside JSON strings at any escaping depth (\"token\": \"value\"): a string value ends at a
+  // quote preceded by exactly as many backslashes as the key's quotes; deeper-escaped quotes are content.
+  { hint: '"', pattern: new RegExp(String.raw`((\\*)"${JSON_SECRET_KEY}\2"\s*:\s*)\2"(?:[^\\"]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
+  // ... and a value of another type: number, literal, flat array or object.
+  { hint: '"', pattern: new RegExp(String.raw`((\\*)"${JSON_SECRET_KEY}\2"\s*:\s*)(?:-?[0-9][0-9.eE+-]*|true|false|null|${FLAT_BRACKETED})`, 'gi'), replace: `$1${REDACTED}` },
+  // Python dict keys: 'token': 'value'.
+  { hint: "'", pattern: new RegExp(String.raw`('${JSON_SECRET_KEY}'\s*:\s*)(?:'(?:[^'\\]|\\[\s\S])*'|-?[0-9][0-9.]*|${FLAT_BRACKETED})`, 'gi'), replace: `$1'${REDACTED}'` },
+  // A .env / shell line assigning a secret-named variable: everything to the end of the line.
+  { hint: '=', pattern: new RegExp(String.raw`((?:^|\\n|\n)[ \t]*(?:export[ \t]+)?${SECRET_KEY}[ \t]*=[ \t]*)(?!\\?["'])[^\r\n\\]+`, 'gi'), replace: `$1${REDACTED}` },
+  // key="quoted value" (quotes possibly escaped), key='quoted value', key=[...], key=value / key: value pairs.
+  { hint: '', pattern: new RegExp(String.raw`(\b${SECRET_KEY}["']?\s*[=:]\s*)(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"`, 'gi'), replace: `$1$2"${REDACTED}$2"` },
+  { hint: '', pattern: new RegExp(String.raw`(\b${SECRET_KEY}["']?\s*[=:]\s*)'[^'\r\n]*'`, 'gi'), replace: `$1'${REDACTED}'` },
+  { hint: '', pattern: new RegExp(String.raw`(\b${SECRET_KEY}["']?\s*[=:]\s*)${FLAT_BRACKETED}`, 'gi'), replace: `$1${REDACTED}` },
+  { hint: '', pattern: new RegExp(String.raw`(\b${SECRET_KEY}["']?\s*[=:]\s*)(?![\["'\\{])${BARE_VALUE}`, 'gi'), replace: `$1${REDACTED}` },
+  // CLI flags such as --password hunter2 / --token abc / --client-secret=x.
+  { hint: '--', pattern: new RegExp(String.raw`(--${SECRET_KEY}[\s=]+)(?!-)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)`, 'gi'), replace: `$1${REDACTED}` },
+  // mysql/mariadb -p<password> or -p <password>; sshpass -p; docker/podman/helm login -p.
+  { hint: 'mysql', pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n|;&]*?\s-p)(?!\s*-)\s*(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi, replace: `$1${REDACTED}` },
+  { hint: 'maria', pattern: /(\b(?:mariadb|mariadb-dump)\b[^\r\n|;&]*?\s-p)(?!\s*-)\s*(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi, replace: `$1${REDACTED}` },
+  { hint: 'sshpass', pattern: /(\bsshpass\b(?:\s+-[a-oq-zA-Z]\S*)*\s+-p)\s*(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/g, replace: `$1${REDACTED}` },
+  { hint: 'login', pattern: /(\blogin\b[^\r\n|;&]*?\s-p)(?!\s*-)\s*(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/g, replace: `$1${REDACTED}` },
+  // curl-style user:password credentials (-u, --user, -uuser:pw).
+  { hint: '-u', pattern: /((?:^|\s|\\n)(?:-u|--user)(?:[\s=]+|(?=[^\s-]))(?:'|\\?")?[^\s:"'\\]*:)(?:'[^']*'|[^\s"'\\]+)/g, replace: `$1${REDACTED}` },
+  // `aws configure set <name> <value>`: the value of any setting (keys and secrets are set this way).
+  { hint: 'configure', pattern: /(\baws\s+configure\s+set\s+\S+\s+)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi, replace: `$1${REDACTED}` },
+  // .netrc: `machine h login u password p` (one line or several).
+  { hint: 'machine', pattern: /(\b(?:password|passwd|account)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi, replace: `$1${REDACTED}` },
+  // Azure connection strings and SAS signatures.
+  { hint: 'key=', pattern: /(\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;"'\s\\]+/gi, replace: `$1${REDACTED}` },
+  { hint: 'sig=', pattern: /([?&;]sig=)[^&;"'\s\\]+/gi, replace: `$1${REDACTED}` },
+  // Provider key shapes.
+  { hint: 'sk-', pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
+  { hint: 'k_', pattern: /(?<![A-Za-z0-9])([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}/g, replace: `$1${REDACTED}` },
+  { hint: 'npm_', pattern: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, replace: `npm_${REDACTED}` },
+  { hint: 'hf_', pattern: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g, replace: `hf_${REDACTED}` },
+  { hint: 'glpat-', pattern: /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g, replace: `glpat-${REDACTED}` },
+  { hint: 'github_pat_', pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g, replace: `github_pat_${REDACTED}` },
+  { hint: 'gh', pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g, replace: REDACTED },
+  { hint: 'xox', pattern: /(?<![A-Za-z0-9])xox[abposre]-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
+  { hint: 'xapp-', pattern: /(?<![A-Za-z0-9])xapp-[A-Za-z0-9-]{8,}/g, replace: REDACTED },
+  { hint: 'hooks.slack.com', pattern: /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[^\s"'\\]+/g, replace: `$1${REDACTED}` },
+  { hint: 'a', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
+  { hint: 'aiza', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: REDACTED },
+  // JSON Web Tokens.
+  { hint: 'eyj', pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, replace: `${REDACTED}:jwt` },
+  // Credentials in URLs: scheme://user:password@host, also with an empty user and with `@` inside the password
+  // (the password runs to the last `@` before the host's path).
+  { hint: '://', pattern: /(:\/\/[^\s:/@"'\\]{0,200}:)[^\s/?#"'\\]{0,400}@(?=[^\s@/?#"'\\]*(?:[/?#\s"'\\]|$))/g, replace: `$1${REDACTED}@` },
+];
 
 /** Replaces every secret-looking value in `text` with a redaction marker. Text without secrets is returned as is. */
 export function redact(text: string): string {
-  const present = new Set<string>();
-  HINT_SCAN.lastIndex = 0;
-  for (const match of text.matchAll(HINT_SCAN)) present.add(match[0].toLowerCase());
-  if (present.size === 0) return text;
+  const lower = text.toLowerCase();
   let out = text;
   for (const rule of RULES) {
-    if (!rule.hints.some((hint) => present.has(hint))) continue;
+    if (rule.hint !== '' && !lower.includes(rule.hint)) continue;
     rule.pattern.lastIndex = 0;
     out = out.replace(rule.pattern, rule.replace);
   }
@@ -79,7 +170,7 @@ export function redact(text: string): string {
 }
 
 const PEM_END = '-----END';
-const PEM_END_LINE = /-----END[A-Z ]*PRIVATE KEY-----/g;
+const PEM_END_LINE = /-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
 /** Characters of a PEM body: base64, whitespace, and the `\n` / `\r` escapes it has inside a JSON string. */
 const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s]/;
 
@@ -113,18 +204,18 @@ const WHOLE_TEXT_LIMIT = 64 * 1024;
  * around the cut), so a secret straddling the cut is never half kept.
  */
 export function previewText(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return clip(redact(text), maxChars);
+  if (text.length <= maxChars) return clipText(redact(text), maxChars);
   const half = Math.max(1, Math.floor(maxChars / 2));
   let redacted: string;
-  if (text.length <= WHOLE_TEXT_LIMIT) {
+  const window = Math.max(4 * maxChars, 4096);
+  if (text.length <= Math.max(WHOLE_TEXT_LIMIT, window)) {
     redacted = redact(text);
   } else {
-    const window = Math.max(4 * maxChars, 4096);
     const head = redact(text.slice(0, window)).slice(0, half);
     const tail = redact(tailWindow(text, window)).slice(-half);
     return joinHeadTail(head, tail, text.length - head.length - tail.length);
   }
-  return clip(redacted, maxChars);
+  return clipText(redacted, maxChars);
 }
 
 /** Characters that can continue a token, key or encoded blob. */
@@ -143,7 +234,8 @@ function tailWindow(text: string, window: number): string {
   return tail.slice(skip);
 }
 
-function clip(text: string, maxChars: number): string {
+/** Cuts an already redacted text to about `maxChars`, keeping its head and tail. */
+export function clipText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const half = Math.max(1, Math.floor(maxChars / 2));
   return joinHeadTail(text.slice(0, half), text.slice(-half), text.length - 2 * half);
@@ -164,7 +256,7 @@ export function stringifyForPreview(value: unknown): string {
   }
 }
 
-/** Redacted, bounded preview of an argument object or any other value. */
+/** Redacted, bounded preview of an argument object or any other value: structural redaction, then text patterns. */
 export function previewValue(value: unknown, maxChars: number): string {
-  return previewText(stringifyForPreview(value), maxChars);
+  return previewText(stringifyForPreview(redactStructure(value)), maxChars);
 }

@@ -22,7 +22,7 @@ export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 
 /** Size bounds of a stored event; the event builder enforces them and the schema re-checks them on read. */
 export const EVENT_LIMITS = {
   idChars: 80,
-  /** Tool and category names are cut to this many characters before redaction (see `displayName`). */
+  /** Tool and category names are cut to this many characters after redaction (see `displayName`). */
   nameChars: 64,
   ruleIdChars: 64,
   ruleIds: 16,
@@ -113,6 +113,30 @@ export const StatsQuery = Type.Object({
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
+/** Filters and paging of the stored-events query (the whole history, newest first). */
+export const EventsQuery = Type.Object({
+  tool: Type.Optional(Type.String({ maxLength: 200 })),
+  category: Type.Optional(Type.String({ maxLength: 200 })),
+  outcome: Type.Optional(Outcome),
+  text: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Events at or after this epoch ms. */
+  from: Type.Optional(Type.Number({ minimum: 0 })),
+  /** Events before this epoch ms (pin it to page through a fixed window while new events arrive). */
+  to: Type.Optional(Type.Number({ minimum: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+});
+export type EventsQuery = Static<typeof EventsQuery>;
+
+/** One page of stored events: `total` counts every match, `events` holds at most `limit` from `offset`. */
+export const EventsPage = Type.Object({
+  events: Type.Array(TelemetryEvent),
+  total: Count,
+  offset: Count,
+  limit: Count,
+});
+export type EventsPage = Static<typeof EventsPage>;
+
 const Rate = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
 
 /** One row of the per-tool or per-category table. Rates are `null` when there is no denominator. */
@@ -157,6 +181,12 @@ export const StatsPayload = Type.Object({
     rejectedInputs: Count,
     skippedLines: Count,
     foldedToolCalls: Count,
+    /** Events dropped from a full queue before they were written (their calls are still counted). */
+    dropped: Count,
+    /** Event rows deleted by retention (counters keep them). */
+    prunedEvents: Count,
+    /** Event rows in the database now. */
+    storedEvents: Count,
   }),
 });
 export type StatsPayload = Static<typeof StatsPayload>;
@@ -165,6 +195,8 @@ export const telemetryEventValidator = Compile(TelemetryEvent);
 export const summaryValidator = Compile(Summary);
 export const statsQueryValidator = Compile(StatsQuery);
 export const statsPayloadValidator = Compile(StatsPayload);
+export const eventsQueryValidator = Compile(EventsQuery);
+export const eventsPageValidator = Compile(EventsPage);
 
 /** True when `value` is a stored event this version understands. */
 export function isTelemetryEvent(value: unknown): value is TelemetryEvent {

@@ -4,7 +4,9 @@
  */
 import {
   SCHEMA_VERSION,
+  eventsQueryValidator,
   statsQueryValidator,
+  type EventsQuery,
   type Bucket,
   type RateRow,
   type StatsPayload,
@@ -30,6 +32,9 @@ export interface StorageInfo {
   persistPassthrough: boolean;
   rejectedInputs: number;
   skippedLines: number;
+  dropped: number;
+  prunedEvents: number;
+  storedEvents: number;
 }
 
 /** Thrown for a stats query that does not match the `StatsQuery` schema. */
@@ -61,6 +66,32 @@ export function statsQueryFromSearchParams(params: URLSearchParams): StatsQuery 
     if (value !== null && value !== '') query[key] = /^\d+$/.test(value) ? Number(value) : value;
   }
   return validateStatsQuery(query);
+}
+
+/** Events returned by an events query that sets no limit. */
+export const DEFAULT_EVENTS_LIMIT = 50;
+
+/** Returns the events query when it matches the schema; throws a StatsQueryError naming the first bad field otherwise. */
+export function validateEventsQuery(query: unknown): EventsQuery {
+  if (query === undefined) return {};
+  if (eventsQueryValidator.Check(query)) return query;
+  const [first] = eventsQueryValidator.Errors(query);
+  const where = first?.instancePath || '(query)';
+  throw new StatsQueryError(`invalid events query at ${where}: ${first?.message ?? 'does not match the EventsQuery schema'}`);
+}
+
+/** Builds an EventsQuery from URL search parameters (for a future events route). Empty values are ignored. */
+export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuery {
+  const query: Record<string, unknown> = {};
+  for (const key of ['tool', 'category', 'outcome', 'text'] as const) {
+    const value = params.get(key);
+    if (value !== null && value !== '') query[key] = value;
+  }
+  for (const key of ['from', 'to', 'offset', 'limit'] as const) {
+    const value = params.get(key);
+    if (value !== null && value !== '') query[key] = /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  }
+  return validateEventsQuery(query);
 }
 
 /** True when an event passes every filter of the query (text: case-insensitive substring of the visible fields). */

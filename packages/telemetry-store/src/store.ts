@@ -1,37 +1,53 @@
 /**
- * The telemetry store the adapter talks to (Node only). `record()` runs on the caller's path, so it only
- * validates, bumps O(1) counters and queues the input; building redacted events, appending to the JSONL log,
- * rotating it and replacing the summary happen later on one serialized I/O chain. Any file error turns
- * logging off with a single warning while counting in memory continues.
+ * The telemetry store the adapter talks to (Node only). `record()` runs on DSH's tool pipeline, so it only checks
+ * the input's shape, adds it to an O(1) pending count and puts a bounded snapshot of it in a bounded queue. The
+ * writer (a timer, or `flush()`) turns the queue into redacted events (own rules, then secretlint), writes events
+ * and counts to the SQLite database in one transaction, then appends the events to the JSONL journal. `stats()`
+ * and `events()` read the database, so they show every process sharing the directory. A directory that cannot be
+ * written turns the store into an in-memory database with one warning: counting and stats continue.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Counters } from './counters.js';
-import { buildEvent, inputProblem, tokenCount } from './event.js';
-import { appendLines, readTailSync, rotateLog, truncateLog, writeFileAtomic } from './log-file.js';
-import { parseLogText, serializeEvent } from './log-format.js';
-import { RingBuffer } from './ring-buffer.js';
-import { summaryValidator, type StatsPayload, type StatsQuery, type Summary, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
-import { computeStats, countersFromEvents, DEFAULT_MIN_CALLS } from './stats.js';
+import { captureInput, captureString } from './capture.js';
+import { OTHER } from './counters.js';
+import { ForeignDatabaseError, TelemetryDatabase, isBusyError, isCorruptError, moveAside, type CountDelta } from './database.js';
+import { boundEvent, cutLabel, inputProblem, redactTexts, tokenCount, type RedactedTexts } from './event.js';
+import { appendLines, rotateLog, truncateLog } from './log-file.js';
+import { serializeEvent } from './log-format.js';
+import { MAX_KEY_CHARS } from './counters.js';
+import type { EventsPage, EventsQuery, Outcome, StatsPayload, StatsQuery, TelemetryEvent, TelemetryEventInput } from './schema.js';
+import { scanSecrets } from './secret-scan.js';
+import { computeStats, DEFAULT_MIN_CALLS, validateEventsQuery, validateStatsQuery, DEFAULT_EVENTS_LIMIT } from './stats.js';
 
 export const LOG_FILE_NAME = 'tool-normalizer-events.jsonl';
-export const SUMMARY_FILE_NAME = 'tool-normalizer-summary.json';
+export const DATABASE_FILE_NAME = 'tool-normalizer.sqlite';
 export const DEFAULT_MAX_LOG_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_STORED_EVENTS = 200_000;
+export const DEFAULT_MAX_STORED_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
 
 export interface TelemetryStoreOptions {
-  /** Directory of the log and the summary (the adapter passes `$DSH_HOME`, or `~/.dsh`). */
+  /** Directory of the database and the journal (the adapter passes `$DSH_HOME`, or `~/.dsh`). */
   dir: string;
-  /** Size at which the log is rotated, keeping the newest half (default 4 MiB, minimum 64 KiB). */
+  /** Size at which the JSONL journal is rotated, keeping its newest half (default 4 MiB, minimum 64 KiB). */
   maxLogBytes?: number;
-  /** Also log successful untouched calls as events (default false: they live only in counters). */
+  /** Event rows kept in the database; the oldest are deleted past it (default 200,000). Counters are kept. */
+  maxStoredEvents?: number;
+  /** Bytes of event rows kept in the database (JSON plus search text; default 256 MiB, minimum 1 MiB). */
+  maxStoredBytes?: number;
+  /** Events waiting for the writer; past it the oldest is dropped and counted as `dropped` (default 1000). */
+  maxQueuedEvents?: number;
+  /** Also store successful untouched calls as events (default false: they live only in counters). */
   persistPassthrough?: boolean;
   now?: () => number;
   /** Receives the store's warnings (default: console.warn with a prefix). */
   warn?: (message: string) => void;
   /** Delay between a record and the batched write (default 200 ms). */
   flushIntervalMs?: number;
-  /** Most recent events kept in memory for the stats payload (default 500). */
+  /** How long a write waits for another process's transaction before retrying later (default 1000 ms). */
+  busyTimeoutMs?: number;
+  /** Newest stored events the stats payload's `recent` list is taken from (default 500). */
   recentCapacity?: number;
   /** Distinct tool names counted separately before folding into "other" (default 200). */
   maxTools?: number;
@@ -42,46 +58,47 @@ export interface TelemetryStoreOptions {
 }
 
 export interface TelemetryStore {
+  readonly databasePath: string;
   readonly logPath: string;
-  readonly summaryPath: string;
-  /** False once a file error turned logging off (counting continues in memory). */
+  /** False when the store runs on an in-memory database (the directory could not be used). */
   readonly logging: boolean;
-  /** Counts one intercepted call and queues its event. Synchronous and cheap; never throws for bad input. */
+  /** Counts one intercepted call and queues its event. Synchronous, O(1); never throws for bad input. */
   record(event: TelemetryEventInput): void;
-  /** The stats payload, from counters kept in memory (never re-reads the log). Throws StatsQueryError for a bad query. */
+  /**
+   * The stats payload from what is committed in the database (every process sharing the directory). Events still
+   * queued in this process are not in it: `await flush()` first to include them (the stats route does). Throws
+   * StatsQueryError for a bad query.
+   */
   stats(query?: StatsQuery): StatsPayload;
-  /** Resets counters and recent events at once, and truncates the log and summary (including queued writes). */
+  /** Writes what is queued, then a page of stored events matching the filters (newest first). */
+  queryEvents(query?: EventsQuery): Promise<EventsPage>;
+  /** Deletes every stored event and counter (of every process sharing the directory) and truncates the journal. */
   clear(): Promise<void>;
-  /** Writes everything queued so far (events and summary). */
+  /** Writes everything queued so far. */
   flush(): Promise<void>;
-  /** Flushes and stops the timers; later records are counted in memory only. */
+  /** Flushes and closes the database; later records are ignored. */
   close(): Promise<void>;
 }
 
-interface PendingInput {
+interface QueuedEvent {
   input: TelemetryEventInput;
   at: number;
 }
 
-/** Pending inputs past this count are turned into events at once, so memory stays bounded between flushes. */
-const MAX_PENDING_INPUTS = 128;
-/** Largest single append; a batch is split at line boundaries above this. */
-const MAX_APPEND_BYTES = 256 * 1024;
-/** Bytes read from the end of the log at boot to refill the recent-events buffer when the summary is valid. */
-const BOOT_TAIL_BYTES = 1024 * 1024;
-
-/** ENOENT, or ENOTDIR (a path component is a file): there is simply nothing to read. */
-function isMissing(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
+interface PendingCount {
+  tool: string;
+  category: string;
+  outcome: Outcome;
+  calls: number;
+  tokensSaved: number;
 }
 
-function errorCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
-}
+/** Distinct (tool, category, outcome) triples counted between two flushes before new ones fold into "other". */
+const MAX_PENDING_KEYS = 2000;
+/** Events turned into rows per writer step before yielding to the event loop. */
+const BUILD_SLICE = 16;
 
-type CountOption = 'maxLogBytes' | 'flushIntervalMs' | 'minCalls' | 'maxTools' | 'maxCategories' | 'recentCapacity';
+type CountOption = 'maxLogBytes' | 'flushIntervalMs' | 'minCalls' | 'maxTools' | 'maxCategories' | 'recentCapacity' | 'maxStoredEvents' | 'maxStoredBytes' | 'maxQueuedEvents' | 'busyTimeoutMs';
 
 /** A whole-number option (undefined means the default); anything else is a clear TypeError, not a silent default. */
 function countOption(options: TelemetryStoreOptions, name: CountOption, fallback: number, minimum = 1): number {
@@ -93,13 +110,21 @@ function countOption(options: TelemetryStoreOptions, name: CountOption, fallback
   return value;
 }
 
-export function createTelemetryStore(options: TelemetryStoreOptions): TelemetryStore {
-  return new FileTelemetryStore(options);
+function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && code !== 'ERR_SQLITE_ERROR') return code;
+  return error instanceof Error ? error.message : String(error);
 }
 
-class FileTelemetryStore implements TelemetryStore {
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createTelemetryStore(options: TelemetryStoreOptions): TelemetryStore {
+  return new SqliteTelemetryStore(options);
+}
+
+class SqliteTelemetryStore implements TelemetryStore {
+  readonly databasePath: string;
   readonly logPath: string;
-  readonly summaryPath: string;
   private readonly dir: string;
   private readonly maxLogBytes: number;
   private readonly persistPassthrough: boolean;
@@ -107,37 +132,38 @@ class FileTelemetryStore implements TelemetryStore {
   private readonly warn: (message: string) => void;
   private readonly flushIntervalMs: number;
   private readonly minCalls: number;
-  private readonly counterOptions: { maxTools?: number; maxCategories?: number };
+  private readonly recentCapacity: number;
+  private readonly maxQueued: number;
+  private readonly caps: { maxTools: number; maxCategories: number };
+  private readonly retention: { maxRows: number; maxBytes: number };
+  private db: TelemetryDatabase;
+  private persistent = true;
+  private journaling = true;
 
-  /** What stats show: restored counters plus everything recorded here. */
-  private counters: Counters;
-  /** Counted here but not yet merged into the summary file. */
-  private unsaved: Counters;
-  private readonly recent: RingBuffer<TelemetryEvent>;
-  private pendingInputs: PendingInput[] = [];
-  private pendingLines: string[] = [];
-  /** Characters in pendingLines; past maxLogBytes the oldest lines are dropped (rotation would drop them anyway). */
-  private pendingChars = 0;
-  private summaryDirty = false;
-  /** Set by clear(): the next I/O cycle truncates the log and overwrites the summary instead of merging. */
-  private truncatePending = false;
-  /** Bumped by clear(), so an I/O cycle that started before it does not write stale counters back. */
-  private generation = 0;
+  /** Bounded FIFO of snapshots waiting for the writer (a ring: push and drop-oldest are O(1)). */
+  private readonly queue: (QueuedEvent | undefined)[];
+  private queueHead = 0;
+  private queueSize = 0;
+  private droppedSinceFlush = 0;
+  private droppedHere = 0;
+  private pendingCounts = new Map<string, PendingCount>();
+  /** A batch built but not yet committed (another process held the lock): written first by the next cycle. */
+  private unwritten: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number } | undefined;
   private ioChain: Promise<void> = Promise.resolve();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private loggingEnabled = true;
   private closed = false;
   private rejectedInputs = 0;
-  private skippedLines = 0;
+  private invalidRows = 0;
   private warnedRejected = false;
+  private warnedScan = false;
   private readonly idPrefix = Math.random().toString(36).slice(2, 8);
   private sequence = 0;
 
   constructor(options: TelemetryStoreOptions) {
     if (typeof options?.dir !== 'string' || options.dir === '') throw new TypeError('createTelemetryStore needs a non-empty `dir`');
     this.dir = options.dir;
+    this.databasePath = join(options.dir, DATABASE_FILE_NAME);
     this.logPath = join(options.dir, LOG_FILE_NAME);
-    this.summaryPath = join(options.dir, SUMMARY_FILE_NAME);
     this.maxLogBytes = Math.max(64 * 1024, countOption(options, 'maxLogBytes', DEFAULT_MAX_LOG_BYTES));
     this.persistPassthrough = options.persistPassthrough ?? false;
     this.now = options.now ?? Date.now;
@@ -151,62 +177,48 @@ class FileTelemetryStore implements TelemetryStore {
     };
     this.flushIntervalMs = countOption(options, 'flushIntervalMs', 200, 0);
     this.minCalls = countOption(options, 'minCalls', DEFAULT_MIN_CALLS);
-    this.counterOptions = { maxTools: countOption(options, 'maxTools', 200), maxCategories: countOption(options, 'maxCategories', 100) };
-    this.recent = new RingBuffer<TelemetryEvent>(countOption(options, 'recentCapacity', 500));
-    const bootTime = this.now();
-    this.counters = new Counters(bootTime, this.counterOptions);
-    this.unsaved = new Counters(bootTime, this.counterOptions);
-    this.restore();
+    this.recentCapacity = countOption(options, 'recentCapacity', 500);
+    this.maxQueued = countOption(options, 'maxQueuedEvents', DEFAULT_MAX_QUEUED_EVENTS);
+    this.caps = { maxTools: countOption(options, 'maxTools', 200), maxCategories: countOption(options, 'maxCategories', 100) };
+    this.retention = {
+      maxRows: countOption(options, 'maxStoredEvents', DEFAULT_MAX_STORED_EVENTS),
+      maxBytes: countOption(options, 'maxStoredBytes', DEFAULT_MAX_STORED_BYTES, 1024 * 1024),
+    };
+    this.queue = new Array<QueuedEvent | undefined>(this.maxQueued);
+    this.db = this.open(countOption(options, 'busyTimeoutMs', 1000, 0));
   }
 
   get logging(): boolean {
-    return this.loggingEnabled;
+    return this.persistent;
   }
 
-  /** Boot: counters from the summary when it is valid, else rebuilt from the log; recent events from the log's tail. */
-  private restore(): void {
-    const summary = this.readSummarySync();
-    let tail;
+  /**
+   * The database in `dir`. A corrupt file is moved aside and rebuilt; someone else's database is left alone; a
+   * directory that cannot be used gives an in-memory database. Each case warns once; none throws.
+   */
+  private open(busyTimeoutMs: number): TelemetryDatabase {
+    const options = { busyTimeoutMs, now: this.now() };
     try {
-      tail = readTailSync(this.logPath, summary ? BOOT_TAIL_BYTES : 4 * this.maxLogBytes);
+      mkdirSync(this.dir, { recursive: true });
+      try {
+        return new TelemetryDatabase(this.databasePath, options);
+      } catch (error) {
+        if (!isCorruptError(error)) throw error;
+        const movedTo = moveAside(this.databasePath, options.now);
+        this.warn(`the telemetry database ${this.databasePath} was corrupt (${errorCode(error)}); moved to ${movedTo} and started a new one`);
+        return new TelemetryDatabase(this.databasePath, options);
+      }
     } catch (error) {
-      this.warn(`cannot read the telemetry log ${this.logPath} (${errorCode(error)}); starting from the summary alone`);
-    }
-    const parsed = tail ? parseLogText(tail.text, { startsMidLine: tail.startsMidLine }) : { events: [], skipped: 0 };
-    this.skippedLines += parsed.skipped;
-    if (summary) {
-      this.counters.addSummary(summary);
-      this.counters.since = summary.since;
-    } else if (parsed.events.length > 0) {
-      this.counters = countersFromEvents(parsed.events, this.counters.since, this.counterOptions);
-      this.unsaved.addCounters(this.counters);
-      this.summaryDirty = true;
-    }
-    const start = Math.max(0, parsed.events.length - this.recent.capacity);
-    for (let i = start; i < parsed.events.length; i += 1) this.recent.push(parsed.events[i] as TelemetryEvent);
-  }
-
-  private readSummarySync(): Summary | undefined {
-    let text: string;
-    try {
-      text = readFileSync(this.summaryPath, 'utf8');
-    } catch (error) {
-      if (!isMissing(error)) this.warn(`cannot read the telemetry summary ${this.summaryPath} (${errorCode(error)}); rebuilding counters from the log`);
-      return undefined;
-    }
-    return this.parseSummary(text);
-  }
-
-  private parseSummary(text: string): Summary | undefined {
-    try {
-      const value: unknown = JSON.parse(text);
-      return summaryValidator.Check(value) ? value : undefined;
-    } catch {
-      return undefined;
+      const reason = error instanceof ForeignDatabaseError ? error.message : errorCode(error);
+      this.warn(`telemetry is not saved: cannot use ${this.databasePath} (${reason}); counting continues in memory`);
+      this.persistent = false;
+      this.journaling = false;
+      return new TelemetryDatabase(':memory:', options);
     }
   }
 
   record(input: TelemetryEventInput): void {
+    if (this.closed) return;
     const problem = inputProblem(input);
     if (problem !== undefined) {
       this.rejectedInputs += 1;
@@ -217,203 +229,260 @@ class FileTelemetryStore implements TelemetryStore {
       return;
     }
     const at = typeof input.at === 'number' && Number.isFinite(input.at) && input.at >= 0 ? input.at : this.now();
-    const tokensSaved = tokenCount(input.tokensSaved);
-    this.counters.add(input.tool, input.category, input.outcome, tokensSaved);
-    this.unsaved.add(input.tool, input.category, input.outcome, tokensSaved);
-    this.summaryDirty = true;
-    if (input.outcome !== 'passthrough' || this.persistPassthrough) {
-      this.pendingInputs.push({ input, at });
-      if (this.pendingInputs.length >= MAX_PENDING_INPUTS) this.materialize();
-    }
+    this.count(input.tool, input.category, input.outcome, tokenCount(input.tokensSaved));
+    if (input.outcome !== 'passthrough' || this.persistPassthrough) this.enqueue({ input: captureInput(input), at });
     this.scheduleFlush();
   }
 
+  /** Adds one call to the pending counts. O(1): names are only looked up, never redacted or copied here. */
+  private count(rawTool: string, rawCategory: string, outcome: Outcome, tokensSaved: number): void {
+    const tool = rawTool.length > 1024 ? captureString(rawTool, 512) : rawTool;
+    const category = rawCategory.length > 1024 ? captureString(rawCategory, 512) : rawCategory;
+    let key = `${outcome}\u0000${tool}\u0000${category}`;
+    let pending = this.pendingCounts.get(key);
+    if (!pending) {
+      if (this.pendingCounts.size >= MAX_PENDING_KEYS) {
+        key = `${outcome}\u0000${OTHER}\u0000${OTHER}`;
+        pending = this.pendingCounts.get(key);
+      }
+      if (!pending) {
+        const folded = this.pendingCounts.size >= MAX_PENDING_KEYS;
+        pending = { tool: folded ? OTHER : tool, category: folded ? OTHER : category, outcome, calls: 0, tokensSaved: 0 };
+        this.pendingCounts.set(key, pending);
+      }
+    }
+    pending.calls += 1;
+    pending.tokensSaved += tokensSaved;
+  }
+
+  private enqueue(item: QueuedEvent): void {
+    if (this.queueSize === this.maxQueued) {
+      this.queueHead = (this.queueHead + 1) % this.maxQueued;
+      this.queueSize -= 1;
+      this.droppedSinceFlush += 1;
+      this.droppedHere += 1;
+    }
+    this.queue[(this.queueHead + this.queueSize) % this.maxQueued] = item;
+    this.queueSize += 1;
+  }
+
+  private takeQueue(): QueuedEvent[] {
+    const items: QueuedEvent[] = [];
+    for (let i = 0; i < this.queueSize; i += 1) {
+      const index = (this.queueHead + i) % this.maxQueued;
+      items.push(this.queue[index] as QueuedEvent);
+      this.queue[index] = undefined;
+    }
+    this.queueHead = 0;
+    this.queueSize = 0;
+    return items;
+  }
+
   stats(query?: StatsQuery): StatsPayload {
-    this.materialize();
+    const valid = validateStatsQuery(query);
+    const { counters, dropped, pruned, storedEvents } = this.db.readCounters(this.caps);
+    const { events, invalid } = this.db.newestEvents(this.recentCapacity);
     return computeStats({
-      counters: this.counters,
-      recent: this.recent.newestFirst(),
-      query,
+      counters,
+      recent: events,
+      query: valid,
       now: this.now(),
       defaultMinCalls: this.minCalls,
       storage: {
-        logging: this.loggingEnabled,
+        logging: this.persistent,
         persistPassthrough: this.persistPassthrough,
         rejectedInputs: this.rejectedInputs,
-        skippedLines: this.skippedLines,
+        skippedLines: this.invalidRows + invalid,
+        dropped,
+        prunedEvents: pruned,
+        storedEvents,
       },
     });
   }
 
+  async queryEvents(query?: EventsQuery): Promise<EventsPage> {
+    const valid = validateEventsQuery(query);
+    await this.flush();
+    const offset = valid.offset ?? 0;
+    const limit = valid.limit ?? DEFAULT_EVENTS_LIMIT;
+    const { events, total, invalid } = this.db.queryEvents(valid, offset, limit);
+    this.invalidRows += invalid;
+    return { events, total, offset, limit };
+  }
+
   clear(): Promise<void> {
-    const now = this.now();
-    this.generation += 1;
-    this.counters.reset(now);
-    this.unsaved.reset(now);
-    this.recent.clear();
-    this.pendingInputs = [];
-    this.pendingLines = [];
-    this.pendingChars = 0;
-    this.skippedLines = 0;
+    this.takeQueue();
+    this.pendingCounts = new Map();
+    this.droppedSinceFlush = 0;
+    this.unwritten = undefined;
     this.rejectedInputs = 0;
-    this.truncatePending = true;
-    this.summaryDirty = true;
-    return this.enqueueCycle();
+    this.invalidRows = 0;
+    return this.enqueueCycle(async () => {
+      this.unwritten = undefined;
+      this.db.clear(this.now());
+      if (this.journaling) {
+        try {
+          await truncateLog(this.logPath);
+        } catch (error) {
+          this.stopJournal(error);
+        }
+      }
+    });
   }
 
   flush(): Promise<void> {
-    this.materialize();
-    return this.enqueueCycle();
+    return this.enqueueCycle(() => this.writeCycle());
   }
 
   async close(): Promise<void> {
+    if (this.closed) return this.ioChain;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    this.materialize();
+    const flushed = this.flush();
     this.closed = true;
-    await this.enqueueCycle();
+    await flushed.catch(() => undefined);
+    await this.enqueueCycle(async () => this.db.close());
   }
 
   private scheduleFlush(): void {
-    if (this.flushTimer !== undefined || this.closed || !this.loggingEnabled) return;
+    if (this.flushTimer !== undefined || this.closed) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      void this.flush();
+      this.flush().catch(() => undefined);
     }, this.flushIntervalMs);
     this.flushTimer.unref?.();
   }
 
-  /** Turns queued inputs into redacted events: into the recent buffer and, when logging, into pending lines. */
-  private materialize(): void {
-    const inputs = this.pendingInputs;
-    if (inputs.length === 0) return;
-    this.pendingInputs = [];
-    for (const { input, at } of inputs) {
-      let event: TelemetryEvent;
-      try {
-        event = buildEvent(input, `${at.toString(36)}-${this.idPrefix}-${(this.sequence++).toString(36)}`, at);
-      } catch {
-        this.rejectedInputs += 1;
-        continue;
-      }
-      this.recent.push(event);
-      if (this.loggingEnabled && !this.closed) {
-        const line = serializeEvent(event);
-        this.pendingLines.push(line);
-        this.pendingChars += line.length;
-        if (this.pendingChars > this.maxLogBytes) this.keepNewestPendingLines();
-      }
-    }
-  }
-
-  private enqueueCycle(): Promise<void> {
-    const cycle = this.ioChain.then(() => this.runCycle());
+  private enqueueCycle(work: () => Promise<void>): Promise<void> {
+    const cycle = this.ioChain.then(work);
     this.ioChain = cycle.catch(() => undefined);
     return cycle;
   }
 
-  /** One I/O cycle: truncate after a clear, append pending lines, rotate past the cap, merge the summary. */
-  private async runCycle(): Promise<void> {
-    if (!this.loggingEnabled) return;
-    const generation = this.generation;
-    const overwriteSummary = this.truncatePending;
+  /** Display names for this batch: each raw name redacted once (both layers), then cut; shared by events and counts. */
+  private async displayNames(raw: Iterable<string>): Promise<Map<string, string>> {
+    const names = [...new Set(raw)];
+    const own = names.map((name) => redactTexts({ tool: name, category: '', outcome: 'passthrough', ruleIds: [] }).tool);
+    const scanned = await this.scan(own, own);
+    return new Map(names.map((name, i) => [name, cutLabel(scanned[i] as string, MAX_KEY_CHARS)]));
+  }
+
+  /** secretlint over texts; if it fails, `fallback` (warned once). */
+  private async scan(texts: string[], fallback: string[]): Promise<string[]> {
+    if (texts.length === 0) return texts;
+    try {
+      return await scanSecrets(texts);
+    } catch (error) {
+      if (!this.warnedScan) {
+        this.warnedScan = true;
+        this.warn(`secretlint could not run (${errorCode(error)}); free text is stored as [REDACTED: secret scan unavailable]`);
+      }
+      return fallback;
+    }
+  }
+
+  private async buildEvent(item: QueuedEvent, names: Map<string, string>): Promise<TelemetryEvent | undefined> {
+    let texts: RedactedTexts;
+    try {
+      texts = redactTexts(item.input);
+    } catch {
+      this.rejectedInputs += 1;
+      return undefined;
+    }
+    const free = [texts.callId ?? '', texts.model ?? '', texts.before ?? '', texts.after ?? '', texts.error ?? '', ...texts.ruleIds, ...texts.changes];
+    const unavailable = free.map((text) => (text === '' ? text : '[REDACTED: secret scan unavailable]'));
+    const scanned = await this.scan(free, unavailable);
+    const [callId, model, before, after, error, ...rest] = scanned as string[];
+    const redacted: RedactedTexts = {
+      tool: names.get(item.input.tool) ?? OTHER,
+      category: names.get(item.input.category) ?? OTHER,
+      ruleIds: rest.slice(0, texts.ruleIds.length),
+      changes: rest.slice(texts.ruleIds.length),
+    };
+    if (texts.callId !== undefined) redacted.callId = callId as string;
+    if (texts.model !== undefined) redacted.model = model as string;
+    if (texts.before !== undefined) redacted.before = before as string;
+    if (texts.after !== undefined) redacted.after = after as string;
+    if (texts.error !== undefined) redacted.error = error as string;
+    const id = `${item.at.toString(36)}-${this.idPrefix}-${(this.sequence++).toString(36)}`;
+    return boundEvent(redacted, item.input, id, item.at);
+  }
+
+  /** One writer cycle: build the queued events, commit events and counts in one transaction, then journal them. */
+  private async writeCycle(): Promise<void> {
+    if (this.unwritten === undefined) {
+      const items = this.takeQueue();
+      const pending = [...this.pendingCounts.values()];
+      this.pendingCounts = new Map();
+      const dropped = this.droppedSinceFlush;
+      this.droppedSinceFlush = 0;
+      if (items.length === 0 && pending.length === 0 && dropped === 0) return;
+      const names = await this.displayNames([
+        ...pending.flatMap((count) => [count.tool, count.category]),
+        ...items.flatMap((item) => [item.input.tool, item.input.category]),
+      ]);
+      const events: TelemetryEvent[] = [];
+      for (let i = 0; i < items.length; i += 1) {
+        const event = await this.buildEvent(items[i] as QueuedEvent, names);
+        if (event) events.push(event);
+        if (i % BUILD_SLICE === BUILD_SLICE - 1) await yieldToEventLoop();
+      }
+      const counts = pending.map((count) => ({
+        tool: names.get(count.tool) ?? OTHER,
+        category: names.get(count.category) ?? OTHER,
+        outcome: count.outcome,
+        calls: count.calls,
+        tokensSaved: count.tokensSaved,
+      }));
+      this.unwritten = { events, counts, dropped };
+    }
+    const batch = this.unwritten;
+    try {
+      this.db.writeBatch(batch, this.caps, this.retention);
+    } catch (error) {
+      if (isBusyError(error)) {
+        this.scheduleFlush(); // another process holds the lock: keep the batch and retry on the next cycle
+        return;
+      }
+      this.unwritten = undefined;
+      this.fallBackToMemory(error, batch);
+      return;
+    }
+    this.unwritten = undefined;
+    if (this.journaling && batch.events.length > 0) await this.appendJournal(batch.events);
+  }
+
+  /** A write error other than a busy lock (disk full, file removed, permissions changed): continue in memory. */
+  private fallBackToMemory(error: unknown, batch: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number }): void {
+    const previous = this.db;
+    let carried: ReturnType<TelemetryDatabase['readCounters']> | undefined;
+    try {
+      carried = previous.readCounters(this.caps);
+    } catch {
+      carried = undefined;
+    }
+    previous.close();
+    this.persistent = false;
+    this.journaling = false;
+    this.warn(`telemetry is not saved any more: writing ${this.databasePath} failed (${errorCode(error)}); counting continues in memory`);
+    this.db = new TelemetryDatabase(':memory:', { busyTimeoutMs: 0, now: carried?.counters.since ?? this.now() });
+    if (carried) this.db.loadCounters(carried.counters, carried.dropped);
+    this.db.writeBatch(batch, this.caps, this.retention);
+  }
+
+  private async appendJournal(events: TelemetryEvent[]): Promise<void> {
     try {
       await mkdir(this.dir, { recursive: true });
-      if (this.truncatePending) {
-        this.truncatePending = false;
-        await truncateLog(this.logPath);
-      }
-      await this.writePendingLines();
-      if (this.summaryDirty && this.loggingEnabled) await this.writeSummary(generation, overwriteSummary);
+      const size = await appendLines(this.logPath, events.map(serializeEvent).join(''));
+      if (size > this.maxLogBytes) await rotateLog(this.logPath, Math.floor(this.maxLogBytes / 2));
     } catch (error) {
-      this.disableLogging(error);
+      this.stopJournal(error);
     }
   }
 
-  /** Drops the oldest pending lines beyond what one rotation keeps (half the cap): they would never be read back. */
-  private keepNewestPendingLines(): void {
-    const lines = this.pendingLines;
-    let chars = 0;
-    let first = lines.length;
-    while (first > 0 && chars + (lines[first - 1] as string).length <= this.maxLogBytes / 2) chars += (lines[--first] as string).length;
-    if (first > 0) this.pendingLines = lines.slice(first);
-    this.pendingChars = chars;
-  }
-
-  private async writePendingLines(): Promise<void> {
-    this.keepNewestPendingLines();
-    const lines = this.pendingLines;
-    this.pendingLines = [];
-    this.pendingChars = 0;
-    if (lines.length === 0) return;
-    let batch = '';
-    for (const line of lines) {
-      if (batch.length > 0 && batch.length + line.length > MAX_APPEND_BYTES) {
-        await this.appendAndRotate(batch);
-        batch = '';
-      }
-      batch += line;
-    }
-    if (batch.length > 0) await this.appendAndRotate(batch);
-  }
-
-  private async appendAndRotate(batch: string): Promise<void> {
-    const size = await appendLines(this.logPath, batch);
-    if (size > this.maxLogBytes) await rotateLog(this.logPath, Math.floor(this.maxLogBytes / 2));
-  }
-
-  /**
-   * Merges what this process counted since the last write into the summary file (another process may share
-   * it), then adopts the merged counters. After a clear the file is overwritten instead of merged.
-   */
-  private async writeSummary(generation: number, overwrite: boolean): Promise<void> {
-    this.summaryDirty = false;
-    const delta = this.unsaved;
-    const snapshot = this.counters.clone();
-    this.unsaved = new Counters(this.now(), this.counterOptions);
-    let merged: Counters;
-    try {
-      let base: Summary | undefined;
-      if (!overwrite) {
-        const text = await readFile(this.summaryPath, 'utf8').catch((error: unknown) => {
-          if (isMissing(error)) return undefined;
-          throw error;
-        });
-        base = text === undefined ? undefined : this.parseSummary(text);
-      }
-      if (generation !== this.generation) return; // cleared meanwhile: the clear's own cycle writes the summary
-      if (base) {
-        merged = new Counters(base.since, this.counterOptions);
-        merged.addSummary(base);
-        merged.addCounters(delta);
-      } else {
-        merged = snapshot;
-      }
-      await writeFileAtomic(this.summaryPath, `${JSON.stringify(merged.toSummary(this.now()))}\n`);
-    } catch (error) {
-      if (generation === this.generation) {
-        this.unsaved.addCounters(delta);
-        this.summaryDirty = true;
-      }
-      throw error;
-    }
-    if (generation !== this.generation) return;
-    // Counted while the file was being written: still in this.unsaved, so add them on top of the merged view.
-    const adopted = merged.clone();
-    adopted.addCounters(this.unsaved);
-    adopted.since = merged.since;
-    adopted.tools.foldedCalls = this.counters.tools.foldedCalls;
-    adopted.categories.foldedCalls = this.counters.categories.foldedCalls;
-    this.counters = adopted;
-  }
-
-  private disableLogging(error: unknown): void {
-    if (!this.loggingEnabled) return;
-    this.loggingEnabled = false;
-    this.pendingLines = [];
-    this.pendingChars = 0;
-    this.warn(
-      `telemetry logging turned off: cannot write in ${this.dir} (${errorCode(error)}); counting continues in memory`,
-    );
+  private stopJournal(error: unknown): void {
+    if (!this.journaling) return;
+    this.journaling = false;
+    this.warn(`the telemetry journal ${this.logPath} is not written any more (${errorCode(error)}); the database still counts`);
   }
 }

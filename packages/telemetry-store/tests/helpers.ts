@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createTelemetryStore, type TelemetryEventInput, type TelemetryStore, type TelemetryStoreOptions } from '../src/index.js';
+import { createTelemetryStore, type StatsPayload, type StatsQuery, type TelemetryEventInput, type TelemetryStore, type TelemetryStoreOptions } from '../src/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,4 +32,10 @@ export function logLines(path: string): string[] {
 
 export function logEvents(path: string): Record<string, unknown>[] {
   return logLines(path).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Writes what the store has queued, then reads its stats (what the stats route does). */
+export async function flushedStats(store: TelemetryStore, query?: StatsQuery): Promise<StatsPayload> {
+  await store.flush();
+  return store.stats(query);
 }

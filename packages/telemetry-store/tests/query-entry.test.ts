@@ -39,7 +39,7 @@ describe('@dsh-tool-normalizer/telemetry-store/query', () => {
       const script = `const q = await import(${JSON.stringify(bundle)});
 const counters = new q.Counters(0);
 counters.add('bash', 'EXEC_FAILED', 'healed-success', 7);
-const stats = q.computeStats({ counters, recent: [], now: 1, storage: { logging: false, persistPassthrough: false, rejectedInputs: 0, skippedLines: 0 } });
+const stats = q.computeStats({ counters, recent: [], now: 1, storage: { logging: false, persistPassthrough: false, rejectedInputs: 0, skippedLines: 0, dropped: 0, prunedEvents: 0, storedEvents: 0 } });
 console.log(JSON.stringify({ dom: typeof document, valid: q.statsPayloadValidator.Check(stats), rate: stats.rates.healingSuccessRate, redacted: q.redact('token=abc') }));`;
       const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
       expect(JSON.parse(stdout)).toEqual({ dom: 'undefined', valid: true, rate: 1, redacted: 'token=[REDACTED]' });

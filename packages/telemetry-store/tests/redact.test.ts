@@ -108,7 +108,7 @@ describe('previewText', () => {
   it('describes values JSON cannot express instead of throwing', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(previewValue(cyclic, 100)).toBe('[unserializable object]');
+    expect(previewValue(cyclic, 100)).toBe('{"self":"[circular]"}');
     expect(previewValue(10n, 100)).toBe('[unserializable bigint]');
   });
 });

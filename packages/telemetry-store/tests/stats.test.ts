@@ -14,7 +14,7 @@ import {
   type TelemetryEvent,
 } from '../src/query.js';
 
-const storage = { logging: true, persistPassthrough: false, rejectedInputs: 0, skippedLines: 0 };
+const storage = { logging: true, persistPassthrough: false, rejectedInputs: 0, skippedLines: 0, dropped: 0, prunedEvents: 0, storedEvents: 0 };
 
 function countersWith(rows: [tool: string, category: string, outcome: Outcome, times: number, tokens?: number][]): Counters {
   const counters = new Counters(0);

@@ -1,311 +1,209 @@
-/** The file-backed store with real files in temp directories: what lands on disk, boot, failures, clear, rotation. */
-import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+/**
+ * The SQLite-backed store in one process: what it counts and serves, retention, the bounded queue, the events
+ * query, clear, and the files it falls back from (corrupt, foreign, unwritable). Real files in a temp directory.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTelemetryStore, LOG_FILE_NAME, SUMMARY_FILE_NAME, StatsQueryError, statsPayloadValidator, summaryValidator } from '../src/index.js';
-import { healed, logEvents, logLines, openStore, tempDir } from './helpers.js';
+import { DATABASE_FILE_NAME, StatsQueryError, eventsPageValidator, statsPayloadValidator } from '../src/index.js';
+import { flushedStats, healed, logEvents, openStore, tempDir } from './helpers.js';
 
-describe('recording', () => {
-  it('appends healed and failed calls as JSONL events and keeps untouched successes in counters only', async () => {
+describe('counting and serving', () => {
+  it('stores heals and failures as events, counts untouched successes without storing them', async () => {
     const dir = tempDir();
     const { store } = openStore({ dir });
-    store.record(healed('edit', { before: { path: 'a.ts' }, after: { path: '/w/a.ts' }, changes: ['path: relative -> absolute'] }));
-    store.record({ tool: 'bash', category: 'EXEC_FAILED', outcome: 'passthrough-failed', ruleIds: [], error: 'exit 1' });
-    store.record({ tool: 'bash', category: 'none', outcome: 'passthrough', ruleIds: [] });
-    await store.flush();
-    expect(store.logPath).toBe(join(dir, LOG_FILE_NAME));
-    expect(store.summaryPath).toBe(join(dir, SUMMARY_FILE_NAME));
-    const events = logEvents(store.logPath);
-    expect(events.map((event) => event.outcome)).toEqual(['healed-success', 'passthrough-failed']);
-    expect(events[0]).toMatchObject({ tool: 'edit', before: '{"path":"a.ts"}', after: '{"path":"/w/a.ts"}', changes: ['path: relative -> absolute'] });
-    const summary = JSON.parse(readFileSync(store.summaryPath, 'utf8'));
-    expect(summaryValidator.Check(summary)).toBe(true);
-    expect(summary.totals).toEqual({ calls: 3, healedSuccess: 1, healedFailed: 0, passThrough: 1, passThroughFailed: 1, tokensSaved: 100 });
-    const stats = store.stats();
+    store.record(healed('edit'));
+    store.record({ tool: 'bash', category: 'SHELL_EXIT', outcome: 'healed-failed', ruleIds: ['x'], error: 'exit 2' });
+    store.record({ tool: 'bash', category: 'ok', outcome: 'passthrough', ruleIds: [] });
+    const stats = await flushedStats(store);
     expect(statsPayloadValidator.Check(stats)).toBe(true);
-    expect(stats.totals.calls).toBe(3);
-    expect(stats.recent.map((event) => event.outcome)).toEqual(['passthrough-failed', 'healed-success']);
+    expect(stats.totals).toEqual({ calls: 3, healedSuccess: 1, healedFailed: 1, passThrough: 1, passThroughFailed: 0, tokensSaved: 100 });
+    expect(stats.recent.map((event) => event.tool)).toEqual(['bash', 'edit']);
+    expect(stats.storage).toMatchObject({ logging: true, storedEvents: 2, dropped: 0 });
+    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['edit', 'bash']);
+    expect(existsSync(join(dir, DATABASE_FILE_NAME))).toBe(true);
     await store.close();
   });
 
-  it('after close, counts in memory but writes nothing more', async () => {
-    const { store } = openStore({ dir: tempDir() });
-    store.record(healed('kept'));
-    await store.close();
-    for (let i = 0; i < 300; i += 1) store.record(healed('late'));
-    await store.flush();
-    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['kept']);
-    expect(store.stats().totals.calls).toBe(301);
-  });
-
-  it('logs untouched successes too when persistPassthrough is on', async () => {
-    const { store } = openStore({ dir: tempDir(), persistPassthrough: true });
-    store.record({ tool: 'bash', category: 'none', outcome: 'passthrough', ruleIds: [] });
-    await store.flush();
-    expect(logEvents(store.logPath).map((event) => event.outcome)).toEqual(['passthrough']);
-    expect(store.stats().storage.persistPassthrough).toBe(true);
+  it('a second store on the same directory (a fresh boot) reports exactly what was committed', async () => {
+    const dir = tempDir();
+    const first = openStore({ dir }).store;
+    for (let i = 0; i < 25; i += 1) first.record(healed(i % 2 ? 'edit' : 'write'));
+    await first.close();
+    const second = openStore({ dir }).store;
+    const stats = await flushedStats(second);
+    expect(stats.totals.calls).toBe(25);
+    expect(stats.tools.map((row) => [row.name, row.calls])).toEqual(expect.arrayContaining([['write', 13], ['edit', 12]]));
+    await second.close();
   });
 
   it('ignores bad input without throwing, counts it and warns once', async () => {
     const { store, warnings } = openStore({ dir: tempDir() });
-    expect(() => store.record(null as never)).not.toThrow();
-    expect(() => store.record({ tool: 1 } as never)).not.toThrow();
-    expect(() => store.record({ ...healed(), outcome: 'exploded' } as never)).not.toThrow();
-    store.record(healed());
-    const stats = store.stats();
-    expect(stats.storage.rejectedInputs).toBe(3);
-    expect(stats.totals.calls).toBe(1);
+    store.record(null as never);
+    store.record({ tool: 1 } as never);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('ignored');
+    expect((await flushedStats(store)).storage.rejectedInputs).toBe(2);
+    await store.close();
   });
 
-  it('survives a warn callback that throws', () => {
-    const store = createTelemetryStore({ dir: tempDir(), warn: () => { throw new Error('logger down'); } });
-    expect(() => store.record(null as never)).not.toThrow();
-    store.record(healed());
-    expect(store.stats().totals.calls).toBe(1);
-  });
-
-  it('keeps per-tool maps bounded when a model invents thousands of tool names', () => {
-    const { store } = openStore({ dir: tempDir(), maxTools: 50 });
-    for (let i = 0; i < 10_000; i += 1) store.record({ tool: `made_up_${i}`, category: 'UNKNOWN_TOOL', outcome: 'passthrough-failed', ruleIds: [] });
-    const stats = store.stats();
-    expect(stats.tools.length).toBe(51);
-    expect(stats.tools.find((row) => row.name === 'other')?.calls).toBe(9_950);
-    expect(stats.totals.calls).toBe(10_000);
-  });
-
-  it('shows a long tool name under the same name in its event and in its table row, so filtering by it works', () => {
+  it('rejects a bad stats or events query with a StatsQueryError', async () => {
     const { store } = openStore({ dir: tempDir() });
-    const longName = `mcp__server__${'very_long_tool_name_'.repeat(10)}`;
-    store.record(healed(longName));
-    const stats = store.stats();
-    const rowName = stats.tools[0]?.name ?? '';
-    expect(rowName.length).toBe(64);
-    expect(stats.recent[0]?.tool).toBe(rowName);
-    expect(store.stats({ tool: rowName }).recent).toHaveLength(1);
+    expect(() => store.stats({ limit: -1 } as never)).toThrow(StatsQueryError);
+    await expect(store.queryEvents({ offset: 'x' } as never)).rejects.toBeInstanceOf(StatsQueryError);
+    await store.close();
   });
 
-  it.each([{ maxLogBytes: Number.NaN }, { maxLogBytes: -1 }, { recentCapacity: 0 }, { minCalls: 1.5 }, { maxTools: '10' }])(
-    'refuses the option %j with a clear error instead of a silent default',
-    (bad) => {
-      expect(() => createTelemetryStore({ dir: tempDir(), ...(bad as object) })).toThrow(/must be an integer/);
+  it.each([{ maxStoredEvents: 0 }, { maxStoredBytes: 10 }, { maxQueuedEvents: 1.5 }, { recentCapacity: 0 }, { maxTools: '10' }])(
+    'refuses the option %j with a clear error',
+    (options) => {
+      expect(() => openStore({ dir: tempDir(), ...(options as object) })).toThrow(TypeError);
     },
   );
 
-  it('refuses a missing directory option', () => {
-    expect(() => createTelemetryStore({} as never)).toThrow(/needs a non-empty `dir`/);
+  it('folds tool names past the cap into "other", keeping totals exact', async () => {
+    const { store } = openStore({ dir: tempDir(), maxTools: 3 });
+    for (let i = 0; i < 10; i += 1) store.record(healed(`tool${i}`));
+    const stats = await flushedStats(store);
+    expect(stats.totals.calls).toBe(10);
+    expect(stats.tools.map((row) => row.name).sort()).toEqual(['other', 'tool0', 'tool1', 'tool2']);
+    expect(stats.storage.foldedToolCalls).toBe(7);
+    await store.close();
   });
 
-  it('rejects a bad stats query with a StatsQueryError', () => {
+  it('names a long tool the same in its event and its table row (redacted first, then cut)', async () => {
     const { store } = openStore({ dir: tempDir() });
-    expect(() => store.stats({ outcome: 'nope' } as never)).toThrow(StatsQueryError);
-  });
-});
-
-describe('privacy', () => {
-  const secrets = {
-    key: 'sk-live-Zx9Yw8Vu7Ts6Rq5Po4Nm',
-    bearer: 'abcdef0123456789bearer',
-    password: 'correct-horse-battery',
-    github: 'ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
-  };
-
-  it('never writes a secret from arguments, error text, tool or model to disk, nor serves it in stats', async () => {
-    const dir = tempDir();
-    const { store } = openStore({ dir });
-    store.record(
-      healed('bash', {
-        before: { command: `curl -H "Authorization: Bearer ${secrets.bearer}" -d '{"password":"${secrets.password}"}' https://api`, key: secrets.key },
-        after: { code: `fetch(url, { headers: { Authorization: 'Bearer ${secrets.bearer}' } })` },
-        changes: [`header token=${secrets.github}`],
-        error: `401 Unauthorized for ${secrets.key}; password=${secrets.password}`,
-      }),
-    );
-    store.record({ tool: `tool_${secrets.github}`, category: 'UNKNOWN_TOOL', outcome: 'passthrough-failed', ruleIds: [], model: `m-${secrets.key}` });
-    await store.flush();
-    const onDisk = readFileSync(store.logPath, 'utf8') + readFileSync(store.summaryPath, 'utf8');
-    const served = JSON.stringify(store.stats());
-    for (const secret of Object.values(secrets)) {
-      expect(onDisk).not.toContain(secret);
-      expect(served).not.toContain(secret);
-    }
-    expect(onDisk).toContain('[REDACTED]');
+    const name = `mcp__server__${'a'.repeat(100)}`;
+    store.record(healed(name));
+    const stats = await flushedStats(store);
+    const row = stats.tools[0]?.name as string;
+    expect(row.length).toBeLessThanOrEqual(67);
+    expect(stats.recent[0]?.tool).toBe(row);
+    expect((await flushedStats(store, { tool: row })).recent).toHaveLength(1);
     await store.close();
   });
 });
 
-describe('boot', () => {
-  it('restores counters from the summary and recent events from the log', async () => {
-    const dir = tempDir();
-    const first = openStore({ dir }).store;
-    for (let i = 0; i < 4; i += 1) first.record(healed(`tool_${i}`));
-    first.record({ tool: 'bash', category: 'none', outcome: 'passthrough', ruleIds: [] });
-    await first.close();
-    const second = openStore({ dir }).store;
-    const stats = second.stats();
-    expect(stats.totals).toMatchObject({ calls: 5, healedSuccess: 4, passThrough: 1, tokensSaved: 400 });
-    expect(stats.recent.map((event) => event.tool)).toEqual(['tool_3', 'tool_2', 'tool_1', 'tool_0']);
-  });
-
-  it.each([
-    ['missing', (path: string) => rmSync(path)],
-    ['not JSON', (path: string) => writeFileSync(path, '{"v":1,"kind":"tool-normal')],
-    ['of another shape', (path: string) => writeFileSync(path, JSON.stringify({ v: 1, kind: 'tool-normalizer-summary', totals: { calls: -3 } }))],
-  ])('rebuilds counters from the log when the summary is %s', async (_label, damage) => {
-    const dir = tempDir();
-    const first = openStore({ dir }).store;
-    first.record(healed('edit'));
-    first.record({ ...healed('edit'), outcome: 'healed-failed' });
-    first.record({ tool: 'bash', category: 'EXEC_FAILED', outcome: 'passthrough-failed', ruleIds: [] });
-    await first.close();
-    damage(join(dir, SUMMARY_FILE_NAME));
-    const second = openStore({ dir }).store;
-    expect(second.stats().totals).toMatchObject({ calls: 3, healedSuccess: 1, healedFailed: 1, passThroughFailed: 1 });
-    await second.flush();
-    expect(summaryValidator.Check(JSON.parse(readFileSync(second.summaryPath, 'utf8')))).toBe(true);
-  });
-
-  it('skips a torn last line and corrupt or foreign lines, and does not glue a new line onto the torn one', async () => {
-    const dir = tempDir();
-    const first = openStore({ dir }).store;
-    first.record(healed('one'));
-    await first.close();
-    const logPath = join(dir, LOG_FILE_NAME);
-    appendFileSync(logPath, 'not json at all\n{"some":"other tool\'s record"}\n[1,2,3]\n{"v":1,"id":"x","at":1,"tool":"tor');
-    rmSync(join(dir, SUMMARY_FILE_NAME));
-    const second = openStore({ dir }).store;
-    const stats = second.stats();
-    expect(stats.totals.calls).toBe(1);
-    expect(stats.storage.skippedLines).toBe(4);
-    second.record(healed('two'));
-    await second.close();
-    const third = openStore({ dir }).store;
-    expect(third.stats().recent.map((event) => event.tool)).toEqual(['two', 'one']);
+describe('events query', () => {
+  it('filters by tool, category, outcome, text and time, pages newest first and counts every match', async () => {
+    let now = 1000;
+    const { store } = openStore({ dir: tempDir(), now: () => now });
+    for (let i = 0; i < 30; i += 1) {
+      now += 10;
+      store.record({ tool: i % 3 === 0 ? 'bash' : 'edit', category: 'C', outcome: i % 2 ? 'healed-failed' : 'healed-success', ruleIds: ['r'], error: i === 7 ? 'Needle here' : 'x' });
+    }
+    const all = await store.queryEvents({ limit: 10 });
+    expect(eventsPageValidator.Check(all)).toBe(true);
+    expect(all.total).toBe(30);
+    expect(all.events[0]?.at).toBe(1300);
+    const page2 = await store.queryEvents({ limit: 10, offset: 10 });
+    expect(page2.events[0]?.at).toBe(1200);
+    expect((await store.queryEvents({ tool: 'bash' })).total).toBe(10);
+    expect((await store.queryEvents({ tool: 'bash', outcome: 'healed-failed' })).total).toBe(5);
+    expect((await store.queryEvents({ text: 'needle' })).events.map((event) => event.at)).toEqual([1080]);
+    expect((await store.queryEvents({ from: 1100, to: 1200 })).total).toBe(10);
+    await store.close();
   });
 });
 
-describe('file trouble', () => {
-  it('recreates the log when it is deleted while running', async () => {
-    const { store, warnings } = openStore({ dir: tempDir() });
-    store.record(healed('before'));
-    await store.flush();
-    rmSync(store.logPath);
-    store.record(healed('after'));
-    await store.flush();
-    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['after']);
-    expect(store.stats().totals.calls).toBe(2);
-    expect(warnings).toEqual([]);
+describe('retention and the queue', () => {
+  it('deletes the oldest rows past maxStoredEvents and never touches the counters', async () => {
+    const { store } = openStore({ dir: tempDir(), maxStoredEvents: 50 });
+    for (let i = 0; i < 200; i += 1) {
+      store.record(healed('edit', { callId: `c${i}` }));
+      if (i % 20 === 19) await store.flush();
+    }
+    const stats = await flushedStats(store);
+    expect(stats.totals.calls).toBe(200);
+    expect(stats.storage.storedEvents).toBeLessThanOrEqual(50);
+    expect(stats.storage.prunedEvents).toBe(200 - stats.storage.storedEvents);
+    expect(stats.recent[0]?.callId).toBe('c199');
+    expect((await store.queryEvents()).total).toBe(stats.storage.storedEvents);
+    await store.close();
   });
 
-  it('turns logging off with one warning when the directory cannot be written, and keeps counting', async () => {
-    const parent = tempDir();
-    const blocker = join(parent, 'not-a-directory');
-    writeFileSync(blocker, 'a file where the directory should be');
-    const { store, warnings } = openStore({ dir: join(blocker, 'dsh') });
-    for (let round = 0; round < 3; round += 1) {
-      store.record(healed());
-      await store.flush();
-    }
-    await store.clear();
-    store.record(healed());
+  it('drops the oldest queued events past maxQueuedEvents, counts them as dropped, and still counts their calls', async () => {
+    const { store } = openStore({ dir: tempDir(), maxQueuedEvents: 10 });
+    for (let i = 0; i < 25; i += 1) store.record(healed('edit', { callId: `c${i}` }));
+    const stats = await flushedStats(store);
+    expect(stats.totals.calls).toBe(25);
+    expect(stats.storage.dropped).toBe(15);
+    expect(stats.storage.storedEvents).toBe(10);
+    expect(stats.recent.at(-1)?.callId).toBe('c15');
     await store.close();
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/logging turned off.*(ENOTDIR|EEXIST)/);
-    expect(store.logging).toBe(false);
-    const stats = store.stats();
-    expect(stats.totals.calls).toBe(1);
-    expect(stats.storage.logging).toBe(false);
   });
 });
 
 describe('clear', () => {
-  it('drops queued writes: nothing recorded before the clear reaches the log or the counters', async () => {
+  it('removes every event and counter and truncates the journal', async () => {
     const { store } = openStore({ dir: tempDir() });
-    store.record(healed('flushed'));
+    for (let i = 0; i < 5; i += 1) store.record(healed());
     await store.flush();
-    store.record(healed('queued'));
-    const cleared = store.clear();
-    store.record(healed('after-clear'));
-    await cleared;
-    await store.flush();
-    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['after-clear']);
-    expect(JSON.parse(readFileSync(store.summaryPath, 'utf8')).totals.calls).toBe(1);
-    const stats = store.stats();
+    store.record(healed()); // queued, dropped by the clear
+    await store.clear();
+    store.record(healed('after'));
+    const stats = await flushedStats(store);
     expect(stats.totals.calls).toBe(1);
-    expect(stats.recent.map((event) => event.tool)).toEqual(['after-clear']);
-  });
-
-  it('wins over a write that was already in flight', async () => {
-    const { store } = openStore({ dir: tempDir() });
-    store.record(healed('in-flight'));
-    const flushing = store.flush();
-    const cleared = store.clear();
-    store.record(healed('after-clear'));
-    await Promise.all([flushing, cleared]);
-    await store.flush();
-    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['after-clear']);
-    const reopened = openStore({ dir: store.logPath.slice(0, -LOG_FILE_NAME.length - 1) }).store;
-    expect(reopened.stats().totals.calls).toBe(1);
+    expect(stats.recent.map((event) => event.tool)).toEqual(['after']);
+    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['after']);
+    await store.close();
   });
 });
 
-describe('rotation', () => {
-  it('keeps the log under its cap and keeps the newest events', async () => {
-    const maxLogBytes = 64 * 1024;
-    const { store } = openStore({ dir: tempDir(), maxLogBytes });
-    for (let i = 0; i < 600; i += 1) {
-      store.record(healed(`t${i % 7}`, { before: { code: `${i}:${'x'.repeat(400)}` }, callId: `call-${i}` }));
-      if (i % 50 === 49) await store.flush();
-    }
-    await store.flush();
-    expect(statSync(store.logPath).size).toBeLessThanOrEqual(maxLogBytes);
-    const events = logEvents(store.logPath);
-    expect(events.at(-1)?.callId).toBe('call-599');
-    expect(events[0]?.callId).not.toBe('call-0');
-    const ids = events.map((event) => Number(String(event.callId).slice(5)));
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    expect(store.stats().totals.calls).toBe(600);
-  });
-
-  it('holds no more queued lines than one rotation keeps when a burst outruns the writer', async () => {
-    const maxLogBytes = 64 * 1024;
-    const { store } = openStore({ dir: tempDir(), maxLogBytes });
-    for (let i = 0; i < 2000; i += 1) store.record(healed('burst', { before: { code: `${i}:${'y'.repeat(400)}` }, callId: `call-${i}` }));
-    await store.flush();
-    const events = logEvents(store.logPath);
-    expect(statSync(store.logPath).size).toBeLessThanOrEqual(maxLogBytes / 2);
-    expect(events.at(-1)?.callId).toBe('call-1999');
-    expect(events.length).toBeGreaterThan(10);
-    expect(store.stats().totals.calls).toBe(2000);
-  });
-
-  it('brings an oversized log with foreign content back under the cap, reading only its tail', async () => {
+describe('files the store cannot use', () => {
+  it('moves a corrupt database aside, starts a new one and warns once', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, LOG_FILE_NAME), `${'foreign line without meaning\n'.repeat(100_000)}`);
-    const { store } = openStore({ dir, maxLogBytes: 64 * 1024 });
-    store.record(healed('ours'));
-    await store.flush();
-    expect(statSync(store.logPath).size).toBeLessThan(64 * 1024);
-    expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['ours']);
+    writeFileSync(join(dir, DATABASE_FILE_NAME), 'this is not a database '.repeat(200));
+    const { store, warnings } = openStore({ dir });
+    store.record(healed());
+    expect((await flushedStats(store)).totals.calls).toBe(1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/corrupt.*moved to/);
+    expect(readdirSync(dir).some((name) => name.startsWith(`${DATABASE_FILE_NAME}.corrupt-`))).toBe(true);
+    expect(store.logging).toBe(true);
+    await store.close();
   });
-});
 
-describe('several stores on one directory', () => {
-  it('merges their counters in the shared summary instead of the last writer winning', async () => {
+  it("leaves another application's database untouched and counts in memory", async () => {
     const dir = tempDir();
-    const a = openStore({ dir }).store;
-    const b = openStore({ dir }).store;
-    for (let i = 0; i < 3; i += 1) a.record(healed('a'));
-    for (let i = 0; i < 2; i += 1) b.record(healed('b'));
-    await a.flush();
-    await b.flush();
-    await a.flush();
-    expect(JSON.parse(readFileSync(join(dir, SUMMARY_FILE_NAME), 'utf8')).totals.calls).toBe(5);
-    expect(b.stats().totals.calls).toBe(5);
-    expect(existsSync(join(dir, LOG_FILE_NAME))).toBe(true);
-    expect(logLines(join(dir, LOG_FILE_NAME))).toHaveLength(5);
-    await Promise.all([a.close(), b.close()]);
-    expect(createTelemetryStore({ dir, warn: () => undefined }).stats().totals.calls).toBe(5);
+    const path = join(dir, DATABASE_FILE_NAME);
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as { DatabaseSync: new (path: string) => { exec(sql: string): void; close(): void } };
+    const foreign = new DatabaseSync(path);
+    foreign.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
+    foreign.close();
+    const before = readFileSync(path);
+    const { store, warnings } = openStore({ dir });
+    store.record(healed());
+    expect((await flushedStats(store)).totals.calls).toBe(1);
+    expect(store.logging).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/another application.*counting continues in memory/);
+    await store.close();
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('counts in memory with one warning when the directory is a file', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'file'), 'x');
+    const { store, warnings } = openStore({ dir: join(dir, 'file', 'sub') });
+    for (let i = 0; i < 3; i += 1) store.record(healed());
+    expect((await flushedStats(store)).totals.calls).toBe(3);
+    expect(warnings).toHaveLength(1);
+    expect(store.logging).toBe(false);
+    await store.close();
+  });
+
+  it('keeps counting with one warning when the journal cannot be written', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'tool-normalizer-events.jsonl')); // a directory where the journal file should be
+    const { store, warnings } = openStore({ dir });
+    store.record(healed());
+    store.record(healed());
+    const stats = await flushedStats(store);
+    expect(stats.totals.calls).toBe(2);
+    expect(stats.storage.storedEvents).toBe(2);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/journal/);
+    chmodSync(dir, 0o755);
+    await store.close();
   });
 });
