@@ -43,11 +43,12 @@ describe('tools/result joins outcomes', () => {
     expect(totals).toMatchObject({ calls: 3, healedSuccess: 0, healedFailed: 1, passThrough: 1, passThroughFailed: 1, tokensSaved: 0 });
   });
 
-  it('classifies a hinted error by the host error, not by the rewritten text', async () => {
+  it('classifies a hinted error by the host error it still carries', async () => {
     host = await bootHost({ web: true });
     const path = host.file('a.txt', 'alpha\nbeta\n');
     const result = await host.execute('read', { file_path: path, offset: 50 }, { callId: 'past_end' });
-    expect(result.error?.info).toBeUndefined();
+    expect(result.error?.info).toEqual({ name: 'FsError', code: 'FS_NOT_FOUND' });
+    expect(result.error?.message).toMatch(/\nHint: /);
     const event = (await host.stats()).recent.find((entry) => entry.callId === 'past_end');
     expect(event).toMatchObject({ outcome: 'passthrough-failed', category: 'read-range' });
   });

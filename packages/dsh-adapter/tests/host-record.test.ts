@@ -1,0 +1,186 @@
+/**
+ * The host's record stays whole (issue: hinted errors lost `error.info`). Through the real DSH tool runtime and the
+ * real fs and editor tools, the same failing calls run with and without the plugin: every error the plugin explains
+ * keeps the host's `error` object (code, name) and differs only by text appended to the host's message; with
+ * `errorHints` and `trimStackTraces` off the results are identical to having no plugin. A recovered edit carries the
+ * same presentation metadata a direct edit has. Identical failures escalate their hint, in bounded memory.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ToolExecutionResult } from '@deepseek-ai/dsh-tools';
+import { bootHost, type Host } from './support/composition.js';
+import { PluginErrors } from '../src/plugin-errors.js';
+
+const hosts: Host[] = [];
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.dispose();
+});
+
+async function boot(options: Parameters<typeof bootHost>[0] = {}): Promise<Host> {
+  const host = await bootHost(options);
+  hosts.push(host);
+  return host;
+}
+
+function text(result: ToolExecutionResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+/** Failing calls of several classes, each in a fresh workspace layout (a, b are files; nothing is read first). */
+const failingCalls: { what: string; name: string; args: (dir: string) => unknown; prepare?: (host: Host) => Promise<void> }[] = [
+  { what: 'INVALID_ARGS (write without content)', name: 'write', args: (dir) => ({ file_path: `${dir}/new.txt` }) },
+  { what: 'INVALID_ARGS (read without file_path)', name: 'read', args: () => ({ limit: 3 }) },
+  { what: 'UNKNOWN_TOOL (a name registered nowhere)', name: 'frobnicate', args: () => ({}) },
+  { what: 'FS_NOT_FOUND (read offset past the end)', name: 'read', args: (dir) => ({ file_path: `${dir}/a.txt`, offset: 50 }) },
+  { what: 'FS_NOT_FOUND (no such file)', name: 'read', args: (dir) => ({ file_path: `${dir}/missing.txt` }) },
+  {
+    what: 'FS_EDIT_NOT_FOUND (anchor missing after a read)',
+    name: 'edit',
+    args: (dir) => ({ file_path: `${dir}/a.txt`, old_string: 'absent', new_string: 'x' }),
+    prepare: async (host) => {
+      await host.execute('read', { file_path: `${host.dir}/a.txt` });
+    },
+  },
+  { what: 'editor view_range malformed (plain Error, no info)', name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [0] }) },
+];
+
+async function runBoth(call: (typeof failingCalls)[number], plugin: Parameters<typeof bootHost>[0]['plugin']) {
+  const results: ToolExecutionResult[] = [];
+  const dirs: string[] = [];
+  for (const options of [{ plugin: false as const }, { plugin }]) {
+    const host = await boot(options);
+    host.file('a.txt', 'alpha\nbeta\n');
+    await call.prepare?.(host);
+    results.push(await host.execute(call.name, call.args(host.dir), { callId: 'same' }));
+    dirs.push(host.dir);
+  }
+  const [without, withPlugin] = results as [ToolExecutionResult, ToolExecutionResult];
+  // The workspace paths differ between the two hosts; compare with the path normalised.
+  const normalise = (value: unknown, dir: string) => JSON.parse(JSON.stringify(value).replaceAll(dir, '<ws>')) as unknown;
+  return { without: normalise(without, dirs[0]!) as ToolExecutionResult, withPlugin: normalise(withPlugin, dirs[1]!) as ToolExecutionResult };
+}
+
+describe('an explained error keeps the host error object', () => {
+  it.each(failingCalls.map((call) => [call.what, call] as const))('%s', async (_what, call) => {
+    const { without, withPlugin } = await runBoth(call, {});
+    expect(without.isError).toBe(true);
+    expect(withPlugin.isError).toBe(true);
+    // Same structured error: every field but the message is the host's, and info (code, name) is identical.
+    const { message: hostMessage, ...hostRest } = without.error!;
+    const { message: ourMessage, ...ourRest } = withPlugin.error!;
+    expect(ourRest).toEqual(hostRest);
+    // The message is the host's, then appended text (the hint) only.
+    expect(ourMessage.startsWith(hostMessage)).toBe(true);
+    // What the model reads is the host's `Error: <message>` block with the same appended text.
+    expect(text(withPlugin)).toBe(`Error: ${ourMessage}`);
+    expect(text(without)).toBe(`Error: ${hostMessage}`);
+    if (ourMessage !== hostMessage) expect(ourMessage.slice(hostMessage.length)).toMatch(/^\nHint: [^\n]+$/);
+    expect(withPlugin.meta).toEqual(without.meta);
+  });
+
+  it('INVALID_ARGS, UNKNOWN_TOOL and FS_NOT_FOUND errors do get a hint (the comparison above is not vacuous)', async () => {
+    for (const call of failingCalls.slice(0, 4)) {
+      const { without, withPlugin } = await runBoth(call, {});
+      expect(withPlugin.error?.message.length, call.what).toBeGreaterThan(without.error!.message.length);
+      expect(withPlugin.error?.info?.code, call.what).toBe(without.error?.info?.code);
+      expect(withPlugin.error?.info?.code, call.what).toMatch(/^(INVALID_ARGS|UNKNOWN_TOOL|FS_NOT_FOUND)$/);
+    }
+  });
+
+  it.each(failingCalls.map((call) => [call.what, call] as const))('errorHints and trimStackTraces off: identical to no plugin (%s)', async (_what, call) => {
+    const { without, withPlugin } = await runBoth(call, { errorHints: false, trimStackTraces: false, breakLoops: false });
+    expect(withPlugin).toEqual(without);
+  });
+});
+
+describe('a recovered call is presented as the tool itself would be', () => {
+  it('an edit recovered after FS_NOT_OBSERVED carries the same meta (diffs) as a direct edit after a read', async () => {
+    const withPlugin = await boot();
+    const without = await boot({ plugin: false });
+    const a = withPlugin.file('a.txt', 'alpha\nbeta\n');
+    const b = without.file('a.txt', 'alpha\nbeta\n');
+    const recovered = await withPlugin.execute('edit', { file_path: a, old_string: 'alpha', new_string: 'ALPHA' }, { callId: 'e1' });
+    await without.execute('read', { file_path: b });
+    const direct = await without.execute('edit', { file_path: b, old_string: 'alpha', new_string: 'ALPHA' }, { callId: 'e1' });
+    expect(recovered.isError).toBe(false);
+    expect(readFileSync(a, 'utf8')).toBe('ALPHA\nbeta\n');
+    expect(recovered.meta).toBeDefined();
+    expect(JSON.stringify(recovered.meta).replaceAll(withPlugin.dir, '<ws>')).toBe(JSON.stringify(direct.meta).replaceAll(without.dir, '<ws>'));
+    expect(text(recovered).replaceAll(withPlugin.dir, '<ws>')).toBe(text(direct).replaceAll(without.dir, '<ws>'));
+    // The nested retry itself has no meta (the host computes it only at top level): the value was re-presented.
+    expect(withPlugin.results.find((entry) => entry.callId === 'e1:heal:2')?.result.meta).toBeUndefined();
+  });
+});
+
+describe('loops: identical failures per session', () => {
+  it('the 2nd names what must change, the 3rd says to stop; the host text and error object stay', async () => {
+    const host = await boot();
+    const path = host.file('a.txt', 'alpha\n');
+    await host.execute('read', { file_path: path });
+    const original = `old_string was not found in "${path}"`;
+    const edit = () => host.execute('edit', { file_path: path, old_string: 'absent', new_string: 'x' });
+    const first = await edit();
+    expect(first.error?.message).toBe(original);
+    const second = await edit();
+    expect(second.error?.info?.code).toBe('FS_EDIT_NOT_FOUND');
+    expect(second.error?.message).toBe(
+      `${original}\nHint: this is the 2nd identical failure of this edit call (same arguments, same error); sending it again unchanged will fail again: the text to replace is not in "${path}": read the file and copy the exact current text into old_string.`,
+    );
+    const third = await edit();
+    expect(third.error?.message).toMatch(/^old_string was not found in ".*"\nHint: this is the 3rd identical failure of this edit call \(same arguments, same error\)\. Stop retrying it: change approach .* or ask the user\.$/);
+    // Different arguments are a different failure.
+    const other = await host.execute('edit', { file_path: path, old_string: 'elsewhere', new_string: 'x' });
+    expect(other.error?.message).toBe(`old_string was not found in "${path}"`);
+  });
+
+  it('the 2nd missing-field failure names the field', async () => {
+    const host = await boot();
+    await host.execute('write', { file_path: `${host.dir}/new.txt` });
+    const second = await host.execute('write', { file_path: `${host.dir}/new.txt` });
+    expect(second.error?.info?.code).toBe('INVALID_ARGS');
+    expect(second.error?.message).toMatch(/^invalid arguments: missing required property "content"\nHint: this is the 2nd identical failure of this write call .*must include "content"\.$/);
+  });
+
+  it('breakLoops off: every repeat gets the ordinary hint', async () => {
+    const host = await boot({ plugin: { breakLoops: false } });
+    const first = await host.execute('bash', { command: 'echo hi' });
+    const second = await host.execute('bash', { command: 'echo hi' });
+    expect(second.error?.message).toBe(first.error?.message);
+  });
+
+  it('sessions are counted apart, and memory per session is bounded', async () => {
+    const host = await boot();
+    await host.execute('bash', { command: 'echo hi' });
+    const otherAgent = { ...host.agent, id: 'another-session' } as typeof host.agent;
+    const elsewhere = await host.ctx.tools.execute({ callId: 'x' as never, name: 'bash', arguments: { command: 'echo hi' }, agent: otherAgent, signal: new AbortController().signal });
+    expect(elsewhere.error?.message).not.toMatch(/identical failure/);
+    for (let i = 0; i < 400; i += 1) await host.execute('bash', { command: `echo ${i}` });
+    // The oldest fingerprints were forgotten: the first call counts as new again.
+    const again = await host.execute('bash', { command: 'echo hi' });
+    expect(again.error?.message).not.toMatch(/identical failure/);
+  });
+
+  it('the repeat is recorded in telemetry under hint.repeat-failure', async () => {
+    const host = await boot({ web: true });
+    await host.execute('write', { file_path: `${host.dir}/new.txt` }, { callId: 'r1' });
+    await host.execute('write', { file_path: `${host.dir}/new.txt` }, { callId: 'r2' });
+    const recent = (await host.stats()).recent;
+    expect(recent.find((event) => event.callId === 'r1')?.ruleIds ?? []).not.toContain('hint.repeat-failure');
+    expect(recent.find((event) => event.callId === 'r2')?.ruleIds).toContain('hint.repeat-failure');
+    expect(recent.find((event) => event.callId === 'r2')?.outcome).toBe('passthrough-failed');
+  });
+});
+
+describe('PluginErrors never throws', () => {
+  it('reports a thrown value whose toString and message getter throw', () => {
+    const warnings: string[] = [];
+    const errors = new PluginErrors({ warn: (message) => warnings.push(message) });
+    const poison = { toString: () => { throw new Error('no'); } };
+    const hostileError = Object.defineProperty(new Error('x'), 'message', { get() { throw poison; } });
+    expect(() => errors.report('tools/execute', poison)).not.toThrow();
+    expect(() => errors.report('tools/execute', hostileError)).not.toThrow();
+    expect(() => errors.report('tools/execute', Object.create(null))).not.toThrow();
+    expect(errors.count).toBe(3);
+    expect(warnings.some((warning) => warning.includes('<unprintable thrown value>'))).toBe(true);
+  });
+});
