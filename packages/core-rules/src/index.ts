@@ -1,6 +1,8 @@
 /** Public entry of @dsh-tool-normalizer/core-rules: re-exports only. */
 export type * from './types.js';
 export { normalizeCall, hostViolations } from './normalize.js';
+export { resolveToolAlias } from './tool-names.js';
+export { RUN_CODE } from './tools.js';
 export { planRecovery, showsObservedContent, type RecoveryOptions } from './recovery.js';
 export { classifyResult, categories } from './classify.js';
 export { hintFor, appendHint } from './hints.js';

@@ -1,10 +1,17 @@
 /**
  * Which registered tool an unknown name most likely meant: the same name spelled differently
  * (`Read`, `str-replace-editor`) or a well-known alias from other harnesses (`read_file` -> `read`).
- * Only tools present in the environment are candidates.
+ * Only tools present in the environment are candidates. `resolveToolAlias` answers the one target whose
+ * schema the call's arguments fit (after the argument repairs), so an adapter can rename the call before it
+ * runs instead of waiting for the host's "unknown tool" error.
  */
-import { RUN_CODE, toolNames } from './tools.js';
-import type { Environment } from './types.js';
+import { receipt } from './catalogue.js';
+import { decodeArguments } from './decode-arguments.js';
+import { repairArguments } from './normalize.js';
+import { preview } from './text.js';
+import { resolveToggles } from './toggles.js';
+import { findTool, RUN_CODE, toolNames } from './tools.js';
+import type { Environment, Receipt, RuleToggles, ToolCall } from './types.js';
 
 /** Target tool -> names other harnesses use for it (compared after `squash`). */
 const NAME_ALIASES: Record<string, readonly string[]> = {
@@ -37,4 +44,28 @@ export function toolNameCandidates(name: string, env: Environment): string[] {
   if (key === '') return [];
   const aliasTargets = squashedAliases.get(key) ?? [];
   return toolNames(env).filter((tool) => tool !== RUN_CODE && tool !== name && (squash(tool) === key || aliasTargets.includes(tool)));
+}
+
+/**
+ * The call renamed to the one registered tool an unregistered name stands for, with its arguments repaired
+ * for that tool, or undefined (the name is registered, no candidate fits, or more than one does). Never throws.
+ */
+export function resolveToolAlias(call: ToolCall, env: Environment, toggleInput?: Partial<RuleToggles>): { call: ToolCall; receipt: Receipt } | undefined {
+  try {
+    const toggles = resolveToggles(toggleInput);
+    if (!toggles.autoBridgeDirectTools || typeof call?.name !== 'string' || findTool(env, call.name)) return undefined;
+    const decoded = decodeArguments(call.arguments);
+    if (!decoded.ok) return undefined;
+    const fitting = toolNameCandidates(call.name, env).flatMap((name) => {
+      const tool = findTool(env, name);
+      const repaired = tool ? repairArguments(tool, decoded.value, env, toggles) : undefined;
+      return repaired?.ok ? [{ name, arguments: repaired.args }] : [];
+    });
+    if (fitting.length !== 1) return undefined;
+    const target = fitting[0] as ToolCall;
+    const why = `"${preview(call.name, 80)}" is registered nowhere; the one tool that fits is "${target.name}"`;
+    return { call: target, receipt: receipt('recover.unknown-tool-alias', why, preview(call.name, 80), target.name) };
+  } catch {
+    return undefined;
+  }
 }

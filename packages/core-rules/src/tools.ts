@@ -3,9 +3,11 @@
  * (required keys, declared properties). The name index is cached per `env.tools` array so the valid path
  * stays a map lookup.
  */
+import { RUN_CODE } from '@dsh-tool-normalizer/syntax-healer';
 import type { Environment, ToolSchema } from './types.js';
 
-export const RUN_CODE = 'run_code';
+/** DSH's Code-Mode transport tool name, defined once in syntax-healer's program analysis. */
+export { RUN_CODE };
 
 const indexes = new WeakMap<readonly ToolSchema[], Map<string, ToolSchema>>();
 

@@ -5,8 +5,8 @@
  * `tools/*` listener runs). Incoming chunks are frozen: a repair yields a NEW chunk object; everything else is
  * yielded as the very same object.
  */
-import { normalizeCall, planRecovery } from '@dsh-tool-normalizer/core-rules';
-import type { Environment, Receipt, ToolCall } from '@dsh-tool-normalizer/core-rules';
+import { normalizeCall, resolveToolAlias } from '@dsh-tool-normalizer/core-rules';
+import type { Environment } from '@dsh-tool-normalizer/core-rules';
 import type { GenerateOptions, StreamChunk, ToolCallBlock } from './host.js';
 import type { PluginState } from './plugin-state.js';
 
@@ -48,27 +48,14 @@ async function* repairToolCalls(
   }
 }
 
-/**
- * A name registered nowhere with exactly one fitting target (the engine's alias rule), renamed before the call
- * exists: the host cannot answer an unknown name with a success, so a later recovery could not help.
- */
-function aliasOf(state: PluginState, call: ToolCall, environment: Environment): { call: ToolCall; receipt: Receipt } | undefined {
-  if (environment.tools.some((tool) => tool.name === call.name)) return undefined;
-  const plan = planRecovery(call, { isError: true, error: { message: `unknown tool "${call.name}"`, info: { name: 'ToolNotFoundError', code: 'UNKNOWN_TOOL' } } }, environment, { toggles: state.toggles });
-  const step = plan?.steps.length === 1 ? plan.steps[0] : undefined;
-  if (!plan || !step || step.role !== 'retry' || step.name === call.name) return undefined;
-  return {
-    call: { name: step.name, arguments: step.arguments },
-    receipt: { ruleId: plan.ruleId, category: plan.category, why: `"${call.name}" is registered nowhere; the one tool that fits is "${step.name}"`, before: call.name, after: step.name },
-  };
-}
-
 /** Returns the repaired chunk, or undefined to keep the original object. */
 function repairBlock(state: PluginState, chunk: BlockEnd & { block: ToolCallBlock }, environment: Environment): StreamChunk | undefined {
   const block = chunk.block;
   let result = normalizeCall({ name: block.name, arguments: block.arguments }, environment, state.toggles);
   if (!result.changed) {
-    const alias = aliasOf(state, result.call, environment);
+    // A name registered nowhere with exactly one fitting target is renamed before the call exists: the host
+    // cannot answer an unknown name with a success, so a later recovery could not help.
+    const alias = resolveToolAlias(result.call, environment, state.toggles);
     if (alias) {
       // The renamed call goes through the rules again (in Code Mode it is then bridged into run_code).
       const renamed = normalizeCall(alias.call, environment, state.toggles);

@@ -139,6 +139,24 @@ describe('llm/stream in Code Mode', () => {
     expect(code).not.toContain('read_file');
   });
 
+  it('calls a provider-prefixed name by its registered name, bridged into run_code', async () => {
+    host = await bootHost({ mode: 'code' });
+    const path = host.file('fixture.txt', 'line 1\n');
+    const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
+    const { blocks } = await host.stream(toolCallChunks(0, 'c_prefixed', 'functions.read', JSON.stringify({ file_path: path })), presented);
+    const [call] = toolCalls(blocks);
+    expect(call?.name).toBe('run_code');
+    const args = JSON.parse(call!.arguments) as { code: string; description: string };
+    expect(args.code).toBe(`return await tools["read"](${JSON.stringify({ file_path: path })});`);
+  });
+
+  it('leaves a name with two fitting targets alone (resolveToolAlias answers only one reading)', async () => {
+    host = await bootHost();
+    const args = JSON.stringify({ pattern: '*.ts' });
+    const { blocks } = await host.stream(toolCallChunks(0, 'n_two', 'search', args));
+    expect(toolCalls(blocks)[0]).toMatchObject({ name: 'search', arguments: args });
+  });
+
   it('does not bridge when autoBridgeDirectTools is off', async () => {
     host = await bootHost({ mode: 'code', plugin: { autoBridgeDirectTools: false } });
     const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
