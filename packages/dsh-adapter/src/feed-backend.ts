@@ -1,16 +1,13 @@
 /**
  * What the web routes serve, assembled from the running plugin: the store's stats plus the feed contract's
  * additions (contained plugin errors, core-rules' rule catalogue with each rule's effective on/off state from the
- * config and how often it fired, the effective configuration) and pages of stored events filtered on the server.
- *
- * Events paging uses the store's history query when the store has one (`queryEvents`), and otherwise pages
- * through the events the store keeps in memory, saying so in the page (`source: 'recent'`).
+ * config and how often it fired, the effective configuration) and pages of the whole stored history, filtered and
+ * paged by the store's database query.
  */
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
 import {
   DEFAULT_EVENTS_LIMIT,
   FEED_VERSION,
-  eventMatches,
   type EventsPage,
   type EventsQuery,
   type FeedEvent,
@@ -22,17 +19,8 @@ import type { StatsQuery, TelemetryStore } from '@dsh-tool-normalizer/telemetry-
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
 import type { RouteBackend } from './routes.js';
 
-/** Largest page of recent events the store's stats query returns (its `limit` maximum). */
-const RECENT_SCAN_LIMIT = 1000;
-
-/** A store that can search its whole history (what the database-backed store provides). */
-interface HistoryQuery {
-  queryEvents(query: EventsQuery): { events: FeedEvent[]; total: number } | Promise<{ events: FeedEvent[]; total: number }>;
-}
-
-function hasHistoryQuery(store: TelemetryStore): store is TelemetryStore & HistoryQuery {
-  return typeof (store as Partial<HistoryQuery>).queryEvents === 'function';
-}
+/** How many of the newest stored events the rule firing counts cover (bounded, so a stats poll stays cheap). */
+export const RULE_COUNT_WINDOW = 1000;
 
 export interface FeedBackendInput {
   config: ToolNormalizerConfig;
@@ -78,29 +66,23 @@ function requireStore(input: FeedBackendInput): TelemetryStore {
 export function createFeedBackend(input: FeedBackendInput): RouteBackend {
   const options = optionStates(input.config);
   return {
-    stats(query: StatsQuery): FeedPayload {
+    async stats(query: StatsQuery): Promise<FeedPayload> {
       const store = requireStore(input);
       const payload = store.stats(query);
-      // Rule counts cover the events the store keeps in memory, whatever the query filtered.
-      const scanned = store.stats({ limit: RECENT_SCAN_LIMIT }).recent;
+      // Rule counts cover the newest stored events, whatever the query filtered.
+      const newest = await store.queryEvents({ limit: RULE_COUNT_WINDOW });
       return {
         ...payload,
         pluginErrors: input.pluginErrors(),
-        rules: ruleStates(input.config, scanned),
-        ruleUsage: { counted: scanned.length, complete: false },
+        rules: ruleStates(input.config, newest.events),
+        ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
         options,
       };
     },
     async events(query: EventsQuery): Promise<EventsPage> {
       const store = requireStore(input);
-      const offset = query.offset ?? 0;
-      const limit = query.limit ?? DEFAULT_EVENTS_LIMIT;
-      if (hasHistoryQuery(store)) {
-        const found = await store.queryEvents({ ...query, offset, limit });
-        return { v: FEED_VERSION, events: found.events, total: found.total, offset, limit, source: 'store' };
-      }
-      const matching = store.stats({ limit: RECENT_SCAN_LIMIT }).recent.filter((event) => eventMatches(event, query));
-      return { v: FEED_VERSION, events: matching.slice(offset, offset + limit), total: matching.length, offset, limit, source: 'recent' };
+      const found = await store.queryEvents({ ...query, offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_EVENTS_LIMIT });
+      return { v: FEED_VERSION, events: found.events, total: found.total, offset: found.offset, limit: found.limit, source: 'store' };
     },
     async clear() {
       await input.store()?.clear();

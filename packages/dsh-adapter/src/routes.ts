@@ -29,7 +29,7 @@ export const MAX_BODY_BYTES = 1024;
 
 /** What the routes need from the plugin. */
 export interface RouteBackend {
-  stats(query: StatsQuery): FeedPayload;
+  stats(query: StatsQuery): FeedPayload | Promise<FeedPayload>;
   /** One page of stored events matching the query, newest first. */
   events(query: EventsQuery): EventsPage | Promise<EventsPage>;
   clear(): Promise<void>;
@@ -145,7 +145,7 @@ export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly
     let payload: unknown;
     try {
       await backend.flush?.();
-      payload = backend.stats(query);
+      payload = await backend.stats(query);
     } catch {
       return send(res, 503, { error: 'statistics are unavailable' });
     }

@@ -40,7 +40,7 @@ describe('stats feed additions', () => {
     const options = new Map(payload.options?.map((option) => [option.name, option]));
     expect(options.get('autoClampRanges')).toMatchObject({ value: false, defaultValue: true });
     expect(options.get('autoWrapRunCode')).toMatchObject({ value: true, defaultValue: true });
-    expect(payload.ruleUsage).toEqual({ counted: 0, complete: false });
+    expect(payload.ruleUsage).toEqual({ counted: 0, complete: true });
   });
 
   it('counts how often a rule fired in the stored events', async () => {
@@ -63,7 +63,7 @@ describe('GET events', () => {
     await host!.execute('bash', { command: 'exit 3', description: 'fails' });
 
     const first = await eventsPage(base, { tool: 'read', limit: 10 });
-    expect(first).toMatchObject({ v: 1, total: 23, offset: 0, limit: 10 });
+    expect(first).toMatchObject({ v: 1, total: 23, offset: 0, limit: 10, source: 'store' });
     expect(first.events).toHaveLength(10);
     const third = await eventsPage(base, { tool: 'read', limit: 10, offset: 20 });
     expect(third.events).toHaveLength(3);
