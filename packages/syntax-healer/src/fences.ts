@@ -5,6 +5,7 @@
  * with `"" is not a function`. So fences are found textually, before any compile, and never by waiting for a
  * parse failure. Only the fence lines themselves are removed; every byte of the body is kept.
  */
+import { lex } from './lexer.js';
 
 /**
  * A fence opener: up to 3 spaces, 3+ backticks or tildes, an optional info string (language first). An info
@@ -99,9 +100,65 @@ function findStrayCloser(code: string, lines: Line[]): FenceMatch {
 /**
  * Finds a Markdown fence wrapping the program: either the first non-blank line opens a fence, or a fence
  * opener is preceded only by prose lines. The closer may be its own line, sit at the end of the last code
- * line (```js … return x;```), or be missing.
+ * line (```js … return x;```), or be missing. Fence lines inside a template literal of the program (a Markdown
+ * document the program writes) belong to the program: see `fenceHoldingTemplateFences`.
  */
 export function findFence(code: string): FenceMatch {
+  const match = findOuterFence(code);
+  if (match.kind !== 'ambiguous' && match.kind !== 'none') return match;
+  return fenceHoldingTemplateFences(code) ?? match;
+}
+
+/** True when the line is fence-like: an opener (```bash, ```, ~~~) or a closer. */
+function isFenceLine(text: string): boolean {
+  return OPENER.test(text) || /^[ \t]{0,3}(`{3,}|~{3,})/.test(text);
+}
+
+/**
+ * The reading of a fenced program whose body holds more fence lines, each inside a template literal (e.g. a
+ * README with a ```bash block written through tools.write): the first fence line opens the program, the LAST
+ * closing line (or the end, when there is none) closes it. The reading is taken only when the lexer, reading
+ * runs of backticks inside templates as content, finds every inner fence line inside a template literal; the
+ * escaping itself is left to the template repair, and the host compile checks the result.
+ */
+function fenceHoldingTemplateFences(code: string): FenceMatch | undefined {
+  const lines = splitLines(code);
+  let openIndex = 0;
+  while (openIndex < lines.length && isBlank(lines[openIndex]!.text)) openIndex++;
+  const prose = openIndex < lines.length && !OPENER.test(lines[openIndex]!.text);
+  if (prose) {
+    // Prose lines first, as for an ordinary fence.
+    while (openIndex < lines.length && !OPENER.test(lines[openIndex]!.text)) openIndex++;
+    if (!isProse(lines.slice(0, openIndex))) return undefined;
+  }
+  const openLine = lines[openIndex];
+  const opener = openLine ? OPENER.exec(openLine.text) : null;
+  if (!openLine || !opener) return undefined;
+  const marker = opener[1]!;
+  const language = opener[2]!.toLowerCase();
+  if (!PROGRAM_LANGUAGES.has(language)) return undefined;
+  let closeIndex = lines.length;
+  for (let index = lines.length - 1; index > openIndex; index--) {
+    if (closesFence(lines[index]!.text, marker)) {
+      closeIndex = index;
+      break;
+    }
+    if (!isBlank(lines[index]!.text) && !isTrailingProse([lines[index]!])) break;
+  }
+  if (closeIndex < lines.length && !isTrailingProse(lines.slice(closeIndex + 1))) return undefined;
+  const bodyLines = lines.slice(openIndex + 1, closeIndex);
+  if (bodyLines.length === 0) return undefined;
+  const bodyStart = bodyLines[0]!.start;
+  const body = code.slice(bodyStart, bodyLines[bodyLines.length - 1]!.end);
+  const innerFences = bodyLines.filter((line) => isFenceLine(line.text));
+  if (innerFences.length === 0) return undefined;
+  const templates = lex(body, { guessTemplateContent: true }).tokens.filter((token) => token.kind === 'template');
+  const insideTemplate = (offset: number): boolean => templates.some((token) => token.start < offset && offset < token.end);
+  if (!innerFences.every((line) => insideTemplate(line.start - bodyStart))) return undefined;
+  return { kind: 'fence', body, language, marker, lineOffset: openIndex + 1, prose, closed: closeIndex < lines.length ? 'line' : 'missing' };
+}
+
+function findOuterFence(code: string): FenceMatch {
   if (code.indexOf('```') === -1 && code.indexOf('~~~') === -1) return { kind: 'none' };
   const lines = splitLines(code);
   let openIndex = -1;

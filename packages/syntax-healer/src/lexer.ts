@@ -82,8 +82,13 @@ const PUNCTUATORS = [
 ];
 const CLOSING: Record<string, Bracket['char']> = { ')': '(', ']': '[', '}': '{' };
 
-/** A shell parameter expansion that is not a JavaScript expression: `${#x}`, `${X:-d}`, `${X//a/b}`, `${A[@]}`. */
-const SHELL_EXPANSION = /^\$\{(?:#[A-Za-z_@*]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\]))/;
+/**
+ * A shell parameter expansion that is not a JavaScript expression: `${#x}`, `${X:-d}`, `${X//a/b}`, `${A[@]}`, and
+ * the positional and special parameters `${1:-main}`, `${2}`, `${@}`, `${*}`, `${#}`, `${@:2}` (a JavaScript `${1}`
+ * would print the number 1: in a template the model wrote for a shell, it means the script's first argument).
+ */
+const SHELL_EXPANSION =
+  /^\$\{(?:#[A-Za-z_@*0-9}]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\])|\d+(?:\}|:[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?)|[@*](?:\}|:))/;
 /** `${NAME}` in capitals, a shell variable when NAME is not bound anywhere in the program. */
 const SHELL_VARIABLE = /^\$\{([A-Z_][A-Z0-9_]+)\}/;
 /** Runs of word characters (a `$` is left out, so `$HOME` counts as a use of HOME, not of a shell expansion). */
