@@ -156,9 +156,17 @@ export const nativeScenarios: readonly Scenario[] = [
     'n_e_write_unread',
     'native',
     'fs-not-observed',
-    '(e) write over an existing file never read',
+    '(e) write over an existing file never read (never retried: the model is shown the file, then decides)',
     call('n_e_write_unread', 'write', { file_path: '{{ws}}/existing_write.txt', content: 'overwritten\n' }),
-    healed(error('cannot overwrite existing "{{ws}}/existing_write.txt" without reading it first — read the file, then retry'), { excludes: ['Error'] }),
+    {
+      without: error('cannot overwrite existing "{{ws}}/existing_write.txt" without reading it first — read the file, then retry'),
+      with: {
+        isError: true,
+        startsWith: 'Error: cannot overwrite existing "{{ws}}/existing_write.txt" without reading it first — read the file, then retry\n<path>{{ws}}/existing_write.txt</path>',
+        includes: ['1: alpha', '2: beta', 'resend the write if you still mean to replace it'],
+        outcome: 'kept-error',
+      },
+    },
   ),
   scenario(
     'n_e_sre_str_replace_unread',
