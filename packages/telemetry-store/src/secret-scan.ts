@@ -16,7 +16,14 @@ let scanner: Promise<Scanner> | undefined;
 
 function loadScanner(): Promise<Scanner> {
   scanner ??= (async () => {
-    const [{ lintSource }, { creator: preset }] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]);
+    const [{ lintSource }, { creator: preset }, { secretLintProfiler }] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+      import('@secretlint/profiler'),
+    ]);
+    // secretlint's profiler is on by default and puts performance marks for every rule of every scan into the
+    // process-wide performance timeline: in a long-lived DSH process that grows without bound.
+    secretLintProfiler.setEnabled(false);
     return { lintSource, rules: [{ id: preset.meta.id, rule: preset }] };
   })();
   return scanner;
