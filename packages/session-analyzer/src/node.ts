@@ -11,7 +11,7 @@ import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ReportBuilder } from './census.js';
-import { SessionParser, SkipSession, type Receipt } from './session-parser.js';
+import { ANONYMOUS_RECEIPTS, SessionParser, SkipSession, type Receipt } from './session-parser.js';
 import type { AnalysisReport, SessionAnalysis } from './types.js';
 
 /** Name of the plugin's event log (telemetry-store) in DSH_HOME, next to the `sessions` folder. */
@@ -72,15 +72,18 @@ export async function readReceipts(file: string): Promise<Map<string, Receipt[]>
   for await (const line of lines) {
     if (!line.includes('"healed-')) continue;
     try {
-      const event = JSON.parse(line) as { callId?: unknown; at?: unknown; outcome?: unknown };
-      if (typeof event.callId !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
-      const list = receipts.get(event.callId) ?? [];
-      list.push({ callId: event.callId, at: event.at, outcome: event.outcome });
-      receipts.set(event.callId, list);
+      const event = JSON.parse(line) as { callId?: unknown; tool?: unknown; at?: unknown; outcome?: unknown };
+      if (typeof event.tool !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
+      // a redacted call id cannot be joined by id; such receipts are joined by tool and time
+      const callId = typeof event.callId === 'string' && !event.callId.startsWith('[REDACTED') ? event.callId : ANONYMOUS_RECEIPTS;
+      const list = receipts.get(callId) ?? [];
+      list.push({ callId, tool: event.tool, at: event.at, outcome: event.outcome });
+      receipts.set(callId, list);
     } catch {
       // a torn or foreign line of the plugin's log: not a receipt
     }
   }
+  receipts.get(ANONYMOUS_RECEIPTS)?.sort((a, b) => a.at - b.at);
   return receipts;
 }
 

@@ -13,10 +13,20 @@ import type { FailureRecord, PluginEvidence, SessionAnalysis } from './types.js'
 
 /** A receipt from the plugin's event log, reduced to what joins it to a session. */
 export interface Receipt {
+  /** The call id, or {@link ANONYMOUS_RECEIPTS} when the log does not carry a usable one (that list is sorted by time). */
   callId: string;
+  /** The tool name as the model sent it. */
+  tool: string;
   at: number;
   outcome: string;
 }
+
+/**
+ * Key of receipts without a usable call id (a log that redacted it). They are joined to a call of the same tool
+ * whose result the session log records within {@link ANONYMOUS_JOIN_MS} of the receipt.
+ */
+export const ANONYMOUS_RECEIPTS = '';
+const ANONYMOUS_JOIN_MS = 500;
 
 /** Why a log is not analysed; the caller lists it under "skipped". */
 export class SkipSession extends Error {}
@@ -85,6 +95,8 @@ export class SessionParser {
   private totalChars = 0;
   private firstTime: number | undefined;
   private lastTime: number | undefined;
+  /** Each result's call id, tool names (streamed and ran) and time: joins receipts that lack a call id. */
+  private readonly resultTimes: { callId: string; tools: string[]; time: number }[] = [];
 
   constructor(private readonly file: string) {
     this.analysis = {
@@ -265,6 +277,7 @@ export class SessionParser {
     this.addChars(text.length);
     const call = this.pending.get(callId);
     this.pending.delete(callId);
+    if (this.lastTime !== undefined && call) this.resultTimes.push({ callId, tools: call.raw ? [call.raw.name, call.name] : [call.name], time: this.lastTime });
     const subCalls = this.failedSubCalls.get(callId) ?? [];
     this.failedSubCalls.delete(callId);
     if (block.isError !== true) {
@@ -308,16 +321,44 @@ export class SessionParser {
   finish(receipts?: ReadonlyMap<string, readonly Receipt[]>): SessionAnalysis {
     if (this.lineNumber === 0) throw new SkipSession('empty file');
     const receiptCounts = { healedSuccess: 0, healedFailed: 0 };
+    const count = (receipt: Receipt, callId: string) => {
+      if (receipt.outcome === 'healed-success') {
+        receiptCounts.healedSuccess += 1;
+        this.healedCallIds.add(callId);
+      } else if (receipt.outcome === 'healed-failed') receiptCounts.healedFailed += 1;
+    };
     if (receipts && receipts.size > 0) {
-      const from = (this.firstTime ?? -Infinity) - 5_000;
-      const to = (this.lastTime ?? Infinity) + 60_000;
+      // A receipt is written when the call's result arrives: within the session's own time span.
+      const from = (this.firstTime ?? -Infinity) - ANONYMOUS_JOIN_MS;
+      const to = (this.lastTime ?? Infinity) + 5_000;
+      const joined = new Set<string>();
       for (const callId of this.callIds) {
         for (const receipt of receipts.get(callId) ?? []) {
           if (receipt.at < from || receipt.at > to) continue;
-          if (receipt.outcome === 'healed-success') {
-            receiptCounts.healedSuccess += 1;
-            this.healedCallIds.add(callId);
-          } else if (receipt.outcome === 'healed-failed') receiptCounts.healedFailed += 1;
+          joined.add(callId);
+          count(receipt, callId);
+        }
+      }
+      const anonymous = receipts.get(ANONYMOUS_RECEIPTS) ?? [];
+      if (anonymous.length > 0) {
+        // Every (result, receipt) pair of the same tool within the window, closest first; each side used once.
+        const pairs: { callId: string; receipt: Receipt; distance: number }[] = [];
+        for (const result of this.resultTimes) {
+          if (joined.has(result.callId)) continue;
+          for (let index = firstAtOrAfter(anonymous, result.time - ANONYMOUS_JOIN_MS); index < anonymous.length; index++) {
+            const receipt = anonymous[index] as Receipt;
+            if (receipt.at > result.time + ANONYMOUS_JOIN_MS) break;
+            if (result.tools.includes(receipt.tool)) pairs.push({ callId: result.callId, receipt, distance: Math.abs(receipt.at - result.time) });
+          }
+        }
+        pairs.sort((a, b) => a.distance - b.distance);
+        const usedReceipts = new Set<Receipt>();
+        const usedCalls = new Set<string>();
+        for (const pair of pairs) {
+          if (usedReceipts.has(pair.receipt) || usedCalls.has(pair.callId)) continue;
+          usedReceipts.add(pair.receipt);
+          usedCalls.add(pair.callId);
+          count(pair.receipt, pair.callId);
         }
       }
     }
@@ -330,6 +371,18 @@ export class SessionParser {
 
 function categoryOf(call: { name: string; arguments: unknown }, result: ReturnType<typeof resultOf>): string {
   return classifyResult(call, result).category;
+}
+
+/** Index of the first receipt at or after `at` in a list sorted by time. */
+function firstAtOrAfter(sorted: readonly Receipt[], at: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as Receipt).at < at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Parses a whole log text (tests, small inputs). Throws {@link SkipSession} for a foreign or corrupt log. */
