@@ -50,7 +50,7 @@ async function filled(name, count, extra = {}) {
 // 2. stats() over 1M stored events.
 {
   const t0 = performance.now();
-  const store = await filled('million', 1_000_000);
+  const store = await filled('million', Number(process.env.BENCH_STATS_EVENTS ?? 1_000_000));
   const fillSeconds = (performance.now() - t0) / 1000;
   const samples = [];
   for (let i = 0; i < 20; i += 1) {
