@@ -259,6 +259,16 @@ export const nativeScenarios: readonly Scenario[] = [
     call('n_m_truncated_json', 'bash', '{"command":"rm -rf {{ws}}/build/rele'),
     keptError('invalid arguments: "arguments" must be an object'),
   ),
+  // Argument engine (issue 17): newly healed shapes, and must-not-change classes where the host's own answer is kept.
+  scenario('n_m_blank_description', 'native', 'invalid-args', 'bash with a blank description (the host rejects it before running)', call('n_m_blank_description', 'bash', { command: 'echo blank', description: '  ' }), healed({ isError: true, startsWith: 'Error: ' }, { exact: 'blank\n' })),
+  scenario('n_m_view_range_text', 'native', 'invalid-args', 'view_range sent as the text "2,3"', call('n_m_view_range_text', 'str_replace_editor', { command: 'view', path: F, view_range: '2,3' }), healed({ isError: true, startsWith: 'Error: ' }, { includes: ['line 2', 'line 3'], excludes: ['line 4'] })),
+  scenario('n_m_write_aliases', 'native', 'invalid-args', 'write with filename/contents (keys the schema maps one-to-one)', call('n_m_write_aliases', 'write', { filename: '{{ws}}/alias_new.txt', contents: 'via aliases\n' }), healed({ isError: true, startsWith: 'Error: invalid arguments: missing required property "file_path"' }, {})),
+  scenario('n_m_near_json', 'native', 'invalid-args', 'near-JSON arguments (single quotes, trailing comma), complete', call('n_m_near_json', 'bash', "{'command': 'echo near', 'description': 'Near JSON',}"), healed({ isError: true, startsWith: 'Error: ' }, { exact: 'near\n' })),
+  scenario('n_m_prefixed_name', 'native', 'unknown-tool', 'a provider-prefixed tool name (functions.bash)', call('n_m_prefixed_name', 'functions.bash', { command: 'echo prefixed', description: 'Echo a word' }), healed({ isError: true, startsWith: 'Error: ' }, { exact: 'prefixed\n' })),
+  scenario('n_m_scalar_strings', 'native', 'invalid-args', 'read with offset/limit as numeric strings', call('n_m_scalar_strings', 'read', { file_path: F, offset: '2', limit: '1' }), healed({ isError: true, startsWith: 'Error: invalid arguments' }, { includes: ['line 2'], excludes: ['line 3'] })),
+  scenario('n_m_null_optional', 'native', 'invalid-args', 'read with null for an optional parameter', call('n_m_null_optional', 'read', { file_path: F, offset: null }), healed({ isError: true, startsWith: 'Error: invalid arguments' }, { includes: ['line 1', 'line 10'] })),
+  scenario('n_m_home_path', 'native', 'editor-path', 'must not change: an editor path starting with $HOME is never joined to the cwd', call('n_m_home_path', 'str_replace_editor', { command: 'view', path: '$HOME/fixture.txt' }), keptError('The path $HOME/fixture.txt is not an absolute path', false)),
+  scenario('n_m_negative_view_range', 'native', 'editor-range', 'must not change: a negative view_range start (the last lines) is not clamped to the whole file', call('n_m_negative_view_range', 'str_replace_editor', { command: 'view', path: F, view_range: [-5, -1] }), keptError('Invalid `view_range`', false)),
 ];
 
 const TRACE = '\n    at ';
@@ -432,6 +442,13 @@ return { lines: r.lines.length, out: b.stdout.text };`),
     call('c_m_truncated_json', 'run_code', '{"code":"await tools.bash({ command: \\"rm -rf {{ws}}/rele'),
     keptError('invalid arguments: "arguments" must be an object'),
   ),
+  // Argument engine (issue 17) in Code Mode.
+  scenario('c_m_comment_description', 'code', 'invalid-args', 'run_code without description, program opens with a comment', call('c_m_comment_description', 'run_code', { code: '// Say hello from a comment\nreturn "commented";' }), healed({ isError: true, startsWith: 'Error: invalid arguments: missing required property "description"' }, { exact: 'commented' })),
+  scenario('c_m_program_under_command', 'code', 'invalid-args', 'a program without tools. sent under "command" runs as code, not as bash', call('c_m_program_under_command', 'run_code', { command: 'const x: number = 41;\nreturn x + 1;', description: 'Add one' }), healed({ isError: true, startsWith: 'Error: invalid arguments: missing required property "code"' }, { exact: '42' })),
+  scenario('c_m_inner_blank_description', 'code', 'inner-invalid-args', 'inner tools.bash with description: ""', call('c_m_inner_blank_description', 'run_code', program('const r = await tools.bash({ command: "echo inner-blank", description: "" });\nreturn r.stdout.text;')), healed({ isError: true, startsWith: 'Error: code run failed' }, { exact: 'inner-blank\n' })),
+  scenario('c_m_near_json', 'code', 'invalid-args', 'run_code near-JSON arguments, complete', call('c_m_near_json', 'run_code', "{'code': 'return 5;', 'description': 'Five',}"), healed({ isError: true, startsWith: 'Error: ' }, { exact: '5' })),
+  scenario('c_m_prefixed_direct', 'code', 'code-mode-direct-call', 'a provider-prefixed direct call (functions.read) in Code Mode', call('c_m_prefixed_direct', 'functions.read', { file_path: F }), healed({ isError: true, startsWith: 'Error: ' }, { includes: ['line 1'] })),
+  scenario('c_m_home_path_direct', 'code', 'code-mode-direct-call', 'must not change: a direct editor call with a $HOME path is not bridged with a joined path', call('c_m_home_path_direct', 'str_replace_editor', { command: 'view', path: '$HOME/fixture.txt' }), { without: { isError: true, startsWith: 'Error: ' }, with: { isError: true, startsWith: 'Error: ', excludes: ['{{ws}}/$HOME'], outcome: 'kept-error' } }),
 ];
 
 /**
@@ -472,6 +489,19 @@ export const capturedErrorCodes: Readonly<Record<string, string>> = {
   n_m_truncated_json: 'INVALID_ARGS',
   c_m_double_encoded: 'INVALID_ARGS',
   c_m_truncated_json: 'INVALID_ARGS',
+  // argument engine (issue 17): measured by this lab's baseline tier on rc.8
+  n_m_view_range_text: 'INVALID_ARGS',
+  n_m_write_aliases: 'INVALID_ARGS',
+  n_m_near_json: 'INVALID_ARGS',
+  n_m_prefixed_name: 'UNKNOWN_TOOL',
+  n_m_scalar_strings: 'INVALID_ARGS',
+  n_m_null_optional: 'INVALID_ARGS',
+  c_m_comment_description: 'INVALID_ARGS',
+  c_m_program_under_command: 'INVALID_ARGS',
+  c_m_inner_blank_description: 'CODE_RUN_FAILED',
+  c_m_near_json: 'INVALID_ARGS',
+  c_m_prefixed_direct: 'UNKNOWN_TOOL',
+  c_m_home_path_direct: 'UNKNOWN_TOOL',
 };
 
 /** Every scenario of a mode. */
