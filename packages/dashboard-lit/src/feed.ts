@@ -162,8 +162,23 @@ export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuer
   return query;
 }
 
+/** The fields of an event the filters look at. */
+export interface MatchableEvent {
+  at: number;
+  tool: string;
+  category: string;
+  outcome: string;
+  model?: string;
+  callId?: string;
+  error?: string;
+  before?: string;
+  after?: string;
+  ruleIds: readonly string[];
+  changes: readonly string[];
+}
+
 /** True when an event passes the query's filters (the same rules as the store's `matchesQuery`, plus the time range). */
-export function eventMatches(event: FeedEvent, query: EventsQuery): boolean {
+export function eventMatches(event: MatchableEvent, query: EventsQuery): boolean {
   if (query.from !== undefined && event.at < query.from) return false;
   if (query.to !== undefined && event.at >= query.to) return false;
   if (query.tool !== undefined && event.tool !== query.tool) return false;

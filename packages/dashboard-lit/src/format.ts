@@ -2,33 +2,50 @@
  * Number, rate and time formatting plus the pure view logic of the dashboard (ranking order, event filtering),
  * kept out of the element so it can be read and tested without a DOM.
  */
-import type { DashboardEvent, Outcome, RateRow } from './types.js';
+import { OUTCOMES, eventMatches, type EventsQuery, type Outcome } from './feed.js';
+import type { DashboardEvent, RateRow } from './types.js';
 
-const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-
-export const formatInteger = (value: number): string => integerFormat.format(value);
-
-/** Token counts: compact above ten thousand (`153.3M`), exact below. */
-export const formatTokens = (value: number): string =>
-  value >= 10_000 ? compactFormat.format(value) : integerFormat.format(value);
-
-/** A ratio as a percentage with one decimal (`2.2%`); null has no denominator and is rendered by the caller. */
-export function formatRate(rate: number): string {
-  return `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
+/** Number and time formatting in one locale (Intl), so figures and dates follow the page's language. */
+export interface Formatter {
+  /** The BCP 47 tag the formatter uses. */
+  readonly locale: string;
+  integer(value: number): string;
+  /** Token counts: compact above ten thousand (`12.2M`, `1217万`), exact below. */
+  tokens(value: number): string;
+  /** A ratio as a percentage with one decimal (`2.5%`); null has no denominator and is rendered by the caller. */
+  rate(rate: number): string;
+  /** Date and time of an epoch-milliseconds instant, in the browser's time zone; '' for an invalid one. */
+  time(at: number): string;
 }
 
-export function formatTime(at: number): string {
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
+const formatters = new Map<string, Formatter>();
+
+/** The formatter for a BCP 47 tag (`en-US`, `zh-CN`); created once per tag. */
+export function formatterFor(locale: string): Formatter {
+  let formatter = formatters.get(locale);
+  if (formatter) return formatter;
+  const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const compact = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
+  formatter = {
+    locale,
+    integer: (value) => integer.format(value),
+    tokens: (value) => (value >= 10_000 ? compact.format(value) : integer.format(value)),
+    rate: (rate) => percent.format(Math.round(rate * 1000) / 1000),
+    time: (at) => {
+      const date = new Date(at);
+      return Number.isNaN(date.getTime()) ? '' : dateTime.format(date);
+    },
+  };
+  formatters.set(locale, formatter);
+  return formatter;
 }
 
-export const OUTCOME_LABELS: Record<Outcome, string> = {
-  'healed-success': 'healed',
-  'healed-failed': 'heal failed',
-  passthrough: 'pass-through',
-  'passthrough-failed': 'pass-through failed',
-};
+const english = formatterFor('en-US');
+export const formatInteger = english.integer;
+export const formatTokens = english.tokens;
+export const formatRate = english.rate;
 
 /** Rows in ranking order: the server's order for ranked rows, then the rows below the floor by call count. */
 export function orderRows(rows: readonly RateRow[], ranking: readonly string[]): { ranked: RateRow[]; belowFloor: RateRow[] } {
@@ -46,38 +63,45 @@ export function orderRows(rows: readonly RateRow[], ranking: readonly string[]):
   return { ranked: [...ranked, ...missing], belowFloor };
 }
 
+/** The events table's filters as the form holds them (`from`/`to` are `datetime-local` values, local time). */
 export interface EventFilter {
   tool: string;
   category: string;
   outcome: string;
   text: string;
+  from: string;
+  to: string;
 }
 
-export const EMPTY_FILTER: EventFilter = { tool: '', category: '', outcome: '', text: '' };
+export const EMPTY_FILTER: EventFilter = { tool: '', category: '', outcome: '', text: '', from: '', to: '' };
 
-/** Lower-cased searchable text of each event, computed once per event object (events are never mutated). */
-const searchText = new WeakMap<DashboardEvent, string>();
+/** True when any filter is set. */
+export const isFiltered = (filter: EventFilter): boolean => Object.values(filter).some((value) => value !== '');
 
-function searchTextOf(event: DashboardEvent): string {
-  let text = searchText.get(event);
-  if (text === undefined) {
-    const fields = [event.tool, event.category, event.outcome, event.before, event.after, event.error, event.model, ...event.ruleIds, ...event.changes];
-    // A separator no field can contain keeps a search from matching across two fields.
-    text = fields.filter((field): field is string => typeof field === 'string').join('\u0000').toLowerCase();
-    searchText.set(event, text);
-  }
-  return text;
+function localTime(value: string): number | undefined {
+  if (value === '') return undefined;
+  const at = new Date(value).getTime();
+  return Number.isNaN(at) ? undefined : at;
 }
 
-/** Events matching every non-empty filter; `text` is a case-insensitive substring of any textual field. */
+/** The filters as the events route's query (empty fields left out; an unparsable time is ignored). */
+export function eventsQueryOf(filter: EventFilter): EventsQuery {
+  const query: EventsQuery = {};
+  if (filter.tool) query.tool = filter.tool;
+  if (filter.category) query.category = filter.category;
+  if ((OUTCOMES as readonly string[]).includes(filter.outcome)) query.outcome = filter.outcome as Outcome;
+  if (filter.text.trim()) query.text = filter.text.trim();
+  const from = localTime(filter.from);
+  const to = localTime(filter.to);
+  if (from !== undefined) query.from = from;
+  if (to !== undefined) query.to = to;
+  return query;
+}
+
+/** Events matching every filter, with the same rules the server applies (`eventMatches` of the feed contract). */
 export function filterEvents(events: readonly DashboardEvent[], filter: EventFilter): DashboardEvent[] {
-  const needle = filter.text.trim().toLowerCase();
-  return events.filter((event) => {
-    if (filter.tool && event.tool !== filter.tool) return false;
-    if (filter.category && event.category !== filter.category) return false;
-    if (filter.outcome && event.outcome !== filter.outcome) return false;
-    return !needle || searchTextOf(event).includes(needle);
-  });
+  const query = eventsQueryOf(filter);
+  return events.filter((event) => eventMatches(event, query));
 }
 
 /** Sorted distinct values, for the filter drop-downs. */

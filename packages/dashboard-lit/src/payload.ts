@@ -3,6 +3,7 @@
  * `data` object produces one clear error message instead of a half-drawn page or an exception in render.
  * Only the fields the dashboard reads are checked; unknown extra fields are ignored.
  */
+import type { EventsPage } from './feed.js';
 import type { DashboardPayload } from './types.js';
 
 export const SUPPORTED_VERSION = 1;
@@ -76,12 +77,21 @@ const event = object({
 
 const rule = object({
   id: string,
+  stage: optional(string),
   category: string,
   title: string,
   description: string,
   option: optional(string),
   enabled: optional(boolean),
+  fired: optional(number),
 });
+
+const optionValue: Checker = (value) =>
+  typeof value === 'boolean' || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    ? undefined
+    : ' must be a boolean, number, string or list of strings';
+
+const option = object({ name: string, value: optionValue, defaultValue: optionValue, description: optional(string) });
 
 const payloadShape = object({
   generatedAt: number,
@@ -108,11 +118,27 @@ const payloadShape = object({
       rejectedInputs: optional(number),
       skippedLines: optional(number),
       foldedToolCalls: optional(number),
+      dropped: optional(number),
     }),
   ),
   pluginErrors: optional(number),
   rules: optional(arrayOf(rule)),
+  ruleUsage: optional(object({ counted: number, complete: boolean })),
+  options: optional(arrayOf(option)),
 });
+
+const eventsPageShape = object({ events: arrayOf(event), total: number, offset: number, limit: number, source: string });
+
+export type EventsPageCheck = { ok: true; page: EventsPage } | { ok: false; message: string };
+
+/** Accepts a parsed JSON value as a page of the events route, or says what is wrong with it. */
+export function checkEventsPage(value: unknown): EventsPageCheck {
+  if (!isRecord(value)) return { ok: false, message: 'the events page is not a JSON object' };
+  if (value.v !== SUPPORTED_VERSION) return { ok: false, message: `unsupported events page version ${JSON.stringify(value.v) ?? 'undefined'}` };
+  const problem = eventsPageShape(value);
+  if (problem) return { ok: false, message: `invalid events page: page${problem}` };
+  return { ok: true, page: value as unknown as EventsPage };
+}
 
 /** Accepts a parsed JSON value as a stats payload of the supported version, or says what is wrong with it. */
 export function checkPayload(value: unknown): PayloadCheck {

@@ -1,42 +1,28 @@
 /**
- * The dashboard's stylesheet. Colours are custom properties set per theme: `light` and `dark` use fixed
- * palettes; `auto` follows the DSH web client's own design tokens (`--dsw-alias-*`) when the element sits in
- * DSH, and the user's `prefers-color-scheme` everywhere else. Badges always carry text, never colour alone.
+ * The dashboard's stylesheet. Colours are custom properties defined once with `light-dark()`: `light` and `dark`
+ * fix the colour scheme; `auto` follows the DSH web client's own design tokens (`--dsw-alias-*`) when the element
+ * sits in DSH, and the user's `prefers-color-scheme` everywhere else. Badges always carry text, never colour alone.
  * The layout follows the element's own width (a container query on the host, not the viewport), because the
  * element is embedded in panels of any size: DSH's Settings panel is about 560 px wide.
  */
 import { css } from 'lit';
 
 export const dashboardStyles = css`
+  /* The palette, once: each colour is light-dark(light, dark) and the theme picks the colour scheme. In auto
+     theme a colour is DSH's design token when the page defines it (--tn-dsh-*, set below), else the palette. A
+     page may override any --tn-* property on the element itself. */
   :host {
-    --tn-l-bg: #ffffff;
-    --tn-l-surface: #f6f8fa;
-    --tn-l-fg: #1f2328;
-    --tn-l-muted: #59636e;
-    --tn-l-border: #d1d9e0;
-    --tn-l-accent: #0969da;
-    --tn-l-good: #1a7f37;
-    --tn-l-bad: #cf222e;
-    --tn-l-warn: #9a6700;
-    --tn-d-bg: #0d1117;
-    --tn-d-surface: #161b22;
-    --tn-d-fg: #e6edf3;
-    --tn-d-muted: #9198a1;
-    --tn-d-border: #3d444d;
-    --tn-d-accent: #4493f8;
-    --tn-d-good: #3fb950;
-    --tn-d-bad: #f85149;
-    --tn-d-warn: #d29922;
-
-    --tn-bg: var(--dsw-alias-bg-layer-1, var(--tn-l-bg));
-    --tn-surface: var(--dsw-alias-bg-module-platform, var(--tn-l-surface));
-    --tn-fg: var(--dsw-alias-label-primary, var(--tn-l-fg));
-    --tn-muted: var(--dsw-alias-label-secondary, var(--tn-l-muted));
-    --tn-border: var(--dsw-alias-border-l2, var(--tn-l-border));
-    --tn-accent: var(--dsw-alias-brand-primary, var(--tn-l-accent));
-    --tn-good: var(--dsw-alias-state-success-primary, var(--tn-l-good));
-    --tn-bad: var(--dsw-alias-state-error-primary, var(--tn-l-bad));
-    --tn-warn: var(--dsw-alias-state-warn-label, var(--tn-l-warn));
+    --tn-bg: var(--tn-dsh-bg, light-dark(#ffffff, #0d1117));
+    --tn-surface: var(--tn-dsh-surface, light-dark(#f6f8fa, #161b22));
+    --tn-fg: var(--tn-dsh-fg, light-dark(#1f2328, #e6edf3));
+    --tn-muted: var(--tn-dsh-muted, light-dark(#59636e, #9198a1));
+    --tn-border: var(--tn-dsh-border, light-dark(#d1d9e0, #3d444d));
+    --tn-accent: var(--tn-dsh-accent, light-dark(#0969da, #4493f8));
+    --tn-good: var(--tn-dsh-good, light-dark(#1a7f37, #3fb950));
+    --tn-bad: var(--tn-dsh-bad, light-dark(#cf222e, #f85149));
+    --tn-warn: var(--tn-dsh-warn, light-dark(#9a6700, #d29922));
+    --tn-added-bg: color-mix(in srgb, var(--tn-good) 16%, transparent);
+    --tn-removed-bg: color-mix(in srgb, var(--tn-bad) 16%, transparent);
 
     display: block;
     color: var(--tn-fg);
@@ -46,7 +32,7 @@ export const dashboardStyles = css`
     line-height: 1.45;
     padding: 16px;
     box-sizing: border-box;
-    color-scheme: light;
+    color-scheme: light dark;
     container: tn-dashboard / inline-size;
     /* A size container does not take its width from its content, so in a shrink-to-fit parent (a flex column
        with align-items: flex-start, an inline-block) it would collapse; fill the available width instead, as a
@@ -55,42 +41,22 @@ export const dashboardStyles = css`
     width: -webkit-fill-available;
     width: stretch;
   }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light']):not([theme='dark'])) {
-      --tn-bg: var(--dsw-alias-bg-layer-1, var(--tn-d-bg));
-      --tn-surface: var(--dsw-alias-bg-module-platform, var(--tn-d-surface));
-      --tn-fg: var(--dsw-alias-label-primary, var(--tn-d-fg));
-      --tn-muted: var(--dsw-alias-label-secondary, var(--tn-d-muted));
-      --tn-border: var(--dsw-alias-border-l2, var(--tn-d-border));
-      --tn-accent: var(--dsw-alias-brand-primary, var(--tn-d-accent));
-      --tn-good: var(--dsw-alias-state-success-primary, var(--tn-d-good));
-      --tn-bad: var(--dsw-alias-state-error-primary, var(--tn-d-bad));
-      --tn-warn: var(--dsw-alias-state-warn-label, var(--tn-d-warn));
-      color-scheme: dark;
-    }
+  /* Auto theme: DeepSeek Harness's tokens. An undefined token leaves its --tn-dsh-* unset, so the palette applies. */
+  :host(:not([theme='light']):not([theme='dark'])) {
+    --tn-dsh-bg: var(--dsw-alias-bg-layer-1);
+    --tn-dsh-surface: var(--dsw-alias-bg-module-platform);
+    --tn-dsh-fg: var(--dsw-alias-label-primary);
+    --tn-dsh-muted: var(--dsw-alias-label-secondary);
+    --tn-dsh-border: var(--dsw-alias-border-l2);
+    --tn-dsh-accent: var(--dsw-alias-brand-primary);
+    --tn-dsh-good: var(--dsw-alias-state-success-primary);
+    --tn-dsh-bad: var(--dsw-alias-state-error-primary);
+    --tn-dsh-warn: var(--dsw-alias-state-warn-label);
   }
   :host([theme='light']) {
-    --tn-bg: var(--tn-l-bg);
-    --tn-surface: var(--tn-l-surface);
-    --tn-fg: var(--tn-l-fg);
-    --tn-muted: var(--tn-l-muted);
-    --tn-border: var(--tn-l-border);
-    --tn-accent: var(--tn-l-accent);
-    --tn-good: var(--tn-l-good);
-    --tn-bad: var(--tn-l-bad);
-    --tn-warn: var(--tn-l-warn);
     color-scheme: light;
   }
   :host([theme='dark']) {
-    --tn-bg: var(--tn-d-bg);
-    --tn-surface: var(--tn-d-surface);
-    --tn-fg: var(--tn-d-fg);
-    --tn-muted: var(--tn-d-muted);
-    --tn-border: var(--tn-d-border);
-    --tn-accent: var(--tn-d-accent);
-    --tn-good: var(--tn-d-good);
-    --tn-bad: var(--tn-d-bad);
-    --tn-warn: var(--tn-d-warn);
     color-scheme: dark;
   }
   [hidden] {
@@ -361,6 +327,99 @@ export const dashboardStyles = css`
   }
   .badge.off {
     color: var(--tn-warn);
+  }
+
+  td.cell-time {
+    white-space: nowrap;
+  }
+  .options {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(min(260px, 100%), 1fr));
+    gap: 6px 16px;
+    margin: 0;
+  }
+  .options > div {
+    border-bottom: 1px solid var(--tn-border);
+    padding: 4px 0;
+    min-width: 0;
+  }
+  .options dt {
+    font-weight: 600;
+  }
+  .options dd {
+    margin: 0;
+  }
+  .options dd.changed code {
+    color: var(--tn-accent);
+    font-weight: 650;
+  }
+  .pager {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: center;
+    justify-content: flex-end;
+    margin-top: 8px;
+  }
+  .change-head {
+    display: flex;
+    gap: 8px;
+    align-items: baseline;
+    justify-content: space-between;
+  }
+  button.toggle {
+    font-size: 11px;
+    padding: 0 6px;
+  }
+  .diff {
+    margin: 2px 0;
+    border: 1px solid var(--tn-border);
+    border-radius: 4px;
+    max-height: 16em;
+    overflow: auto;
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 12px;
+  }
+  .diff .line {
+    display: flex;
+    white-space: pre-wrap;
+    word-break: break-word;
+  }
+  .diff .line::before {
+    content: attr(data-sign);
+    flex: none;
+    width: 1.5ch;
+    padding-left: 2px;
+    color: var(--tn-muted);
+    user-select: none;
+  }
+  .diff .line.added {
+    background: var(--tn-added-bg);
+  }
+  .diff .line.removed {
+    background: var(--tn-removed-bg);
+  }
+  .diff .line.added mark,
+  .diff .line.removed mark {
+    color: inherit;
+    border-radius: 2px;
+  }
+  .diff .line.added mark {
+    background: color-mix(in srgb, var(--tn-good) 40%, transparent);
+  }
+  .diff .line.removed mark {
+    background: color-mix(in srgb, var(--tn-bad) 40%, transparent);
+    text-decoration: line-through;
+  }
+  .keys {
+    margin: 2px 0;
+    font-size: 12px;
+  }
+  .keys .key {
+    margin: 2px 0;
+  }
+  .keys .key > code:first-child {
+    font-weight: 650;
   }
 
   /* Narrower than the events table's minimum width (the element below ~790 px): each event becomes a card. The

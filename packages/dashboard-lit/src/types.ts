@@ -1,15 +1,13 @@
 /**
- * The part of the stats feed the dashboard renders, written as plain TypeScript so the element compiles and
- * bundles without the typebox runtime. It mirrors `StatsPayload` of `@dsh-tool-normalizer/telemetry-store/query`
- * (schema version 1); the compile-time check at the end of this file fails the build when the store's type stops
- * being assignable to this one, and `tests/payload.test.ts` runs the real store's output through the runtime check.
- * `rules` is the one addition: the rule catalogue the server may attach.
+ * The part of the stats feed the dashboard renders, as the element accepts it: the feed contract's payload
+ * (`FeedPayload` of `./feed`) with every field the dashboard can live without made optional, so an older server
+ * or a hand-built `data` object still renders. The compile-time check at the end of this file fails the build
+ * when the feed's type stops being assignable to this one; `tests/payload.test.ts` runs the real store's output
+ * through the runtime check.
  */
-import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
+import type { FeedAdditions, FeedPayload, Outcome, RuleState } from './feed.js';
 
-export type Outcome = 'healed-success' | 'healed-failed' | 'passthrough' | 'passthrough-failed';
-
-export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'];
+export { OUTCOMES, type Outcome } from './feed.js';
 
 /** A ratio in [0, 1], or null when its denominator is zero. */
 export type Rate = number | null;
@@ -57,18 +55,10 @@ export interface DashboardEvent {
   model?: string;
 }
 
-/** One healing rule as described by core-rules' `ruleCatalogue` (the dashboard never imports core-rules). */
-export interface RuleCard {
-  id: string;
-  category: string;
-  title: string;
-  description: string;
-  option?: string;
-  /** Whether the rule's option is on in the running configuration, when the server knows. */
-  enabled?: boolean;
-}
+/** One rule card: core-rules' catalogue row with its state, as the adapter serves it. */
+export type RuleCard = RuleState;
 
-export interface DashboardPayload {
+export interface DashboardPayload extends FeedAdditions {
   v: number;
   generatedAt: number;
   since: number;
@@ -95,15 +85,13 @@ export interface DashboardPayload {
     skippedLines?: number;
     /** Calls of rarely seen tool names counted together under one row (the store caps its maps). */
     foldedToolCalls?: number;
+    /** Events dropped from a full write queue (their calls are still counted). */
+    dropped?: number;
   };
-  /** Exceptions the plugin caught and failed open on (served by dsh-adapter's stats route). */
-  pluginErrors?: number;
-  /** Optional rule catalogue; the element's `rules` property takes precedence. */
-  rules?: RuleCard[];
 }
 
 export type Theme = 'light' | 'dark' | 'auto';
 
-/** Compile-time contract: whatever the telemetry store serves must be renderable by this dashboard. */
+/** Compile-time contract: whatever the feed serves must be renderable by this dashboard. */
 type Renderable<T extends DashboardPayload> = T;
-type StorePayloadIsRenderable = Renderable<StatsPayload>;
+export type FeedPayloadIsRenderable = Renderable<FeedPayload>;

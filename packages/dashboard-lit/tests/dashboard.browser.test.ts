@@ -114,41 +114,51 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   it('filters recent events by tool, category, outcome and text, and resets', async () => {
     await open();
     await expect.poll(eventIds).toEqual(['ev-1', 'ev-2', 'ev-3', 'ev-4', 'ev-5', 'ev-6', 'ev-7']);
-    expect(await dash().locator('caption').textContent()).toMatch(/Showing 7 of 7 recent events\s+\(93 stored\)/);
+    expect(await dash().locator('caption').textContent()).toMatch(/Showing 1–7 of 7 recent events\./);
 
     await dash().getByLabel('Tool').selectOption('run_code');
-    expect(await eventIds()).toEqual(['ev-1', 'ev-3']);
+    await expect.poll(eventIds).toEqual(['ev-1', 'ev-3']);
     await dash().getByLabel('Outcome').selectOption('healed-success');
-    expect(await eventIds()).toEqual(['ev-1', 'ev-3']);
+    await expect.poll(eventIds).toEqual(['ev-1', 'ev-3']);
     await dash().getByLabel('Search').fill('GIT STATUS');
-    expect(await eventIds()).toEqual(['ev-1']);
+    await expect.poll(eventIds).toEqual(['ev-1']);
     await dash().getByLabel('Search').fill('nothing matches this');
-    expect(await dash().locator('tbody').textContent()).toContain('No events match these filters.');
+    await expect.poll(() => dash().locator('tbody').textContent()).toContain('No events match these filters.');
+    // The filters went to the server as the events route's query.
+    expect(server.eventsRequests.at(-1)).toBe('?tool=run_code&text=nothing+matches+this&outcome=healed-success&offset=0&limit=25');
 
     await dash().getByRole('button', { name: 'Reset filters' }).click();
-    expect(await eventIds()).toHaveLength(7);
+    await expect.poll(eventIds).toHaveLength(7);
     await dash().getByLabel('Category').selectOption('fs-not-observed');
-    expect(await eventIds()).toEqual(['ev-2', 'ev-4']);
+    await expect.poll(eventIds).toEqual(['ev-2', 'ev-4']);
     await dash().getByLabel('Search').fill('stale_version');
-    expect(await eventIds()).toEqual(['ev-4']);
+    await expect.poll(eventIds).toEqual(['ev-4']);
     await dash().getByLabel('Category').selectOption('');
     await dash().getByLabel('Search').fill('');
     await dash().getByLabel('Outcome').selectOption('passthrough-failed');
-    expect(await eventIds()).toEqual(['ev-5', 'ev-7']);
+    await expect.poll(eventIds).toEqual(['ev-5', 'ev-7']);
   });
 
   it('clicking a ranking row shows that row\'s events', async () => {
     await open();
+    await expect.poll(eventIds).toHaveLength(7);
     await dash().locator('[data-ranking="category"]').getByRole('button', { name: 'unknown-tool' }).click();
-    expect(await eventIds()).toEqual(['ev-7']);
+    await expect.poll(eventIds).toEqual(['ev-7']);
     expect(await dash().getByLabel('Category').inputValue()).toBe('unknown-tool');
   });
 
   it('shows markup from event data as text and never runs it', async () => {
     await open();
+    // The readable diff shows the markup as text…
+    const change = dash().locator('tr[data-event="ev-2"] [data-change]');
+    await expect.poll(() => change.textContent()).toContain('<img src=x onerror="window.__tnXss=1">');
+    expect(await dash().locator('img').count()).toBe(0);
+    // …and so does the raw view, one toggle away.
+    await change.getByRole('button', { name: 'Raw JSON' }).click();
     const before = dash().locator('tr[data-event="ev-2"] pre[data-before]');
     await expect.poll(() => before.textContent()).toBe(XSS_PREVIEW);
     expect(await dash().locator('img').count()).toBe(0);
+    await dash().locator('tr[data-event="ev-3"]').getByRole('button', { name: 'Raw JSON' }).click();
     expect(await page.evaluate(() => (window as unknown as { __tnXss?: number }).__tnXss)).toBeUndefined();
     const redacted = await dash().locator('tr[data-event="ev-3"] pre[data-after]').textContent();
     expect(redacted).toBe(REDACTED_PREVIEW);
@@ -156,14 +166,18 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   });
 
   it('renders a payload computed by the real telemetry store, with its secrets already redacted', async () => {
-    await open({ src: '/real/stats' });
+    // A server without the events route (404): the payload's recent events are paged in the browser.
+    await open({ src: '/real/stats', 'events-src': '/real/events' });
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('41');
     expect(await kpi('healing-rate').locator('.value').textContent()).toBe('90.0%');
     expect(await kpi('tokens').locator('.value').textContent()).toBe('1.4M');
-    expect(await dash().locator('tbody tr[data-event]').count()).toBe(41);
+    await expect.poll(() => dash().locator('tbody tr[data-event]').count()).toBe(25);
     const shadowText = await dash().evaluate((element) => element.shadowRoot?.textContent ?? '');
     expect(shadowText).toContain('[REDACTED]');
     expect(shadowText).not.toContain(RAW_SECRET);
+    await dash().getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => dash().locator('tbody tr[data-event]').count()).toBe(16);
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 2 of 2');
   });
 
   it('clears only after confirmation, sends the protected request, then shows the empty state', async () => {
@@ -392,11 +406,11 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
       expect(previews.width).toBeGreaterThan(card.width - 40);
 
       // Previews and errors are text blocks (markup in event data stays text).
-      const before = dash().locator('tr[data-event="ev-2"] pre[data-before]');
-      expect(await before.textContent()).toBe(XSS_PREVIEW);
-      expect(await before.isVisible()).toBe(true);
+      const change = dash().locator('tr[data-event="ev-2"] [data-change]');
+      expect(await change.textContent()).toContain('<img src=x onerror="window.__tnXss=1">');
+      expect(await change.isVisible()).toBe(true);
       expect(await dash().locator('img').count()).toBe(0);
-      expect(await dash().locator('tr[data-event="ev-3"] pre[data-after]').textContent()).toBe(REDACTED_PREVIEW);
+      expect(await dash().locator('tr[data-event="ev-3"] [data-change]').textContent()).toContain(REDACTED_PREVIEW);
       const error = dash().locator('tr[data-event="ev-4"] pre[data-error]');
       expect(await error.textContent()).toContain('FS_STALE_VERSION');
       expect((await box('tr[data-event="ev-4"] pre[data-error]')).width).toBeGreaterThan(card.width - 40);
@@ -416,7 +430,7 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
 
       // The same filters work on the cards.
       await dash().getByLabel('Tool').selectOption('run_code');
-      expect(await eventIds()).toEqual(['ev-1', 'ev-3']);
+      await expect.poll(eventIds).toEqual(['ev-1', 'ev-3']);
       await dash().getByRole('button', { name: 'Reset filters' }).click();
       expect(await horizontalOverflow()).toEqual({ scrolling: [], sticking: [] });
 
@@ -446,33 +460,155 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
   });
 
-  it('the DSH client bundle registers the Settings section and its React component renders the dashboard', async () => {
+  it('the DSH Settings logic registers the section, its copy in en and zh, and renders the dashboard in the host\'s language', async () => {
     await page.goto(`${server.url}/client`);
     const loaded = await page.evaluate(() => {
       const w = window as unknown as {
-        __loaded: { id: string; exports: { inject: string[] } };
-        __requires: string[];
+        __settings: { inject: string[] };
         __ctx: { effects: string[]; slots: { injected: string[] } };
         __section: { options: { name: string; id: string; order: number; label: () => string } };
       };
       return {
-        id: w.__loaded.id,
-        inject: w.__loaded.exports.inject,
-        requires: w.__requires,
+        inject: w.__settings.inject,
+        effects: w.__ctx.effects,
         slotsInjected: w.__ctx.slots.injected,
         section: { name: w.__section.options.name, id: w.__section.options.id, order: w.__section.options.order, label: w.__section.options.label() },
       };
     });
     expect(loaded).toEqual({
-      id: 'dsh-tool-normalizer',
       inject: ['slots', 'locale'],
-      requires: ['react'],
+      effects: ['tool-normalizer: copy dictionaries'],
       slotsInjected: ['settings.section'],
       section: { name: 'settings.section', id: 'tool-normalizer', order: 25, label: '工具调用修复' },
     });
     const mounted = page.locator('#root tn-dashboard');
     await expect.poll(() => mounted.getAttribute('src')).toBe('/plugin-api/tool-normalizer/stats');
+    expect(await mounted.getAttribute('events-src')).toBe('/plugin-api/tool-normalizer/events');
     expect(await mounted.getAttribute('theme')).toBe('auto');
     await expect.poll(() => mounted.locator('[data-kpi="calls"] .value').textContent()).toBe('907');
+    // The copy comes from the host's translate function (zh here), numbers from the page language (zh-CN).
+    expect(await mounted.locator('[data-kpi="calls"] .label').textContent()).toBe('拦截的调用');
+    expect(await mounted.locator('#events-title').textContent()).toBe('事件');
+    expect(await mounted.locator('[data-kpi="tokens"] .value').textContent()).toBe('1217万');
+  });
+
+  it('renders every string in Chinese with locale="zh" (and follows <html lang> without one)', async () => {
+    await open({ locale: 'zh' });
+    await expect.poll(() => kpi('calls').locator('.label').textContent()).toBe('拦截的调用');
+    expect(await kpi('tokens').locator('.value').textContent()).toBe('1217万');
+    expect(await dash().getByRole('button', { name: '刷新' }).count()).toBe(1);
+    expect(await dash().locator('caption').textContent()).toContain('显示最近 7 个事件中的第 1–7 个');
+    // No English copy left in the page chrome (event data, ids and option names excepted).
+    const chrome = await dash().evaluate((element) =>
+      [...element.shadowRoot!.querySelectorAll('h2, h3, th, label, button, .kpi .label, caption, .badge')].map((node) => node.textContent!.trim()),
+    );
+    const english = chrome.filter((text) => /\b(the|of|and|calls|events|rate|Tool|Search|Refresh|healed)\b/i.test(text) && !/^[\w.-]+$/.test(text));
+    expect(english).toEqual([]);
+    await page.screenshot({ path: `${artifactsDir}dashboard-zh-light.png`, fullPage: true });
+
+    await open({ lang: 'zh-CN' });
+    await expect.poll(() => kpi('calls').locator('.label').textContent()).toBe('拦截的调用');
+    await page.evaluate(() => document.documentElement.setAttribute('lang', 'en'));
+    await expect.poll(() => kpi('calls').locator('.label').textContent()).toBe('Calls intercepted');
+  });
+
+  it('shows a healed run_code as program text with a line diff and the changed spans marked; other tools per key', async () => {
+    const program = (code: string, description?: string) => JSON.stringify({ code, ...(description ? { description } : {}) });
+    const sent = 'const r = await tools.bash({ command: "node build.js" });\nconsole.log(r.stdout)\nreturn r';
+    const ran = 'const r = await tools.bash({ command: "node build.js", description: "Run node build.js" });\nconsole.log(r.stdout)\nreturn r';
+    const payload = fixturePayload();
+    payload.recent = [
+      { ...payload.recent[0]!, id: 'prog', tool: 'run_code', before: program(sent), after: program(ran, 'Run the build') },
+      { ...payload.recent[5]!, id: 'keys' },
+    ];
+    server.payload = payload;
+    await open();
+    const diff = dash().locator('tr[data-event="prog"] [data-change="program"] [data-diff]').first();
+    await expect.poll(() => diff.locator('.line').count()).toBe(4);
+    const lines = await diff.locator('.line').evaluateAll((rows) => rows.map((row) => [row.className.replace('line ', ''), row.textContent]));
+    expect(lines).toEqual([
+      ['removed', 'const r = await tools.bash({ command: "node build.js" });'],
+      ['added', 'const r = await tools.bash({ command: "node build.js", description: "Run node build.js" });'],
+      ['same', 'console.log(r.stdout)'],
+      ['same', 'return r'],
+    ]);
+    const marked = await diff.locator('.line.added mark').allTextContents();
+    expect(marked.join('')).toContain('description: "Run node build.js"');
+    expect(marked.join('')).not.toContain('console');
+    // The description the heal added is a key change next to the program.
+    expect(await dash().locator('tr[data-event="prog"] [data-key="description"]').textContent()).toContain('Run the build');
+    // view_range [1,400] -> [1,120]: one changed key, its line diff marks the numbers.
+    const range = dash().locator('tr[data-event="keys"] [data-key="view_range"]');
+    expect(await range.locator('.line.removed mark').allTextContents()).toEqual(['400']);
+    expect(await range.locator('.line.added mark').allTextContents()).toEqual(['120']);
+    expect(await dash().locator('tr[data-event="keys"] [data-key="path"]').count()).toBe(0);
+    // Raw JSON one toggle away, and back.
+    const row = dash().locator('tr[data-event="prog"]');
+    await row.getByRole('button', { name: 'Raw JSON' }).click();
+    expect(await row.locator('pre[data-before]').textContent()).toBe(program(sent));
+    await row.getByRole('button', { name: 'Readable' }).click();
+    expect(await row.locator('pre[data-before]').count()).toBe(0);
+    await row.scrollIntoViewIfNeeded();
+    await row.screenshot({ path: `${artifactsDir}dashboard-diff.png` });
+  });
+
+  it('pages through more stored events than the ring holds, with filters and a time range applied on the server', async () => {
+    await open({ src: '/history/stats', 'events-src': '/history/events' });
+    await expect.poll(() => dash().locator('caption').textContent()).toContain('Showing 1–25 of 1,200 stored events.');
+    expect(await eventIds()).toEqual(Array.from({ length: 25 }, (_, index) => `h-${index}`));
+    await dash().getByRole('button', { name: 'Older' }).click();
+    await expect.poll(eventIds).toEqual(Array.from({ length: 25 }, (_, index) => `h-${index + 25}`));
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 2 of 48');
+    // Jump far past any in-memory window: page 48 holds the oldest events.
+    for (let pageIndex = 2; pageIndex < 48; pageIndex++) await dash().getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => dash().locator('[data-page-of]').textContent()).toBe('Page 48 of 48');
+    expect((await eventIds()).at(-1)).toBe('h-1199');
+    expect(await dash().getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+
+    await dash().getByLabel('Tool').selectOption('bash');
+    await expect.poll(() => dash().locator('caption').textContent()).toContain('of 240 stored events');
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 1 of 10');
+    // h-0 is at 2026-01-01 20:00 UTC; h-100 at 18:20. A range keeps the bash calls inside it.
+    const local = (at: number) => {
+      const date = new Date(at - new Date(at).getTimezoneOffset() * 60_000);
+      return date.toISOString().slice(0, 16);
+    };
+    const h = (index: number) => Date.UTC(2026, 0, 1) + (1200 - index) * 60_000;
+    await dash().getByLabel('From', { exact: true }).fill(local(h(100)));
+    await dash().getByLabel('From', { exact: true }).dispatchEvent('change');
+    await dash().getByLabel('To', { exact: true }).fill(local(h(50)));
+    await dash().getByLabel('To', { exact: true }).dispatchEvent('change');
+    await expect.poll(eventIds).toEqual(['h-55', 'h-60', 'h-65', 'h-70', 'h-75', 'h-80', 'h-85', 'h-90', 'h-95', 'h-100']);
+    const last = new URLSearchParams(server.eventsRequests.at(-1));
+    expect(last.get('tool')).toBe('bash');
+    expect(Number(last.get('from'))).toBe(h(100));
+    expect(Number(last.get('to'))).toBe(h(50));
+  });
+
+  it('shows the rule cards with the server\'s states and counts, and the effective options read-only', async () => {
+    server.payload = {
+      ...fixturePayload(),
+      rules: [
+        { id: 'recover.view-range-clamp', stage: 'recover', category: 'editor-range', title: 'Clamp view_range', description: 'd', option: 'autoClampRanges', enabled: false, fired: 0 },
+        { id: 'args.fill-description', stage: 'normalize', category: 'invalid-args', title: 'Fill a missing description', description: 'd', option: 'autoWrapRunCode', enabled: true, fired: 123 },
+      ],
+      ruleUsage: { counted: 500, complete: false },
+      options: [
+        { name: 'autoClampRanges', value: false, defaultValue: true, description: 'Clamp ranges.' },
+        { name: 'maxLogBytes', value: 4194304, defaultValue: 4194304 },
+        { name: 'allowedHosts', value: ['dsh.lan'], defaultValue: [] },
+      ],
+    };
+    await open();
+    const fill = dash().locator('[data-rule="args.fill-description"]');
+    await expect.poll(() => fill.locator('[data-state]').textContent()).toBe('on');
+    expect(await fill.locator('[data-fired]').textContent()).toBe('fired in 123 of the newest 500 events');
+    expect(await dash().locator('[data-rule="recover.view-range-clamp"] [data-state]').textContent()).toBe('off');
+    const option = (name: string) => dash().locator(`[data-option="${name}"]`);
+    expect(await option('autoClampRanges').locator('[data-value]').textContent()).toBe('false');
+    expect(await option('autoClampRanges').textContent()).toContain('changed from true');
+    expect(await option('maxLogBytes').textContent()).toContain('default');
+    expect(await option('allowedHosts').locator('[data-value]').textContent()).toBe('["dsh.lan"]');
+    expect(await dash().locator('[data-option] input, [data-option] select, [data-option] button').count()).toBe(0);
   });
 });

@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { build } from 'esbuild';
+import { DEFAULT_EVENTS_LIMIT, eventMatches, eventsQueryFromSearchParams, type EventsPage, type FeedEvent } from '../src/feed.js';
 import { emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
 import { storePayload } from './fixtures/store-payload.js';
 
@@ -25,13 +27,14 @@ export interface FixtureServer {
   payload: unknown;
   statsRequests: number;
   clearRequests: ClearRequest[];
+  /** Query strings of the events requests, in order. */
+  eventsRequests: string[];
   reset(): void;
   close(): Promise<void>;
 }
 
 const STATIC: Record<string, string> = {
   '/dist/tn-dashboard.js': `${packageDir}dist/tn-dashboard.js`,
-  '/dist/client.js': `${packageDir}dist/client.js`,
   '/vendor/react.js': join(dirname(require.resolve('react/package.json')), 'umd/react.production.min.js'),
   '/vendor/react-dom.js': join(dirname(require.resolve('react-dom/package.json')), 'umd/react-dom.production.min.js'),
 };
@@ -42,11 +45,12 @@ const STATIC: Record<string, string> = {
  * shows any horizontal overflow.
  */
 function dashboardPage(query: URLSearchParams): string {
-  const attrs = ['src', 'theme', 'refresh', 'clear-src']
+  const attrs = ['src', 'events-src', 'theme', 'refresh', 'clear-src', 'locale']
     .filter((name) => query.has(name))
     .map((name) => ` ${name}="${(query.get(name) ?? '').replace(/[^\w\-/.:?=&]/g, '')}"`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tn-dashboard</title>
+  const lang = (query.get('lang') ?? 'en').replace(/[^\w-]/g, '');
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>tn-dashboard</title>
 <link rel="stylesheet" href="/page.css">
 <script type="module" src="/dist/tn-dashboard.js"></script></head>
 <body>${frame(query, `<tn-dashboard${attrs}></tn-dashboard>`)}</body></html>`;
@@ -59,25 +63,15 @@ function frame(query: URLSearchParams, content: string): string {
   return `<div id="frame" style="width: ${width}px; overflow: auto">${content}</div>`;
 }
 
-/** A page that loads the DSH client bundle through a minimal `__ModuleLoader__` and mounts its section with React. */
-const CLIENT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>client bundle</title>
+/**
+ * A page that runs the built `dist/dsh-settings.js` (the DSH Settings page logic) with React 18's UMD build and a
+ * minimal slots/locale context, and mounts its section. (The module-loader bundle itself is the meta-package's
+ * and is tested in the real DSH web client by apps/dsh-lab.)
+ */
+const CLIENT_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>client bundle</title>
 <script src="/vendor/react.js"></script>
 <script src="/vendor/react-dom.js"></script>
-<script>
-  window.__requires = [];
-  window.__ModuleLoader__ = {
-    load({ id, factory }) {
-      const modules = { react: window.React };
-      const exports = factory((name) => {
-        window.__requires.push(name);
-        if (!(name in modules)) throw new Error('unexpected require ' + name);
-        return modules[name];
-      });
-      window.__loaded = { id, exports };
-    },
-  };
-</script>
-<script src="/dist/client.js"></script>
+<script src="/dist/dsh-settings.iife.js"></script>
 </head><body><div id="root"></div>
 <script>
   const dictionaries = {};
@@ -86,7 +80,7 @@ const CLIENT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
     effect(setup, label) { this.effects.push(label); setup(); },
     locale: {
       register(ns, dicts) { dictionaries[ns] = dicts; return () => {}; },
-      bind(ns) { return (key) => dictionaries[ns].zh[key]; },
+      bind(ns) { return (key, params = {}) => dictionaries[ns].zh[key].replace(/\{(\w+)\}/g, (m, name) => name in params ? String(params[name]) : m); },
     },
     slots: {
       injected: [],
@@ -95,12 +89,55 @@ const CLIENT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
     },
   };
   window.__ctx = ctx;
-  window.__loaded.exports.apply(ctx);
+  window.__settings.apply(ctx);
   const { options, component } = window.__section;
   ReactDOM.createRoot(document.getElementById('root')).render(
     React.createElement(component, { ...options.inject(), close() {} }),
   );
 </script></body></html>`;
+
+/**
+ * The events route as the adapter serves it, over a list of events: the same query parser and filter (the feed
+ * contract's), newest first, paged.
+ */
+function eventsPage(events: readonly FeedEvent[], params: URLSearchParams, source: 'store' | 'recent'): EventsPage {
+  const query = eventsQueryFromSearchParams(params);
+  const matching = events.filter((event) => eventMatches(event, query));
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? DEFAULT_EVENTS_LIMIT;
+  return { v: 1, events: matching.slice(offset, offset + limit), total: matching.length, offset, limit, source };
+}
+
+/** More stored events than any ring holds: 1,200 events, one a minute, every fifth one a bash call. */
+export const HISTORY: FeedEvent[] = Array.from({ length: 1200 }, (_, index) => ({
+  v: 1,
+  id: `h-${index}`,
+  at: Date.UTC(2026, 0, 1) + (1200 - index) * 60_000,
+  tool: index % 5 === 0 ? 'bash' : 'read',
+  category: index % 5 === 0 ? 'invalid-args' : 'other',
+  outcome: index % 5 === 0 ? 'healed-success' : 'passthrough-failed',
+  ruleIds: index % 5 === 0 ? ['args.fill-description'] : [],
+  changes: [],
+  tokensSaved: 0,
+  ...(index % 5 === 0 ? { before: `{"command":"echo ${index}"}`, after: `{"command":"echo ${index}","description":"echo ${index}"}` } : { error: `no such file h-${index}.txt` }),
+}));
+
+let settingsBundleText: Promise<string> | undefined;
+
+/** The built `dist/dsh-settings.js` bundled (with lit and the element) into a script that sets `window.__settings`. */
+function settingsBundle(): Promise<string> {
+  settingsBundleText ??= build({
+    stdin: {
+      contents: `import { createSettingsPlugin } from './dist/dsh-settings.js'; window.__settings = createSettingsPlugin(window.React);`,
+      resolveDir: packageDir,
+    },
+    bundle: true,
+    format: 'iife',
+    write: false,
+    logLevel: 'warning',
+  }).then((result) => result.outputFiles[0]!.text);
+  return settingsBundleText;
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   let body = '';
@@ -121,6 +158,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     payload: fixturePayload() as unknown,
     statsRequests: 0,
     clearRequests: [] as ClearRequest[],
+    eventsRequests: [] as string[],
   };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -137,6 +175,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         case '/plugin-api/tool-normalizer/stats':
           state.statsRequests++;
           return send(res, 200, 'application/json', JSON.stringify(state.payload));
+        case '/plugin-api/tool-normalizer/events':
+          state.eventsRequests.push(url.search);
+          return send(res, 200, 'application/json', JSON.stringify(eventsPage((state.payload as { recent?: FeedEvent[] }).recent ?? [], url.searchParams, 'recent')));
+        case '/history/stats':
+          return send(res, 200, 'application/json', JSON.stringify({ ...fixturePayload(), recentMatched: HISTORY.length }));
+        case '/history/events':
+          state.eventsRequests.push(url.search);
+          return send(res, 200, 'application/json', JSON.stringify(eventsPage(HISTORY, url.searchParams, 'store')));
+        case '/dist/dsh-settings.iife.js':
+          return send(res, 200, 'text/javascript; charset=utf-8', await settingsBundle());
         case '/real/stats':
           return send(res, 200, 'application/json', JSON.stringify(storePayload()));
         case '/broken/clear-403':
@@ -179,10 +227,14 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     get clearRequests() {
       return state.clearRequests;
     },
+    get eventsRequests() {
+      return state.eventsRequests;
+    },
     reset() {
       state.payload = fixturePayload();
       state.statsRequests = 0;
       state.clearRequests = [];
+      state.eventsRequests = [];
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const OUTPUTS = ['dist/index.js', 'dist/define.js', 'dist/tn-dashboard.js', 'dist/client.js'];
+const OUTPUTS = ['dist/index.js', 'dist/define.js', 'dist/feed.js', 'dist/dsh-settings.js', 'dist/tn-dashboard.js'];
 
 function newestSource(): number {
   const sources = readdirSync(join(packageDir, 'src')).map((name) => join(packageDir, 'src', name));

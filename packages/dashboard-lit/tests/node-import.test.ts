@@ -1,6 +1,6 @@
 /**
  * Importing the package in Node (no DOM) must not throw, must not read `window`, and must register nothing:
- * the built `dist/index.js` is imported by a plain `node` process whose `window` and `document` are traps.
+ * every built entry the package exports is imported by a plain `node` process whose `window` is a trap.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,25 @@ describe('importing the package in Node', () => {
     expect(result.registered).toBe(false);
     expect(result.exports).toContain('TnDashboard');
     expect(result.exports).toContain('checkPayload');
+  });
+
+  it.each([
+    ['feed.js', false],
+    ['dsh-settings.js', false],
+    // Registering is ./define's one job; in Node it lands in lit's server-side registry shim, touching no window.
+    ['define.js', true],
+  ])('the %s entry imports too, touching no window', (entry, registers) => {
+    const file = fileURLToPath(new URL(`../dist/${entry}`, import.meta.url));
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, file], { encoding: 'utf8' });
+    const result = JSON.parse(output.trim()) as { touched: string[]; exports: string[]; registered: boolean };
+    expect(result.touched).toEqual([]);
+    expect(result.registered).toBe(registers);
+    expect(result.exports.length).toBeGreaterThan(0);
+  });
+
+  it('every export of package.json points at a file this check covers', async () => {
+    const manifest = (await import('../package.json', { with: { type: 'json' } })).default as { exports: Record<string, unknown> };
+    expect(Object.keys(manifest.exports).sort()).toEqual(['.', './define', './dsh-settings', './feed', './package.json', './tn-dashboard.js']);
   });
 
   it('works through the source entry too (vitest Node environment, no DOM)', async () => {

@@ -1,0 +1,188 @@
+/**
+ * The events section: server-side filters (tool, category, outcome, text, time range), one page of events as a
+ * table (restacked as cards in narrow panels by the stylesheet), paging, and each event's before/after in readable
+ * form (decoded arguments, a program's line diff with changed spans marked, a per-key diff) with the raw JSON one
+ * toggle away. Everything is rendered through lit text bindings: event data is never parsed as HTML.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { readableChange, type DiffLine, type KeyChange } from './before-after.js';
+import type { EventsView } from './feed-controller.js';
+import { OUTCOMES } from './feed.js';
+import { distinct, isFiltered, type EventFilter } from './format.js';
+import type { MessageKey } from './messages.js';
+import type { DashboardEvent, DashboardPayload } from './types.js';
+import type { View } from './view.js';
+
+export interface EventsControls {
+  filter: EventFilter;
+  setFilter(patch: Partial<EventFilter>): void;
+  resetFilter(): void;
+  goTo(offset: number): void;
+  isRaw(id: string): boolean;
+  toggleRaw(id: string): void;
+  error: string | undefined;
+}
+
+const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
+
+function renderLines(lines: readonly DiffLine[]): TemplateResult {
+  return html`<div class="diff" data-diff>${lines.map(
+    (line) => html`<div class="line ${line.kind}" data-sign=${SIGNS[line.kind]}><span>${line.spans.map((span) => (span.changed && line.kind !== 'same' ? html`<mark>${span.text}</mark>` : span.text))}</span></div>`,
+  )}</div>`;
+}
+
+function renderKeys(view: View, keys: readonly KeyChange[]): TemplateResult | typeof nothing {
+  const changed = keys.filter((key) => key.kind !== 'same');
+  const { t } = view;
+  if (changed.length === 0) {
+    // Nothing changed (the call was kept): the decoded arguments, so the reader still sees what was sent.
+    if (keys.length === 0) return nothing;
+    return html`<div class="keys" data-keys><span class="hint">${t('unchanged')}</span>
+      ${keys.map((key) => html`<div class="key" data-key=${key.key}><code>${key.key}</code>${renderLines([{ kind: 'same', spans: [{ text: key.before ?? '', changed: false }] }])}</div>`)}
+    </div>`;
+  }
+  const shown = changed;
+  return html`<div class="keys" data-keys>
+    ${shown.map((key) => {
+      const label = t(key.kind as MessageKey);
+      if (key.kind === 'changed' && key.lines) return html`<div class="key" data-key=${key.key}><code>${key.key}</code> <span class="hint">${label}</span>${renderLines(key.lines)}</div>`;
+      const value = key.kind === 'added' ? key.after : key.before;
+      const kind = key.kind === 'added' ? 'added' : 'removed';
+      return html`<div class="key" data-key=${key.key}><code>${key.key}</code> <span class="hint">${label}</span>${renderLines([{ kind, spans: [{ text: value ?? '', changed: true }] }])}</div>`;
+    })}
+  </div>`;
+}
+
+function renderChange(view: View, event: DashboardEvent, controls: EventsControls): TemplateResult | typeof nothing {
+  const { t } = view;
+  if (event.before === undefined && event.after === undefined) {
+    return event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing;
+  }
+  const readable = readableChange(event.before, event.after);
+  const raw = !readable || controls.isRaw(event.id);
+  const toggle = readable
+    ? html`<button type="button" class="toggle" aria-pressed=${raw ? 'true' : 'false'} @click=${() => controls.toggleRaw(event.id)}>${raw ? t('showReadable') : t('showRaw')}</button>`
+    : nothing;
+  const body = raw
+    ? html`${event.before !== undefined ? html`<div class="preview-label">${t('before')}</div><pre data-before>${event.before}</pre>` : nothing}
+      ${event.after !== undefined ? html`<div class="preview-label">${t('after')}</div><pre data-after>${event.after}</pre>` : nothing}`
+    : readable.kind === 'program'
+      ? html`<div class="preview-label">${t('program')}</div>${renderLines(readable.lines)}${renderKeys(view, readable.keys)}`
+      : readable.kind === 'keys'
+        ? renderKeys(view, readable.keys)
+        : renderLines(readable.lines);
+  return html`<div class="change" data-change=${raw ? 'raw' : readable.kind} part="change">
+    <div class="change-head"><span></span>${toggle}</div>
+    ${body}
+    ${event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing}
+  </div>`;
+}
+
+function renderEventRow(view: View, event: DashboardEvent, controls: EventsControls): TemplateResult {
+  const { t, fmt } = view;
+  const hasRules = event.ruleIds.length > 0;
+  const hasError = event.error !== undefined;
+  const outcomeKey = `outcome.${event.outcome}` as MessageKey;
+  return html`<tr data-event=${event.id}>
+    <td class="cell-time"><span class="hint">${fmt.time(event.at)}</span></td>
+    <td class="cell-tool">${event.tool}</td>
+    <td class="cell-category" data-label=${t('labelCategory')}>${event.category}</td>
+    <td class="cell-outcome"><span class="badge ${event.outcome}">${(OUTCOMES as readonly string[]).includes(event.outcome) ? t(outcomeKey) : event.outcome}</span></td>
+    <td class="cell-rules" data-label=${t('labelRules')} ?data-empty=${!hasRules}>
+      ${hasRules ? event.ruleIds.map((id) => html`<div><code>${id}</code></div>`) : html`<span class="muted">—</span>`}
+    </td>
+    <td class="cell-previews">${renderChange(view, event, controls)}</td>
+    <td class="cell-error" data-label=${t('labelError')} ?data-empty=${!hasError}>
+      ${hasError ? html`<pre data-error>${event.error}</pre>` : html`<span class="muted">—</span>`}
+    </td>
+  </tr>`;
+}
+
+function caption(view: View, page: EventsView, payload: DashboardPayload): TemplateResult {
+  const { t, fmt } = view;
+  if (page.total === 0 || page.events.length === 0) return html`${t('captionNone')} ${t('captionRedacted')}`;
+  const numbers = { first: fmt.integer(page.offset + 1), last: fmt.integer(page.offset + page.events.length), total: fmt.integer(page.total) };
+  if (page.source === 'store') return html`${t('captionAll', numbers)} ${t('captionRedacted')}`;
+  const stored = page.source === 'payload' && payload.recentMatched > payload.recent.length ? ` ${t('captionStored', { stored: fmt.integer(payload.recentMatched) })}` : '';
+  return html`${t('captionRecent', numbers)}${stored} ${t('captionRedacted')}`;
+}
+
+export function renderEvents(view: View, payload: DashboardPayload, page: EventsView | undefined, controls: EventsControls): TemplateResult {
+  const { t, fmt } = view;
+  const filter = controls.filter;
+  const shown = page?.events ?? [];
+  const tools = distinct([...payload.tools.map((row) => row.name), ...shown.map((event) => event.tool), filter.tool].filter(Boolean));
+  const categories = distinct([...payload.categories.map((row) => row.name), ...shown.map((event) => event.category), filter.category].filter(Boolean));
+  const select = (key: 'tool' | 'category' | 'outcome') => (e: Event) => controls.setFilter({ [key]: (e.target as HTMLSelectElement).value });
+  const input = (key: 'text' | 'from' | 'to') => (e: Event) => controls.setFilter({ [key]: (e.target as HTMLInputElement).value });
+  const pages = page ? Math.max(1, Math.ceil(page.total / page.limit)) : 1;
+  const current = page ? Math.floor(page.offset / page.limit) + 1 : 1;
+  return html`
+    <section id="events" aria-labelledby="events-title" part="section events">
+      <h3 id="events-title">${t('events')}</h3>
+      <div class="filters" role="search" aria-label=${t('filterEvents')}>
+        <div class="field">
+          <label for="filter-tool">${t('tool')}</label>
+          <select id="filter-tool" name="tool" .value=${filter.tool} @change=${select('tool')}>
+            <option value="">${t('allTools')}</option>
+            ${tools.map((name) => html`<option value=${name} ?selected=${name === filter.tool}>${name}</option>`)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-category">${t('category')}</label>
+          <select id="filter-category" name="category" .value=${filter.category} @change=${select('category')}>
+            <option value="">${t('allCategories')}</option>
+            ${categories.map((name) => html`<option value=${name} ?selected=${name === filter.category}>${name}</option>`)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-outcome">${t('outcome')}</label>
+          <select id="filter-outcome" name="outcome" .value=${filter.outcome} @change=${select('outcome')}>
+            <option value="">${t('allOutcomes')}</option>
+            ${OUTCOMES.map((outcome) => html`<option value=${outcome} ?selected=${outcome === filter.outcome}>${t(`outcome.${outcome}` as MessageKey)}</option>`)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-text">${t('search')}</label>
+          <input id="filter-text" type="search" name="text" placeholder=${t('searchPlaceholder')} .value=${filter.text} @input=${input('text')} />
+        </div>
+        <div class="field">
+          <label for="filter-from">${t('from')}</label>
+          <input id="filter-from" type="datetime-local" name="from" .value=${filter.from} @change=${input('from')} />
+        </div>
+        <div class="field">
+          <label for="filter-to">${t('to')}</label>
+          <input id="filter-to" type="datetime-local" name="to" .value=${filter.to} @change=${input('to')} />
+        </div>
+        <button type="button" ?disabled=${!isFiltered(filter)} @click=${() => controls.resetFilter()}>${t('resetFilters')}</button>
+      </div>
+      ${controls.error ? html`<div class="notice error" role="alert">${t('eventsFailed', { error: controls.error })}</div>` : nothing}
+      <div class="table-wrap">
+        <table>
+          <caption data-count>${page ? caption(view, page, payload) : t('loading')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">${t('colTime')}</th>
+              <th scope="col">${t('colTool')}</th>
+              <th scope="col">${t('colCategory')}</th>
+              <th scope="col">${t('colOutcome')}</th>
+              <th scope="col">${t('colRules')}</th>
+              <th scope="col" class="preview">${t('colChange')}</th>
+              <th scope="col" class="error">${t('colError')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${page && shown.length === 0 ? html`<tr><td colspan="7" class="muted no-match">${t('noMatch')}</td></tr>` : shown.map((event) => renderEventRow(view, event, controls))}
+          </tbody>
+        </table>
+      </div>
+      ${page && pages > 1
+        ? html`<nav class="pager" aria-label=${t('events')} part="pager">
+            <button type="button" data-page="newer" ?disabled=${page.offset === 0} @click=${() => controls.goTo(page.offset - page.limit)}>${t('previousPage')}</button>
+            <span data-page-of>${t('pageOf', { page: fmt.integer(current), pages: fmt.integer(pages) })}</span>
+            <button type="button" data-page="older" ?disabled=${current >= pages} @click=${() => controls.goTo(page.offset + page.limit)}>${t('nextPage')}</button>
+          </nav>`
+        : nothing}
+    </section>
+  `;
+}

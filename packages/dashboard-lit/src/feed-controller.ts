@@ -1,0 +1,246 @@
+/**
+ * The dashboard's data: a reactive controller that owns fetching the stats feed, polling it, paging the events
+ * route with the table's filters, and the clear action. Fetches run as `@lit/task` tasks, which re-run when their
+ * arguments change, abort a superseded run and report pending/complete/error to the element; this file adds only
+ * what the tasks do not: the poll timer, keeping the last good payload on screen when a poll fails, and falling
+ * back to filtering the payload's recent events when a server has no events route (or `data` was handed in).
+ */
+import { Task, TaskStatus } from '@lit/task';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { CLEAR_BODY, CLEAR_HEADER, CLEAR_HEADER_VALUE, DEFAULT_EVENTS_LIMIT, eventsQueryToSearchParams } from './feed.js';
+import { EMPTY_FILTER, eventsQueryOf, filterEvents, type EventFilter } from './format.js';
+import { checkEventsPage, checkPayload } from './payload.js';
+import type { DashboardEvent, DashboardPayload } from './types.js';
+
+/** Shortest polling interval honoured; a smaller positive `refresh` polls at this rate instead of hammering the server. */
+export const MIN_REFRESH_SECONDS = 1;
+const MAX_SERVER_MESSAGE_CHARS = 300;
+
+/** What the controller reads from its element. */
+export interface FeedSource extends ReactiveControllerHost {
+  src: string;
+  eventsSrc: string;
+  clearSrc: string;
+  data: unknown;
+  refresh: number;
+  readonly isConnected: boolean;
+}
+
+/** One page of the events table. `payload`: filtered from the payload's recent events in the browser. */
+export interface EventsView {
+  events: DashboardEvent[];
+  total: number;
+  offset: number;
+  limit: number;
+  source: 'store' | 'recent' | 'payload';
+}
+
+/** A failure whose message is meant for the page (an HTTP status, the server's reason, a bad payload). */
+export class FeedError extends Error {
+  override name = 'FeedError';
+}
+
+/** `HTTP <status> <text>`, plus the server's own `{ "error": "..." }` message when it sent one (shown as text). */
+async function describeFailure(response: Response): Promise<string> {
+  const status = `HTTP ${response.status} ${response.statusText}`.trim();
+  try {
+    const body = (await response.json()) as { error?: unknown } | null;
+    if (typeof body?.error === 'string' && body.error) return `${status}: ${body.error.slice(0, MAX_SERVER_MESSAGE_CHARS)}`;
+  } catch {
+    // Not JSON: the status line says enough.
+  }
+  return status;
+}
+
+async function getJson(url: string, signal: AbortSignal, what: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store', signal });
+  if (!response.ok) throw Object.assign(new FeedError(`the ${what} request failed: ${await describeFailure(response)}`), { status: response.status });
+  try {
+    return await response.json();
+  } catch {
+    throw new FeedError(`the ${what} response is not valid JSON`);
+  }
+}
+
+const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+
+function pageOf(events: readonly DashboardEvent[], offset: number, limit: number): EventsView {
+  return { events: events.slice(offset, offset + limit), total: events.length, offset, limit, source: 'payload' };
+}
+
+export class FeedController implements ReactiveController {
+  /** The last payload that passed the check; kept on screen while a later poll fails. */
+  payload: DashboardPayload | undefined;
+  filter: EventFilter = EMPTY_FILTER;
+  offset = 0;
+  readonly limit = DEFAULT_EVENTS_LIMIT;
+  confirmingClear = false;
+  clearing = false;
+  clearError: string | undefined;
+
+  /** Bumped by the poll timer, Refresh and a clear: a new value re-runs the tasks that take it. */
+  private generation = 0;
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The server answered 404 for the events route: page the payload's recent events instead. */
+  private noEventsRoute = false;
+
+  readonly stats: Task<[string, unknown, number], DashboardPayload>;
+  readonly eventsPage: Task<[string, string, number, boolean], EventsView | undefined>;
+
+  constructor(private readonly host: FeedSource) {
+    host.addController(this);
+    this.stats = new Task(host, {
+      args: () => [host.src, host.data, this.generation] as [string, unknown, number],
+      task: async ([src, data], { signal }) => {
+        const checked = checkPayload(data !== undefined ? data : await getJson(src, signal, 'stats'));
+        if (!checked.ok) throw new FeedError(checked.message);
+        return checked.payload;
+      },
+      onComplete: (payload) => {
+        this.payload = payload;
+        this.schedulePoll();
+      },
+      onError: (error) => {
+        if (!isAbort(error) && this.host.data !== undefined) this.payload = undefined;
+        this.schedulePoll();
+      },
+    });
+    this.eventsPage = new Task(host, {
+      // Later pages are not refreshed by the poll, so rows do not shift under a reader.
+      args: () => [host.eventsSrc, this.queryKey(), this.offset === 0 ? this.generation : -1, host.data === undefined] as [string, string, number, boolean],
+      task: async ([eventsSrc, key, , fromServer], { signal }) => {
+        if (!fromServer || this.noEventsRoute || !eventsSrc) return undefined;
+        try {
+          const checked = checkEventsPage(await getJson(`${eventsSrc}?${key}`, signal, 'events'));
+          if (!checked.ok) throw new FeedError(checked.message);
+          const { events, total, offset, limit, source } = checked.page;
+          return { events, total, offset, limit, source: source === 'store' ? 'store' : 'recent' };
+        } catch (error) {
+          if ((error as { status?: number }).status !== 404) throw error;
+          this.noEventsRoute = true;
+          return undefined;
+        }
+      },
+    });
+  }
+
+  hostConnected(): void {
+    // A re-attached element resumes polling (the first connection runs the tasks on its first update).
+    if (this.payload !== undefined) this.reload();
+  }
+
+  hostDisconnected(): void {
+    this.stopPolling();
+    this.stats.abort();
+    this.eventsPage.abort();
+  }
+
+  /** The events route's query string for the current filters and page. */
+  private queryKey(): string {
+    return eventsQueryToSearchParams({ ...eventsQueryOf(this.filter), offset: this.offset, limit: this.limit }).toString();
+  }
+
+  /** The page of events to show: the server's, or the payload's recent events filtered here. */
+  get events(): EventsView | undefined {
+    const served = this.eventsPage.value;
+    if (served && this.host.data === undefined) return served;
+    if (!this.payload) return undefined;
+    // Waiting for the server's first page: show nothing rather than a page the server may contradict.
+    if (this.host.data === undefined && !this.noEventsRoute && this.eventsPage.status !== TaskStatus.ERROR) return undefined;
+    return pageOf(filterEvents(this.payload.recent, this.filter), this.offset, this.limit);
+  }
+
+  /** The events route's error, when it has one to show. */
+  get eventsError(): string | undefined {
+    const error = this.eventsPage.error;
+    if (error === undefined || isAbort(error)) return undefined;
+    return error instanceof Error ? error.message : String(error);
+  }
+
+  /** The stats error, when the last run failed. */
+  get statsError(): string | undefined {
+    const error = this.stats.error;
+    if (error === undefined || isAbort(error)) return undefined;
+    return error instanceof Error ? error.message : String(error);
+  }
+
+  /** Fetches the stats (and the first page of events) now. */
+  reload(): void {
+    this.generation += 1;
+    this.host.requestUpdate();
+  }
+
+  /** Resolves when the tasks started by the current state have settled and the element has rendered them. */
+  async settled(): Promise<void> {
+    await this.host.updateComplete;
+    await Promise.allSettled([this.stats.taskComplete, this.eventsPage.taskComplete]);
+    await this.host.updateComplete;
+  }
+
+  setFilter(patch: Partial<EventFilter>, replace = false): void {
+    this.filter = { ...(replace ? EMPTY_FILTER : this.filter), ...patch };
+    this.offset = 0;
+    this.host.requestUpdate();
+  }
+
+  resetFilter(): void {
+    this.setFilter({}, true);
+  }
+
+  /** Moves to the page starting at `offset` (clamped at 0). */
+  goTo(offset: number): void {
+    this.offset = Math.max(0, offset);
+    this.host.requestUpdate();
+  }
+
+  setConfirming(confirming: boolean): void {
+    this.confirmingClear = confirming;
+    this.host.requestUpdate();
+  }
+
+  /** Sends the clear action; on success resets the filters and reloads. Resolves true when the server cleared. */
+  async clear(): Promise<boolean> {
+    this.clearing = true;
+    this.clearError = undefined;
+    this.host.requestUpdate();
+    try {
+      const response = await fetch(this.host.clearSrc, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [CLEAR_HEADER]: CLEAR_HEADER_VALUE },
+        body: CLEAR_BODY,
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
+      if (!response.ok) throw new FeedError(`clearing failed: ${await describeFailure(response)}`);
+      this.confirmingClear = false;
+      this.filter = EMPTY_FILTER;
+      this.offset = 0;
+      this.reload();
+      await this.settled();
+      return true;
+    } catch (error) {
+      this.clearError = error instanceof Error ? error.message : String(error);
+      return false;
+    } finally {
+      this.clearing = false;
+      this.host.requestUpdate();
+    }
+  }
+
+  private schedulePoll(): void {
+    this.stopPolling();
+    const host = this.host;
+    if (host.data !== undefined || !host.isConnected || !(host.refresh > 0)) return;
+    this.pollTimer = setTimeout(() => this.reload(), Math.max(MIN_REFRESH_SECONDS, host.refresh) * 1000);
+  }
+
+  /** Re-arms the poll timer after `refresh` changed. */
+  refreshChanged(): void {
+    this.schedulePoll();
+  }
+
+  private stopPolling(): void {
+    if (this.pollTimer !== undefined) clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The summary sections of the dashboard: KPI cards and the failure-rate rankings per tool and per category (with
+ * their denominators and the minimum-calls floor). Render functions only; the element owns the state.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { orderRows } from './format.js';
+import type { DashboardPayload, Rate, RateRow } from './types.js';
+import type { View } from './view.js';
+
+function kpi(id: string, label: string, value: string, detail: string, tone = ''): TemplateResult {
+  return html`<div class="kpi" data-kpi=${id} part="kpi">
+    <div class="label">${label}</div>
+    <div class="value ${tone}">${value}</div>
+    <div class="hint">${detail}</div>
+  </div>`;
+}
+
+function rateKpi(view: View, id: string, label: string, rate: Rate, noneText: string, detail: string): TemplateResult {
+  if (rate === null) return kpi(id, label, noneText, detail, 'none');
+  return kpi(id, label, view.fmt.rate(rate), detail);
+}
+
+export function renderKpis(view: View, payload: DashboardPayload): TemplateResult {
+  const { t, fmt } = view;
+  const { totals, rates } = payload;
+  const attempts = totals.healedSuccess + totals.healedFailed;
+  return html`
+    <section aria-labelledby="kpi-title" part="section kpis">
+      <h3 id="kpi-title">${t('summary')}</h3>
+      <div class="kpis">
+        ${kpi('calls', t('kpiCalls'), fmt.integer(totals.calls), t('kpiCallsDetail', { count: fmt.integer(totals.passThrough + totals.passThroughFailed) }))}
+        ${kpi('healed', t('kpiHealed'), fmt.integer(totals.healedSuccess), t('kpiHealedDetail', { count: fmt.integer(totals.healedFailed) }), totals.healedSuccess > 0 ? 'good' : '')}
+        ${rateKpi(view, 'healing-rate', t('kpiHealingRate'), rates.healingSuccessRate, t('kpiHealingRateNone'), t('kpiHealingRateDetail', { healed: fmt.integer(totals.healedSuccess), attempts: fmt.integer(attempts) }))}
+        ${rateKpi(
+          view,
+          'surfaced-rate',
+          t('kpiSurfacedRate'),
+          rates.surfacedErrorRate,
+          t('kpiSurfacedRateNone'),
+          rates.counterfactualErrorRate === null ? t('kpiSurfacedRateDetail') : t('kpiWithoutHealing', { rate: fmt.rate(rates.counterfactualErrorRate) }),
+        )}
+        ${kpi('tokens', t('kpiTokens'), fmt.tokens(totals.tokensSaved), totals.tokensSaved > 0 ? t('kpiTokensDetail', { count: fmt.integer(totals.tokensSaved) }) : t('kpiTokensNone'))}
+      </div>
+    </section>
+  `;
+}
+
+export type ShowEvents = (kind: 'tool' | 'category', name: string) => void;
+
+function renderRankRow(view: View, row: RateRow, kind: 'tool' | 'category', show: ShowEvents): TemplateResult {
+  const { t, fmt } = view;
+  const rate = row.failureRate ?? 0;
+  // The bar width goes through the CSSOM (a property binding), not a style attribute, so a page whose
+  // Content-Security-Policy forbids inline styles still draws it.
+  return html`<li data-row=${row.name}>
+    <div class="row-head">
+      <button type="button" class="link" title=${kind === 'tool' ? t('showToolEvents') : t('showCategoryEvents')} @click=${() => show(kind, row.name)}>
+        ${row.name}
+      </button>
+      <span class="rate">${row.failureRate === null ? '—' : fmt.rate(row.failureRate)}</span>
+    </div>
+    <div class="bar" aria-hidden="true"><span .style=${`width: ${Math.min(100, Math.max(0, rate * 100)).toFixed(1)}%`}></span></div>
+    <div class="hint">
+      <span data-denominator>${t('failedOfCalls', { failed: fmt.integer(row.failures), calls: fmt.integer(row.calls) })}</span>
+      ${row.counterfactualFailureRate !== null ? html` · ${t('withoutHealing', { rate: fmt.rate(row.counterfactualFailureRate) })}` : nothing}
+      ${row.healedSuccess > 0 ? html` · ${t('healedCount', { count: fmt.integer(row.healedSuccess) })}` : nothing}
+    </div>
+  </li>`;
+}
+
+function renderRanking(view: View, kind: 'tool' | 'category', rows: readonly RateRow[], ranking: readonly string[], minCalls: number, show: ShowEvents): TemplateResult {
+  const { t, fmt } = view;
+  const { ranked, belowFloor } = orderRows(rows, ranking);
+  const min = fmt.integer(minCalls);
+  return html`
+    <div data-ranking=${kind}>
+      <h3>${kind === 'tool' ? t('byTool') : t('byCategory')}</h3>
+      ${ranked.length === 0
+        ? html`<p class="muted">${kind === 'tool' ? t('noRankedTool', { min }) : t('noRankedCategory', { min })}</p>`
+        : html`<ol class="ranking">
+            ${ranked.map((row) => renderRankRow(view, row, kind, show))}
+          </ol>`}
+      ${belowFloor.length > 0
+        ? html`<p class="hint" data-below-floor>
+            ${t('belowFloor', { min })}
+            ${belowFloor.map((row, index) => html`${index > 0 ? ', ' : ''}<span>${row.name} (${fmt.integer(row.failures)}/${fmt.integer(row.calls)})</span>`)}
+          </p>`
+        : nothing}
+    </div>
+  `;
+}
+
+export function renderRankings(view: View, payload: DashboardPayload, show: ShowEvents): TemplateResult {
+  const { t, fmt } = view;
+  return html`
+    <section aria-labelledby="rankings-title" part="section rankings">
+      <h3 id="rankings-title">${t('failureRates')}</h3>
+      <p class="hint">${t('failureRatesHint', { min: fmt.integer(payload.minCalls) })}</p>
+      <div class="grid2">
+        ${renderRanking(view, 'tool', payload.tools, payload.rankings.toolsByFailureRate, payload.minCalls, show)}
+        ${renderRanking(view, 'category', payload.categories, payload.rankings.categoriesByFailureRate, payload.minCalls, show)}
+      </div>
+    </section>
+  `;
+}
