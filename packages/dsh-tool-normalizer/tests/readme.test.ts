@@ -1,0 +1,99 @@
+/**
+ * The READMEs cannot drift from the code or from each other: every generated part (options table from the config
+ * schema, rule catalogue from core-rules, the prompt section and its size) equals what scripts/gen-readme-tables.mjs
+ * renders from the TypeScript sources imported here, and each README.zh.md has the same sections (heading levels,
+ * in order), the same code blocks byte for byte and the same generated markers as its English twin.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigSchema } from '@dsh-tool-normalizer/dsh-adapter/config';
+import { PROMPT_SECTION_TEXT } from '@dsh-tool-normalizer/dsh-adapter/prompt-section';
+import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules/catalogue';
+// @ts-expect-error plain JavaScript generator
+import { README_TARGETS, applyTables, renderTables, renderOptionsTable, estimateTokens } from '../../../scripts/gen-readme-tables.mjs';
+
+interface Target {
+  file: string;
+  lang: 'en' | 'zh';
+  parts: string[];
+}
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const read = (file: string) => readFileSync(`${root}${file}`, 'utf8');
+const sources = { ConfigSchema, ruleCatalogue, PROMPT_SECTION_TEXT };
+const targets = README_TARGETS as readonly Target[];
+
+/** Heading levels in order, outside code blocks. */
+function headingLevels(markdown: string): number[] {
+  return withoutCode(markdown)
+    .split('\n')
+    .filter((line) => /^#{1,6} /.test(line))
+    .map((line) => line.indexOf(' '));
+}
+
+function withoutCode(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+function codeBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```[^\n]*\n[\s\S]*?^```/gm)].map((match) => match[0]);
+}
+
+function markers(markdown: string): string[] {
+  return [...markdown.matchAll(/<!-- (?:BEGIN|END) [^>]*-->/g)].map((match) => match[0]);
+}
+
+describe('generated README parts', () => {
+  it.each(targets.map((t) => [t.file, t] as const))('%s matches the sources', (file, target) => {
+    const text = read(file);
+    expect(applyTables(text, renderTables(sources, target), file)).toBe(text);
+  });
+
+  it('a changed default or a new option changes the options table (the comparison can fail)', () => {
+    const changed = structuredClone(ConfigSchema) as { properties: Record<string, { default?: unknown }> };
+    changed.properties['errorHints']!.default = false;
+    expect(renderOptionsTable(changed)).not.toBe(renderOptionsTable(ConfigSchema));
+    for (const option of Object.keys(ConfigSchema.properties)) expect(read('packages/dsh-tool-normalizer/README.md')).toContain(`| \`${option}\` |`);
+  });
+
+  it('lists every catalogue rule and states the prompt size as DSH estimates it (characters / 4)', () => {
+    const readme = read('packages/dsh-tool-normalizer/README.md');
+    for (const rule of ruleCatalogue) expect(readme).toContain(`| \`${rule.id}\` |`);
+    expect(readme).toContain(`${PROMPT_SECTION_TEXT.length} characters, about ${estimateTokens(PROMPT_SECTION_TEXT)} tokens`);
+    expect(readme).toContain(PROMPT_SECTION_TEXT);
+  });
+
+  it('a README without the markers is an error, not silently skipped', () => {
+    expect(() => applyTables('# no markers\n', { options: 'x' }, 'X.md')).toThrow(/X\.md: missing or misordered markers/);
+  });
+});
+
+describe.each([
+  ['README.md', 'README.zh.md'],
+  ['packages/dsh-tool-normalizer/README.md', 'packages/dsh-tool-normalizer/README.zh.md'],
+])('%s and its Chinese twin', (english, chinese) => {
+  const en = read(english);
+  const zh = read(chinese);
+
+  it('have the same sections (heading levels in order)', () => {
+    expect(headingLevels(zh)).toEqual(headingLevels(en));
+    expect(headingLevels(en).length).toBeGreaterThan(3);
+  });
+
+  it('have the same code blocks, byte for byte', () => {
+    expect(codeBlocks(zh)).toEqual(codeBlocks(en));
+    expect(codeBlocks(en).length).toBeGreaterThan(0);
+  });
+
+  it('have the same generated parts and markers', () => {
+    expect(markers(zh)).toEqual(markers(en));
+  });
+
+  it('the Chinese one has Chinese headings and prose', () => {
+    const headings = withoutCode(zh).split('\n').filter((line) => /^#{2,6} /.test(line));
+    const chineseHeadings = headings.filter((line) => /[\u4e00-\u9fff]/.test(line));
+    expect(chineseHeadings.length).toBeGreaterThanOrEqual(headings.length - 1);
+    expect(zh).toContain('[English](README.md)');
+  });
+});
