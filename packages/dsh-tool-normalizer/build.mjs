@@ -41,7 +41,15 @@ export async function buildBundle() {
     metafile: true,
     plugins: [workspaceSources],
     logLevel: 'warning',
-    banner: { js: '// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.' },
+    // Bundled CommonJS dependencies (secretlint's rules) call `require('tty')` and other built-ins; an ESM file has no
+    // `require`, so the bundle makes one. Without it the secret scan fails closed and stores no free text.
+    banner: {
+      js: [
+        '// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.',
+        "import { createRequire as __tnCreateRequire } from 'node:module';",
+        'const require = __tnCreateRequire(import.meta.url);',
+      ].join('\n'),
+    },
   });
   await build({
     entryPoints: [here('./src/cli/bin.ts')],
