@@ -132,14 +132,27 @@ function skipToken(code: string, at: number): number {
     }
     return -1;
   }
-  for (let index = at + 1; index < code.length; index++) {
-    const current = code[index];
-    if (current === '\\') index++;
-    else if (current === char) return index + 1;
-    else if (current === '\n') return -1;
+  const stop = char === '"' ? DOUBLE_QUOTED_STOP : SINGLE_QUOTED_STOP;
+  for (let index = at + 1; index < code.length; ) {
+    stop.lastIndex = index;
+    const found = stop.exec(code);
+    if (!found) return -1;
+    if (found[0] === '\\') index = found.index + 2;
+    else if (found[0] === char) return found.index + 1;
+    else return -1;
   }
   return -1;
 }
+
+/** Where a quoted string may end or escape: its quote, a backslash, or a newline (an unterminated string). */
+const DOUBLE_QUOTED_STOP = /["\\\n]/g;
+const SINGLE_QUOTED_STOP = /['\\\n]/g;
+/** An identifier key at a position (sticky). */
+const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
+/** Whitespace at a position (sticky; matches empty so `lastIndex` lands after it). */
+const SPACE = /\s*/y;
+/** Characters that matter while skipping an object value: separators, brackets, quotes, slashes. */
+const VALUE_STOP = /[,}"'`/([{]/g;
 
 /** Index after the bracket that closes the one at `open`, skipping strings and comments; -1 when unsure. */
 function skipBalanced(code: string, open: number): number {
@@ -172,7 +185,9 @@ function literalKeys(code: string, open: number): Map<string, boolean> | undefin
   let index = open + 1;
   const skipSpace = () => {
     for (;;) {
-      while (index < code.length && /\s/.test(code[index] as string)) index++;
+      SPACE.lastIndex = index;
+      SPACE.test(code);
+      index = SPACE.lastIndex;
       if (code[index] === '/' && (code[index + 1] === '/' || code[index + 1] === '*')) {
         const end = skipToken(code, index);
         if (end < 0) return false;
@@ -193,7 +208,8 @@ function literalKeys(code: string, open: number): Map<string, boolean> | undefin
       key = raw;
       index = end;
     } else {
-      const match = /^[A-Za-z_$][\w$]*/.exec(code.slice(index, index + 200));
+      IDENTIFIER.lastIndex = index;
+      const match = IDENTIFIER.exec(code);
       if (!match) return undefined;
       key = match[0];
       index += key.length;
@@ -210,8 +226,11 @@ function literalKeys(code: string, open: number): Map<string, boolean> | undefin
     const valueStart = index;
     // The value runs to the next top-level `,` or the closing `}`.
     for (;;) {
-      const current = code[index];
-      if (current === undefined) return undefined;
+      VALUE_STOP.lastIndex = index;
+      const found = VALUE_STOP.exec(code);
+      if (!found) return undefined;
+      index = found.index;
+      const current = found[0];
       if (current === ',' || current === '}') break;
       if (current === '/' && code[index + 1] !== '/' && code[index + 1] !== '*') return undefined; // division or a regular expression
       if (current === '"' || current === "'" || current === '`' || current === '/') {
@@ -222,12 +241,29 @@ function literalKeys(code: string, open: number): Map<string, boolean> | undefin
         const end = skipBalanced(code, index);
         if (end < 0) return undefined;
         index = end;
-      } else index++;
+      }
     }
-    const value = code.slice(valueStart, index).trim();
-    keys.set(key, /^(""|''|``)$/.test(value.replace(/\s+/g, '')) || /^(["'`])\s*\1$/.test(value));
+    const value = index - valueStart <= 16 ? code.slice(valueStart, index).trim() : '';
+    keys.set(key, /^(["'`])\s*\1$/.test(value));
     if (code[index] === ',') index++;
   }
+}
+
+/**
+ * Fast path for the common literal `{ command: "...", description: "..." }`: the next mention of `key` after
+ * the `{` is a top-level key with a non-blank double-quoted value, and the text before it has no brackets,
+ * no escapes, no comment openers and only balanced double quotes (so the mention is not inside a string or a nested object).
+ * False means "not shown this way", and the full scan decides.
+ */
+function plainlyHasKey(code: string, open: number, key: string): boolean {
+  const at = code.indexOf(key, open + 1);
+  if (at < 0 || at - open > 4000) return false;
+  const between = code.slice(open + 1, at);
+  if (/[{}()[\]'`\\]|\/[/*]/.test(between)) return false;
+  let quotes = 0;
+  for (let index = between.indexOf('"'); index >= 0; index = between.indexOf('"', index + 1)) quotes++;
+  if (quotes % 2 !== 0 || !/(^|,)\s*$/.test(between)) return false;
+  return /^\s*:\s*"[^"\s\\]/.test(code.slice(at + key.length, at + key.length + 40));
 }
 
 /**
@@ -240,9 +276,11 @@ export function mayNeedInnerFill(code: string, env: Environment): boolean {
   if (!pattern) return false;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(code); match; match = pattern.exec(code)) {
-    let index = match.index + match[0].length;
-    while (index < code.length && /\s/.test(code[index] as string)) index++;
+    SPACE.lastIndex = match.index + match[0].length;
+    SPACE.test(code);
+    const index = SPACE.lastIndex;
     if (code[index] !== '{') continue;
+    if ([...keys].every((key) => plainlyHasKey(code, index, key))) continue;
     const literal = literalKeys(code, index);
     if (!literal) return true;
     for (const key of keys) {
