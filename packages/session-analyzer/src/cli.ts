@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatReport } from './format-text.js';
 import { renderHtml } from './format-html.js';
 import { analyzeSessions, defaultSessionsDir, zstdDecompressor } from './node.js';
@@ -56,11 +57,18 @@ function parseArgs(argv: readonly string[]): CliOptions | string {
   return options;
 }
 
-/** The built `<tn-dashboard>` bundle of dashboard-lit, inlined into the HTML page. */
+/** File name of dashboard-lit's standalone `<tn-dashboard>` bundle. */
+export const DASHBOARD_BUNDLE = 'tn-dashboard.js';
+
+/**
+ * The built `<tn-dashboard>` bundle, inlined into the HTML page: `tn-dashboard.js` next to the running script (a
+ * bundled bin can ship a copy there), else the one of the installed `@dsh-tool-normalizer/dashboard-lit`.
+ */
 export function readDashboardBundle(): string {
+  const beside = fileURLToPath(new URL(DASHBOARD_BUNDLE, import.meta.url));
+  if (fs.existsSync(beside)) return fs.readFileSync(beside, 'utf8');
   const require = createRequire(import.meta.url);
-  const file = require.resolve('@dsh-tool-normalizer/dashboard-lit/tn-dashboard.js');
-  return fs.readFileSync(file, 'utf8');
+  return fs.readFileSync(require.resolve(`@dsh-tool-normalizer/dashboard-lit/${DASHBOARD_BUNDLE}`), 'utf8');
 }
 
 function progressBar(io: CliIo): ((done: number, total: number) => void) | undefined {
@@ -131,4 +139,9 @@ export async function runAnalyzeCli(argv: readonly string[], io: CliIo = { stdou
   } finally {
     signals.removeListener('SIGINT', onInterrupt);
   }
+}
+
+/** The subcommand contract of the `dsh-tool-normalizer` dispatcher: `run(args)` resolves to the exit code. */
+export function run(args: string[]): Promise<number> {
+  return runAnalyzeCli(args);
 }
