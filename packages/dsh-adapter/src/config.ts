@@ -12,6 +12,11 @@ import { Value } from 'typebox/value';
 
 /** A bare host name for `allowedHosts`: letters, digits, `.`, `-`, `_`; no scheme, port, path or wildcard. */
 const HOST_NAME_PATTERN = '^[A-Za-z0-9_.-]+$';
+/** `otlpEndpoint`: empty, or an http(s) URL without spaces. */
+const OTLP_URL_PATTERN = '^(|https?://[^\\s]+)$';
+/** An HTTP header name (RFC 9110 token) and a value without line breaks, for `otlpHeaders`. */
+const HEADER_NAME_PATTERN = "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$";
+const HEADER_VALUE_PATTERN = '^[^\\r\\n]*$';
 
 export const ConfigSchema = Type.Object(
   {
@@ -32,6 +37,14 @@ export const ConfigSchema = Type.Object(
       default: [],
       description: 'Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or reverse-proxy host. DNS-rebinding defence.',
     }),
+    metrics: Type.Boolean({ default: true, description: 'Serve Prometheus/OpenMetrics counters at GET /plugin-api/tool-normalizer/metrics (web profile only).' }),
+    otlpEndpoint: Type.String({ default: '', pattern: OTLP_URL_PATTERN, description: 'OTLP/HTTP metrics URL to push the same counters to (e.g. http://collector:4318/v1/metrics); empty means no push.' }),
+    otlpHeaders: Type.Record(Type.String({ pattern: HEADER_NAME_PATTERN }), Type.String({ pattern: HEADER_VALUE_PATTERN }), {
+      default: {},
+      additionalProperties: false,
+      description: 'Headers sent with each OTLP push (e.g. Authorization). Values are never shown on the dashboard.',
+    }),
+    otlpIntervalMs: Type.Integer({ default: 60_000, minimum: 1000, description: 'Milliseconds between OTLP pushes (one more push when the plugin stops).' }),
   },
   { additionalProperties: false },
 );
@@ -66,6 +79,8 @@ function describeType(value: unknown): string {
 function expectedType(option: string): string {
   const property = (ConfigSchema.properties as Record<string, { type?: string; minimum?: number }>)[option];
   if (!property) return 'no such option';
+  if (option === 'otlpHeaders') return 'a map of header names to string values (no line breaks)';
+  if (option === 'otlpEndpoint') return 'an http:// or https:// URL, or empty';
   if (property.type === 'array') return 'an array of host names (strings like "dsh.lan": no scheme, port, path or wildcard)';
   if (property.type === 'integer' && property.minimum !== undefined) return `an integer >= ${property.minimum}`;
   return property.type === 'integer' ? 'an integer' : `a ${property.type}`;

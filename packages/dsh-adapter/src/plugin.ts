@@ -20,6 +20,9 @@ import { createResultListener } from './result-seam.js';
 import { createFeedBackend } from './feed-backend.js';
 import { type RouteBackend, CLEAR_PATH, EVENTS_PATH, STATS_PATH, createClearHandler, createEventsHandler, createStatsHandler } from './routes.js';
 import { createStreamListener } from './stream-seam.js';
+import { configForDisplay, meterStore, processFleetCounters, processIdentity, storeCountsDroppedEvents } from './metrics.js';
+import { METRICS_PATH, createMetricsHandler, type MetricsSource } from './metrics-prometheus.js';
+import { startOtlpPush } from './metrics-otlp.js';
 
 export { Config } from './config.js';
 
@@ -41,17 +44,20 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
   const errors = new PluginErrors({ warn: (message) => logger.warn(message) });
   const state = new PluginState(ctx, config, new EnvironmentReader(ctx), errors);
   ctx.effect(() => () => state.clear(), 'tool-normalizer call state');
+  // Fleet metrics count per process (they outlive this activation); this activation's plugin errors join them.
+  const fleet = processFleetCounters();
+  ctx.effect(() => fleet.pluginErrors.attach(() => errors.count), 'tool-normalizer metrics: plugin errors');
 
   ctx.effect(() => {
     try {
-      state.telemetry = createTelemetryStore({
+      state.telemetry = meterStore(fleet, createTelemetryStore({
         dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
         maxLogBytes: config.maxLogBytes,
         maxStoredEvents: config.maxStoredEvents,
         maxStoredBytes: config.maxStoredBytes,
         persistPassthrough: config.persistPassthrough,
         warn: (message) => logger.warn(message),
-      });
+      }));
     } catch (error) {
       errors.report('telemetry', error);
     }
@@ -73,12 +79,23 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     });
   }
 
-  const feed = createFeedBackend({ config, store: () => state.telemetry, pluginErrors: () => errors.count });
+  const metricsSource: MetricsSource = { counters: fleet, identity: processIdentity(), hasDroppedEvents: () => storeCountsDroppedEvents(state.telemetry) };
+  if (config.otlpEndpoint !== '') {
+    ctx.effect(() => {
+      const push = startOtlpPush({ ...metricsSource, endpoint: config.otlpEndpoint, headers: config.otlpHeaders, intervalMs: config.otlpIntervalMs, onError: (message) => logger.warn(message) });
+      return () => push.stop();
+    }, 'tool-normalizer OTLP push');
+  }
+
+  const feed = createFeedBackend({ config: configForDisplay(config), store: () => state.telemetry, pluginErrors: () => errors.count });
   // The stats route writes this process's queued events first, so the payload includes the calls just made.
   const backend: RouteBackend = { ...feed, flush: async () => state.telemetry?.flush() };
   ctx.inject(['webServer'], (web) => {
     web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend, config.allowedHosts) }), 'tool-normalizer stats route');
     web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend, config.allowedHosts) }), 'tool-normalizer clear route');
     web.effect(() => web.webServer.register({ kind: 'exact', path: EVENTS_PATH, handler: createEventsHandler(backend, config.allowedHosts) }), 'tool-normalizer events route');
+    if (config.metrics) {
+      web.effect(() => web.webServer.register({ kind: 'exact', path: METRICS_PATH, handler: createMetricsHandler(metricsSource, config.allowedHosts) }), 'tool-normalizer metrics route');
+    }
   });
 }

@@ -1,0 +1,154 @@
+/**
+ * Fleet metrics, the push half: for machines without a web server (headless DSH, CI runners), the process's fleet
+ * counters (metrics.ts) are pushed over OTLP/HTTP (JSON) to a collector through OpenTelemetry's metrics SDK and
+ * exporter, every `otlpIntervalMs`, as cumulative monotonic sums. Instruments are observable: the SDK reads the
+ * counters when it collects, so recording a call costs nothing extra.
+ *
+ * Resource attributes say who sent the numbers, so a team can group a fleet: `host.name`, `service.name`
+ * (dsh-tool-normalizer), `service.version` (the plugin), `service.instance.id` (one per process), `dsh.version`,
+ * `process.runtime.version`. The model is a point attribute (`model`) rather than a resource attribute, because one
+ * DSH process can talk to several models.
+ *
+ * Metric names follow OpenTelemetry's dotted convention with UCUM-style units; a collector's Prometheus exporter
+ * translates them to the same names the /metrics endpoint serves (`tool_normalizer.calls` -> `tool_normalizer_calls_total`).
+ * Stopping (plugin dispose or reload) collects and pushes once more, then shuts the exporter down.
+ */
+import type { Attributes, ObservableCounter } from '@opentelemetry/api';
+import { AggregationTemporalityPreference, OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { redact } from '@dsh-tool-normalizer/telemetry-store';
+import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
+import { METRIC_HELP } from './metrics-prometheus.js';
+
+/** OTLP instrument names (dotted, OpenTelemetry convention). */
+export const OTLP_METRIC_NAMES = {
+  calls: 'tool_normalizer.calls',
+  heals: 'tool_normalizer.heals',
+  savedTokens: 'tool_normalizer.saved_tokens',
+  repeats: 'tool_normalizer.repeats_caught',
+  pluginErrors: 'tool_normalizer.plugin_errors',
+  droppedEvents: 'tool_normalizer.dropped_events',
+} as const;
+
+/** Longest a stop (plugin dispose or reload) waits for the final push. */
+export const STOP_WAIT_MS = 2000;
+
+export interface OtlpPushOptions {
+  /** The collector's OTLP/HTTP metrics URL, e.g. `http://collector:4318/v1/metrics`. */
+  endpoint: string;
+  /** Extra request headers (e.g. an `Authorization` for a hosted backend). */
+  headers: Readonly<Record<string, string>>;
+  intervalMs: number;
+  counters: FleetCounters;
+  identity: ProcessIdentity;
+  hasDroppedEvents(): boolean;
+  /** Called when a push fails (the next interval tries again). */
+  onError(message: string): void;
+}
+
+export interface OtlpPush {
+  /** Collects and pushes now (used by tests and by `stop`). */
+  flush(): Promise<void>;
+  /** Pushes a final collection and shuts the exporter down. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** `ExportResultCode.SUCCESS` of `@opentelemetry/core` (not a direct dependency; the value is part of the SDK's API). */
+const EXPORT_SUCCESS = 0;
+
+type ExportDone = Parameters<PushMetricExporter['export']>[1];
+
+/** Wraps the exporter to report failed pushes (the SDK otherwise only tells its silent diagnostic logger). */
+function reportingExporter(inner: PushMetricExporter, onError: (message: string) => void): PushMetricExporter {
+  return {
+    export(metrics: ResourceMetrics, done: ExportDone): void {
+      inner.export(metrics, (result) => {
+        if (result.code !== EXPORT_SUCCESS) {
+          const reason = result.error instanceof Error ? result.error.message : 'unknown error';
+          try {
+            onError(redact(`OTLP metrics push failed: ${reason}`));
+          } catch {
+            // a broken logger must not break the push
+          }
+        }
+        done(result);
+      });
+    },
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+    ...(inner.selectAggregationTemporality ? { selectAggregationTemporality: inner.selectAggregationTemporality.bind(inner) } : {}),
+    ...(inner.selectAggregation ? { selectAggregation: inner.selectAggregation.bind(inner) } : {}),
+  };
+}
+
+function observeRows<L extends string>(observe: (value: number, attributes: Attributes) => void, rows: IterableIterator<Series<L>>): void {
+  for (const row of rows) observe(row.value, row.labels as Attributes);
+}
+
+/** Starts pushing; the caller owns the returned handle (the plugin registers `stop` with `ctx.effect`). */
+export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
+  const { counters, identity } = options;
+  const exporter = reportingExporter(
+    new OTLPMetricExporter({
+      url: options.endpoint,
+      headers: { ...options.headers },
+      temporalityPreference: AggregationTemporalityPreference.CUMULATIVE,
+      timeoutMillis: Math.min(10_000, options.intervalMs),
+    }),
+    options.onError,
+  );
+  const reader = new PeriodicExportingMetricReader({
+    exporter,
+    exportIntervalMillis: options.intervalMs,
+    exportTimeoutMillis: Math.min(10_000, options.intervalMs),
+  });
+  const provider = new MeterProvider({
+    resource: resourceFromAttributes({
+      'service.name': 'dsh-tool-normalizer',
+      'service.version': identity.pluginVersion,
+      'service.instance.id': counters.instanceId,
+      'host.name': identity.host,
+      'dsh.version': identity.dshVersion,
+      'process.runtime.name': 'nodejs',
+      'process.runtime.version': identity.nodeVersion,
+    }),
+    readers: [reader],
+  });
+  const meter = provider.getMeter('dsh-tool-normalizer', identity.pluginVersion);
+  const calls = meter.createObservableCounter(OTLP_METRIC_NAMES.calls, { description: METRIC_HELP.calls, unit: '{call}' });
+  const heals = meter.createObservableCounter(OTLP_METRIC_NAMES.heals, { description: METRIC_HELP.heals, unit: '{call}' });
+  const savedTokens = meter.createObservableCounter(OTLP_METRIC_NAMES.savedTokens, { description: METRIC_HELP.savedTokens, unit: '{token}' });
+  const repeats = meter.createObservableCounter(OTLP_METRIC_NAMES.repeats, { description: METRIC_HELP.repeats, unit: '{call}' });
+  const pluginErrors = meter.createObservableCounter(OTLP_METRIC_NAMES.pluginErrors, { description: METRIC_HELP.pluginErrors, unit: '{error}' });
+  const instruments: ObservableCounter[] = [calls, heals, savedTokens, repeats, pluginErrors];
+  const droppedEvents = options.hasDroppedEvents()
+    ? meter.createObservableCounter(OTLP_METRIC_NAMES.droppedEvents, { description: METRIC_HELP.droppedEvents, unit: '{event}' })
+    : undefined;
+  if (droppedEvents) instruments.push(droppedEvents);
+  meter.addBatchObservableCallback((result) => {
+    observeRows((value, attributes) => result.observe(calls, value, attributes), counters.calls.rows());
+    observeRows((value, attributes) => result.observe(heals, value, attributes), counters.heals.rows());
+    observeRows((value, attributes) => result.observe(savedTokens, value, attributes), counters.savedTokens.rows());
+    observeRows((value, attributes) => result.observe(repeats, value, attributes), counters.repeats.rows());
+    result.observe(pluginErrors, counters.pluginErrors.value);
+    if (droppedEvents) result.observe(droppedEvents, counters.droppedEvents.value);
+  }, instruments);
+  let stopping: Promise<void> | undefined;
+  return {
+    flush: () => provider.forceFlush(),
+    stop: () =>
+      (stopping ??= (async () => {
+        // The final push may hit an unreachable collector (the exporter retries): a dispose or reload waits at most
+        // STOP_WAIT_MS for it, and the shutdown finishes in the background.
+        const done = provider.shutdown().catch(() => {});
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, STOP_WAIT_MS);
+          timer.unref();
+        });
+        await Promise.race([done, waited]);
+        clearTimeout(timer);
+      })()),
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Fleet metrics, the Prometheus half: `GET /plugin-api/tool-normalizer/metrics` on the DSH web server, in the
+ * Prometheus text format (or OpenMetrics when the scraper asks for it), written by prom-client from the process's
+ * fleet counters (metrics.ts) at scrape time. Each endpoint has its own prom-client Registry, never the library's
+ * global one, so nothing else in the process (another plugin using prom-client) can add to or read from it.
+ *
+ * Same guards as the stats route: the `Host` header must name this machine (DNS-rebinding defence, `allowedHosts`)
+ * and a cross-site page cannot read it. The response is never cached.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+// Must stay right before the prom-client import (see the module): prom-client needs `require` while it loads.
+import { releaseNodeRequire } from './metrics-node-require.js';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
+import { ROUTE_PREFIX, isAllowedHost, isSameOrigin } from './routes.js';
+
+releaseNodeRequire();
+
+/** The metrics endpoint's path. */
+export const METRICS_PATH = `${ROUTE_PREFIX}/metrics`;
+
+/** Every metric name the endpoint serves (the `_total` suffix of counters included). */
+export const METRIC_NAMES = {
+  calls: 'tool_normalizer_calls_total',
+  heals: 'tool_normalizer_heals_total',
+  savedTokens: 'tool_normalizer_saved_tokens_total',
+  repeats: 'tool_normalizer_repeats_caught_total',
+  pluginErrors: 'tool_normalizer_plugin_errors_total',
+  droppedEvents: 'tool_normalizer_dropped_events_total',
+  info: 'tool_normalizer_build_info',
+} as const;
+
+/** Help texts, shared with the OTLP push so both say the same thing. */
+export const METRIC_HELP = {
+  calls: 'Model-visible tool calls this process recorded, by tool, error category ("ok" when none), outcome and model.',
+  heals: 'Calls a healing rule was applied to, by catalogue rule id and outcome (healed-success: the model saw a success).',
+  savedTokens: 'Tokens the model did not have to re-read: measured request pressure times round-trips avoided by healed calls.',
+  repeats: 'Identical failures (same tool, arguments and error code) caught again in the same session and hinted.',
+  pluginErrors: 'Exceptions inside the plugin that were contained (the host behaved as without the plugin).',
+  droppedEvents: 'Telemetry events this process dropped because the write queue was full (counters still include them).',
+  info: 'Always 1; labels say which plugin, DSH and Node versions this process runs.',
+} as const;
+
+export interface MetricsSource {
+  counters: FleetCounters;
+  identity: ProcessIdentity;
+  /** Whether the store reports dropped events (the metric is left out otherwise rather than shown as 0). */
+  hasDroppedEvents(): boolean;
+}
+
+function fill<L extends string>(counter: Counter<L>, rows: IterableIterator<Series<L>>): void {
+  counter.reset();
+  for (const row of rows) counter.inc(row.labels as Partial<Record<L, string>>, row.value);
+}
+
+/** A registry whose metrics read the fleet counters each time it is collected. */
+export function createMetricsRegistry(source: MetricsSource, format: 'prometheus' | 'openmetrics' = 'prometheus'): Registry {
+  const registry = new Registry();
+  if (format === 'openmetrics') registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE as never);
+  const { counters, identity } = source;
+  const registers = [registry];
+  new Counter({
+    name: METRIC_NAMES.calls,
+    help: METRIC_HELP.calls,
+    labelNames: counters.calls.labelNames,
+    registers,
+    collect() {
+      fill(this, counters.calls.rows());
+    },
+  });
+  new Counter({
+    name: METRIC_NAMES.heals,
+    help: METRIC_HELP.heals,
+    labelNames: counters.heals.labelNames,
+    registers,
+    collect() {
+      fill(this, counters.heals.rows());
+    },
+  });
+  new Counter({
+    name: METRIC_NAMES.savedTokens,
+    help: METRIC_HELP.savedTokens,
+    labelNames: counters.savedTokens.labelNames,
+    registers,
+    collect() {
+      fill(this, counters.savedTokens.rows());
+    },
+  });
+  new Counter({
+    name: METRIC_NAMES.repeats,
+    help: METRIC_HELP.repeats,
+    labelNames: counters.repeats.labelNames,
+    registers,
+    collect() {
+      fill(this, counters.repeats.rows());
+    },
+  });
+  new Counter({
+    name: METRIC_NAMES.pluginErrors,
+    help: METRIC_HELP.pluginErrors,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(counters.pluginErrors.value);
+    },
+  });
+  if (source.hasDroppedEvents()) {
+    new Counter({
+      name: METRIC_NAMES.droppedEvents,
+      help: METRIC_HELP.droppedEvents,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(counters.droppedEvents.value);
+      },
+    });
+  }
+  const info = new Gauge({ name: METRIC_NAMES.info, help: METRIC_HELP.info, labelNames: ['version', 'dsh_version', 'node_version'] as const, registers });
+  info.set({ version: identity.pluginVersion, dsh_version: identity.dshVersion, node_version: identity.nodeVersion }, 1);
+  return registry;
+}
+
+function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {
+  res.writeHead(status, {
+    'content-type': contentType,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'cross-origin-resource-policy': 'same-origin',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** True when the scraper prefers OpenMetrics (Prometheus sends `application/openmetrics-text` first by default). */
+export function wantsOpenMetrics(accept: string | undefined): boolean {
+  return accept !== undefined && /application\/openmetrics-text/i.test(accept);
+}
+
+/** The `GET /metrics` handler; registries are built once per format and reused. */
+export function createMetricsHandler(source: MetricsSource, allowedHosts: readonly string[] = []) {
+  let prometheus: Registry | undefined;
+  let openMetrics: Registry | undefined;
+  return async function handleMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const plain = 'text/plain; charset=utf-8';
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, plain, 'use GET\n');
+    if (!isAllowedHost(req.headers.host, allowedHosts)) {
+      return sendText(res, 403, plain, 'host not allowed: add this host name to the tool-normalizer option allowedHosts\n');
+    }
+    if (!isSameOrigin(req)) return sendText(res, 403, plain, 'cross-origin requests are not allowed\n');
+    let registry: Registry;
+    let text: string;
+    try {
+      registry = wantsOpenMetrics(req.headers.accept)
+        ? (openMetrics ??= createMetricsRegistry(source, 'openmetrics'))
+        : (prometheus ??= createMetricsRegistry(source));
+      text = await registry.metrics();
+    } catch {
+      return sendText(res, 503, plain, 'metrics are unavailable\n');
+    }
+    sendText(res, 200, registry.contentType, text); // node:http sends no body for HEAD
+  };
+}

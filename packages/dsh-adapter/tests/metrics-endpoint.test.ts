@@ -1,0 +1,221 @@
+/**
+ * The fleet metrics endpoint on the real `@deepseek-ai/dsh-host-webserver`, with the plugin in a real cordis Context
+ * and the real tool runtime: counters match what the stats route counted for the same calls, labels are bounded
+ * and redacted, OpenMetrics is served when asked, the Host guard and the `metrics` option work, and a plugin
+ * reload neither loses nor double counts (the counters are per process, not per activation). The process
+ * counters are shared by every test in this worker, so each test compares values before and after its own calls.
+ */
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import * as plugin from '../src/index.js';
+import { FleetCounters, LABEL_CAPS, MAX_SERIES, PLUGIN_VERSION, configForDisplay, processFleetCounters } from '../src/metrics.js';
+import { METRICS_PATH, METRIC_NAMES } from '../src/metrics-prometheus.js';
+import { bootHost, type Host } from './support/composition.js';
+import { parseExposition, sumOf, type Sample } from './support/exposition.js';
+
+let host: Host | undefined;
+afterEach(async () => {
+  await host?.dispose();
+  host = undefined;
+});
+
+async function scrape(h: Host, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; text: string }> {
+  const response = await fetch(`http://127.0.0.1:${h.ctx.webServer.port}${METRICS_PATH}`, { headers });
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
+
+async function samples(h: Host): Promise<Sample[]> {
+  const got = await scrape(h);
+  expect(got.status, got.text).toBe(200);
+  return parseExposition(got.text);
+}
+
+function getWithHost(port: number, hostHeader: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: METRICS_PATH, headers: { host: hostHeader } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('GET /plugin-api/tool-normalizer/metrics', () => {
+  it('counts calls by tool, category, outcome and model, heals by rule, tokens saved and repeats: the same calls the stats route counts', async () => {
+    host = await bootHost({ web: true, meteredTokens: 5000 });
+    const before = await samples(host);
+    const path = host.file('existing.txt', 'alpha\n');
+    await host.execute('read', { file_path: path });
+    const unread = host.file('unread.txt', 'beta\n');
+    await host.execute('edit', { file_path: unread, old_string: 'beta', new_string: 'B' }); // healed: read first, then retry
+    await host.execute('read', { file_path: `${path}.missing` });
+    await host.execute('read', { file_path: `${path}.missing` }); // the same failure again: a repeat caught
+    const after = await samples(host);
+    const stats = await host.stats();
+    const delta = (name: string, where: Record<string, string> = {}) => sumOf(after, name, where) - sumOf(before, name, where);
+
+    expect(stats.totals.calls).toBe(4);
+    expect(delta(METRIC_NAMES.calls)).toBe(stats.totals.calls);
+    expect(delta(METRIC_NAMES.calls, { outcome: 'healed-success' })).toBe(stats.totals.healedSuccess);
+    expect(delta(METRIC_NAMES.calls, { outcome: 'passthrough-failed' })).toBe(stats.totals.passThroughFailed);
+    expect(delta(METRIC_NAMES.calls, { tool: 'read', model: 'scripted-model' })).toBe(3);
+    expect(delta(METRIC_NAMES.calls, { tool: 'edit', category: 'fs-not-observed', outcome: 'healed-success' })).toBe(1);
+    expect(delta(METRIC_NAMES.heals, { rule: 'recover.observe-then-retry', outcome: 'healed-success' })).toBe(1);
+    expect(delta(METRIC_NAMES.savedTokens)).toBe(stats.totals.tokensSaved);
+    expect(stats.totals.tokensSaved).toBe(5000);
+    expect(delta(METRIC_NAMES.repeats, { tool: 'read' })).toBe(1);
+    expect(sumOf(after, METRIC_NAMES.pluginErrors)).toBe(0);
+    const info = after.find((sample) => sample.name === METRIC_NAMES.info);
+    expect(info?.labels).toMatchObject({ version: PLUGIN_VERSION, node_version: process.versions.node });
+  });
+
+  it('follows Prometheus conventions: HELP and TYPE for each metric, counters end in _total, no-store', async () => {
+    host = await bootHost({ web: true });
+    await host.execute('read', { file_path: `${host.dir}/nothing-here` });
+    const got = await scrape(host);
+    expect(got.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    for (const name of [METRIC_NAMES.calls, METRIC_NAMES.heals, METRIC_NAMES.savedTokens, METRIC_NAMES.repeats, METRIC_NAMES.pluginErrors]) {
+      expect(got.text).toContain(`# TYPE ${name} counter`);
+      expect(got.text).toMatch(new RegExp(`# HELP ${name} \\S`));
+      expect(name.endsWith('_total')).toBe(true);
+    }
+    // The store has no per-process dropped-events count yet: the metric is left out rather than shown as 0.
+    expect(got.text).not.toContain(METRIC_NAMES.droppedEvents);
+  });
+
+  it('serves OpenMetrics when the scraper asks for it (what Prometheus sends by default)', async () => {
+    host = await bootHost({ web: true });
+    await host.execute('read', { file_path: `${host.dir}/nothing-here` });
+    const got = await scrape(host, { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' });
+    expect(got.status).toBe(200);
+    expect(got.type).toMatch(/^application\/openmetrics-text/);
+    expect(got.text.trimEnd().endsWith('# EOF')).toBe(true);
+    expect(got.text).toContain('# TYPE tool_normalizer_calls counter');
+    expect(got.text).toMatch(/^tool_normalizer_calls_total\{tool="read"/m);
+  });
+
+  it('answers only a Host naming this machine and no cross-site reader; HEAD works, other methods do not', async () => {
+    host = await bootHost({ web: true });
+    const port = host.ctx.webServer.port;
+    expect(await getWithHost(port, 'attacker.example')).toBe(403);
+    expect(await getWithHost(port, `127.0.0.1:${port}`)).toBe(200);
+    expect(await getWithHost(port, `localhost:${port}`)).toBe(200);
+    expect((await scrape(host, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await scrape(host, { origin: 'https://evil.example' })).status).toBe(403);
+    const base = `http://127.0.0.1:${port}${METRICS_PATH}`;
+    expect((await fetch(base, { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(base, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('is not served with metrics: false, and goes away when the plugin is disposed', async () => {
+    host = await bootHost({ web: true, plugin: { metrics: false } });
+    expect((await scrape(host)).status).toBe(404);
+    await host.dispose();
+    host = await bootHost({ web: true });
+    expect((await scrape(host)).status).toBe(200);
+    await host.pluginFiber?.dispose();
+    expect((await scrape(host)).status).toBe(404);
+  });
+
+  it('keeps counting across a plugin reload without double counting', async () => {
+    host = await bootHost({ web: true });
+    const missing = `${host.dir}/nothing-here`;
+    await host.execute('read', { file_path: missing });
+    const first = sumOf(await samples(host), METRIC_NAMES.calls);
+    await host.pluginFiber?.dispose();
+    const reloaded = await host.ctx.plugin(plugin, { logDir: host.logDir });
+    try {
+      const afterReload = sumOf(await samples(host), METRIC_NAMES.calls);
+      expect(afterReload).toBe(first); // nothing lost, nothing re-added from the store's totals
+      await host.execute('read', { file_path: missing });
+      expect(sumOf(await samples(host), METRIC_NAMES.calls)).toBe(first + 1); // one listener counts it once
+    } finally {
+      await reloaded.dispose();
+    }
+  });
+
+  it('does not leak OTLP header values or URL credentials through the stats route', async () => {
+    host = await bootHost({ web: true, plugin: { otlpEndpoint: 'http://user:hunter2pass@127.0.0.1:9/v1/metrics', otlpHeaders: { authorization: 'Bearer sk-live-0123456789abcdef' }, otlpIntervalMs: 600_000 } });
+    const text = await (await fetch(`http://127.0.0.1:${host.ctx.webServer.port}${plugin.STATS_PATH}`)).text();
+    expect(text).toContain('otlpHeaders');
+    expect(text).not.toContain('sk-live-0123456789abcdef');
+    expect(text).not.toContain('hunter2pass');
+  });
+});
+
+describe('FleetCounters', () => {
+  const call = (tool: string, category = 'ok', outcome: 'passthrough' | 'healed-success' = 'passthrough', extra: object = {}) => ({ tool, category, outcome, ruleIds: [] as string[], tokensSaved: 0, ...extra });
+
+  it('folds tool, category and model names past their caps into "other" and counts every call', () => {
+    const counters = new FleetCounters();
+    for (let i = 0; i < LABEL_CAPS.tool + 50; i += 1) counters.count(call(`tool_${i}`, `cat_${i % (LABEL_CAPS.category + 20)}`, 'passthrough', { model: `model-${i % 40}` }));
+    const rows = [...counters.calls.rows()];
+    const tools = new Set(rows.map((row) => row.labels.tool));
+    const categories = new Set(rows.map((row) => row.labels.category));
+    const models = new Set(rows.map((row) => row.labels.model));
+    expect(tools.size).toBe(LABEL_CAPS.tool + 1);
+    expect(tools.has('other')).toBe(true);
+    expect(categories.size).toBeLessThanOrEqual(LABEL_CAPS.category + 1);
+    expect(models.size).toBe(LABEL_CAPS.model + 1);
+    expect(rows.reduce((sum, row) => sum + row.value, 0)).toBe(LABEL_CAPS.tool + 50);
+  });
+
+  it('bounds the number of series and keeps the outcome when folding', () => {
+    const counters = new FleetCounters();
+    for (let i = 0; i < MAX_SERIES + 500; i += 1) counters.count(call(`t${i % 150}`, `c${Math.floor(i / 150) % 90}`, i % 2 === 0 ? 'passthrough' : 'healed-success'));
+    expect(counters.calls.size).toBeLessThanOrEqual(MAX_SERIES + 2);
+    const rows = [...counters.calls.rows()];
+    expect(rows.reduce((sum, row) => sum + row.value, 0)).toBe(MAX_SERIES + 500);
+    expect(rows.some((row) => row.labels.tool === 'other' && row.labels.outcome === 'healed-success')).toBe(true);
+  });
+
+  it('redacts secrets in names and ignores inputs the store would reject', () => {
+    const counters = new FleetCounters();
+    counters.count(call('sk-abcdefghijklmnopqrstuvwxyz0123456789'));
+    counters.count({ tool: 'read', category: 'ok', outcome: 'nonsense', ruleIds: [] } as never);
+    counters.count({ tool: 42 } as never);
+    const rows = [...counters.calls.rows()];
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain('abcdefghijklmnop');
+  });
+
+  it('counts each rule once per call, heals only for healed outcomes, repeats by tool', () => {
+    const counters = new FleetCounters();
+    counters.count(call('edit', 'fs-not-observed', 'healed-success', { ruleIds: ['recover.observe-then-retry', 'recover.observe-then-retry'], tokensSaved: 120 }));
+    counters.count(call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'] }));
+    expect([...counters.heals.rows()]).toEqual([{ labels: { rule: 'recover.observe-then-retry', outcome: 'healed-success' }, value: 1 }]);
+    expect([...counters.repeats.rows()]).toEqual([{ labels: { tool: 'read', model: 'unknown' }, value: 1 }]);
+    expect([...counters.savedTokens.rows()]).toEqual([{ labels: { tool: 'edit', category: 'fs-not-observed', model: 'unknown' }, value: 120 }]);
+  });
+
+  it('keeps what a disposed activation counted (plugin errors) and reads live ones', () => {
+    const counters = new FleetCounters();
+    let live = 3;
+    const detach = counters.pluginErrors.attach(() => live);
+    expect(counters.pluginErrors.value).toBe(3);
+    live = 4;
+    detach();
+    detach();
+    live = 100; // no longer read
+    counters.pluginErrors.attach(() => 2);
+    expect(counters.pluginErrors.value).toBe(6);
+  });
+
+  it('is one object per process', () => {
+    expect(processFleetCounters()).toBe(processFleetCounters());
+  });
+
+  it('hides OTLP header values and URL credentials from the displayed config', () => {
+    const shown = configForDisplay({ otlpEndpoint: 'https://u:secretpw@example.com/v1/metrics', otlpHeaders: { 'x-api-key': 'abc123def456' } });
+    expect(JSON.stringify(shown)).not.toContain('abc123def456');
+    expect(JSON.stringify(shown)).not.toContain('secretpw');
+    expect(Object.keys(shown.otlpHeaders)).toEqual(['x-api-key']);
+  });
+
+  it('PLUGIN_VERSION is the published package version', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../dsh-tool-normalizer/package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(PLUGIN_VERSION).toBe(manifest.version);
+  });
+});
