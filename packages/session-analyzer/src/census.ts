@@ -134,7 +134,8 @@ export class ReportBuilder {
       recent: this.recent.newestFirst(),
       query: { limit: RECENT_EVENTS },
       now: meta.now,
-      storage: { logging: false, persistPassthrough: true, rejectedInputs: 0, skippedLines: meta.skipped.length, dropped: 0, prunedEvents: 0, storedEvents: 0 },
+      // An analysis has no store: nothing failed to be written, so the dashboard shows no storage notice.
+      storage: { logging: true, persistPassthrough: true, rejectedInputs: 0, skippedLines: meta.skipped.length, dropped: 0, prunedEvents: 0, storedEvents: 0 },
     });
     return {
       stats,
