@@ -58,6 +58,15 @@ describe('doctor: a profile', () => {
     expect(problems[2]!.fix).toContain(HMR_ROW);
   });
 
+  it('the empty patch layer `dsh plugin add` writes ([] under comments): the fix replaces the list, since a row appended after [] is invalid YAML', () => {
+    const fresh = '# Your patch layer for this dsh profile, applied after every bundle layer:\n[]\n';
+    const finding = checkProfile(profile({ ...healthy, patch: fresh }), 'headless').find((f) => f.check.endsWith('hmr row'));
+    expect(finding?.status).toBe('problem');
+    expect(finding?.fix).toMatch(/^Replace the empty list \(\[\]\) in .*cordis\.patch\.yml with:\n/);
+    const withOtherRow = checkProfile(profile({ ...healthy, patch: '- id: other\n  disabled: true\n' }), 'headless').find((f) => f.check.endsWith('hmr row'));
+    expect(withOtherRow?.fix).toMatch(/^Add to the list in /);
+  });
+
   it('a disabled hmr row is still a problem', () => {
     const findings = checkProfile(profile({ ...healthy, patch: '- id: hmr\n  disabled: true\n' }), 'headless');
     expect(findings.find((f) => f.check.endsWith('hmr row'))?.status).toBe('problem');

@@ -177,7 +177,9 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
         check: check('DSH rc.8 workaround: hmr row'),
         status: 'problem',
         detail: `${patchFile} does not mount the hmr row: DSH rc.8 then fails to boot with "user patch-layer watching requires the Cordis HMR service" (a DSH issue, with or without this plugin)`,
-        fix: `Add to ${patchFile}:\n${HMR_ROW}`,
+        // A fresh profile's patch layer is comments plus an empty flow list (`[]`): a row appended after it is
+        // invalid YAML, so the fix says to replace the list rather than add to the file.
+        fix: profilePatch.rows.length === 0 && !profilePatch.error && fs.existsSync(patchFile) ? `Replace the empty list ([]) in ${patchFile} with:\n${HMR_ROW}` : `Add to the list in ${patchFile}:\n${HMR_ROW}`,
       });
     }
   }

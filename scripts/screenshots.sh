@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Regenerates docs/screenshots/ from the browser tests, never by hand: builds, runs the tests that write
+# artifacts/*.png (the Settings page inside the real `dsh --profile web`, light and dark; the <tn-dashboard> element
+# on its fixture page in Chinese), then copies those files into docs/screenshots/. Needs Chromium (/usr/bin/chromium
+# or $CHROMIUM_PATH; `.ci/run` installs Debian's). A test that was skipped writes nothing, and this script then fails
+# instead of committing an old picture.
+#
+#   bash scripts/screenshots.sh
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+ensure_pnpm
+install_and_build
+cd "$REPO_ROOT"
+NODE_DSH="$(bash scripts/ensure-node22.sh)"
+VITEST=node_modules/vitest/vitest.mjs
+
+# artifacts/<file written by a test>:docs/screenshots/<committed name>
+SHOTS=(
+  "dsh-web-dashboard-light.png:settings-light.png"
+  "dsh-web-dashboard-dark.png:settings-dark.png"
+  "dashboard-zh-light.png:dashboard-zh-light.png"
+)
+
+for shot in "${SHOTS[@]}"; do rm -f "artifacts/${shot%%:*}"; done
+"$NODE_DSH" "$VITEST" run --project dsh-lab tests/plugin-web-dashboard.test.ts
+"$NODE_DSH" "$VITEST" run --project dashboard-lit tests/dashboard.browser.test.ts
+
+mkdir -p docs/screenshots
+for shot in "${SHOTS[@]}"; do
+  from="artifacts/${shot%%:*}"
+  to="docs/screenshots/${shot##*:}"
+  if [ ! -s "$from" ]; then
+    echo "screenshots: $from was not written (was the test skipped? is Chromium installed?)" >&2
+    exit 1
+  fi
+  cp "$from" "$to"
+  echo "screenshots: $to"
+done
