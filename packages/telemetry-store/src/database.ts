@@ -60,6 +60,9 @@ CREATE INDEX IF NOT EXISTS events_at ON events(at);
 CREATE INDEX IF NOT EXISTS events_tool ON events(tool, seq);
 CREATE INDEX IF NOT EXISTS events_category ON events(category, seq);
 CREATE INDEX IF NOT EXISTS events_outcome ON events(outcome, seq);
+CREATE INDEX IF NOT EXISTS events_tool_outcome ON events(tool, outcome, seq);
+CREATE INDEX IF NOT EXISTS events_category_outcome ON events(category, outcome, seq);
+CREATE INDEX IF NOT EXISTS events_at_seq ON events(at, seq);
 CREATE TABLE IF NOT EXISTS counters (
   kind TEXT NOT NULL,
   name TEXT NOT NULL,
@@ -73,6 +76,23 @@ CREATE TABLE IF NOT EXISTS counters (
   PRIMARY KEY (kind, name)
 ) WITHOUT ROWID;
 `;
+
+/**
+ * Optional full-text index of `events.search`: FTS5 with the trigram tokenizer (any 3 or more characters match as a
+ * substring), contentless, keyed by `seq`. Node's SQLite has FTS5 on Node 24 but not on 22.15, and processes of both
+ * may share one file, so there are no triggers (a process without FTS5 could not write through them). Instead the
+ * meta value `fts_through` says every row with `seq <= fts_through` is indexed; a process with FTS5 indexes the rows
+ * above it (written by a process without) before it writes its own batch. Text queries use the index up to
+ * `fts_through` and scan the rows above it, and always keep the exact `instr` test, so results are identical with,
+ * without, or with a stale index.
+ */
+const FTS_SCHEMA = `CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(search, content='', contentless_delete=1, tokenize='trigram');`;
+
+/** Matches counted for an events page's `total`; past it the page says `totalCapped` (counting stays cheap). */
+export const TOTAL_COUNT_CAP = 10_000;
+
+/** Shortest `text` filter (in Unicode characters) the trigram index can narrow; shorter ones scan every stored row. */
+export const FTS_MIN_CHARS = 3;
 
 /** The text an event's `text` filter searches: the same fields `matchesQuery` looks at, lowercased. */
 export function searchText(event: TelemetryEvent): string {
@@ -112,6 +132,8 @@ export class TelemetryDatabase {
   readonly path: string;
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
+  /** True when the full-text index exists (SQLite built with FTS5); otherwise text filters scan the rows. */
+  fullText = false;
 
   /**
    * Opens (creating when needed) the database at `path` (`:memory:` for an in-memory one). Throws
@@ -156,7 +178,45 @@ export class TelemetryDatabase {
       }
       this.db.exec(SCHEMA);
       this.statement('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('since', now);
+      this.fullText = this.createFullTextIndex();
     });
+  }
+
+  /** Creates the full-text index when this SQLite has FTS5 (false, database unchanged, when it has not). */
+  private createFullTextIndex(): boolean {
+    try {
+      this.db.exec(FTS_SCHEMA);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Indexes the rows no process has indexed yet (all of them in an older database). Inside a write transaction. */
+  private catchUpFullText(): void {
+    if (!this.fullText) return;
+    const through = this.meta('fts_through');
+    const newest = Number(this.statement('SELECT max(seq) AS n FROM events').get()?.['n'] ?? 0);
+    if (newest > through) {
+      this.statement('INSERT INTO events_fts (rowid, search) SELECT seq, search FROM events WHERE seq > ?').run(through);
+    }
+    if (newest !== through) this.setMeta('fts_through', Math.max(newest, through));
+  }
+
+  /** Indexes rows written by processes without FTS5 before a text query (skipped when another process writes). */
+  refreshFullText(): void {
+    if (!this.fullText) return;
+    const newest = Number(this.statement('SELECT max(seq) AS n FROM events').get()?.['n'] ?? 0);
+    if (newest <= this.meta('fts_through')) return;
+    try {
+      this.transaction(() => this.catchUpFullText());
+    } catch (error) {
+      if (!isBusyError(error)) throw error; // busy: the rows not indexed yet are scanned instead
+    }
+  }
+
+  private setMeta(key: string, value: number): void {
+    this.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
   }
 
   private statement(sql: string): StatementSync {
@@ -230,15 +290,20 @@ export class TelemetryDatabase {
    */
   writeBatch(batch: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number }, caps: { maxTools: number; maxCategories: number }, retention: RetentionLimits): void {
     this.transaction(() => {
+      this.catchUpFullText();
       const insert = this.statement('INSERT INTO events (at, tool, category, outcome, bytes, search, json) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const index = this.fullText ? this.statement('INSERT INTO events_fts (rowid, search) VALUES (?, ?)') : undefined;
       let bytes = 0;
+      let lastSeq = 0;
       for (const event of batch.events) {
         const json = JSON.stringify(event);
         const search = searchText(event);
         const size = json.length + search.length;
         bytes += size;
-        insert.run(event.at, event.tool, event.category, event.outcome, size, search, json);
+        lastSeq = Number(insert.run(event.at, event.tool, event.category, event.outcome, size, search, json).lastInsertRowid);
+        index?.run(lastSeq, search);
       }
+      if (index !== undefined && lastSeq > 0) this.setMeta('fts_through', lastSeq);
       this.addMeta('event_rows', batch.events.length);
       this.addMeta('event_bytes', bytes);
       let foldedTools = 0;
@@ -287,6 +352,7 @@ export class TelemetryDatabase {
     deleteRows = counted;
     if (deleteRows === 0) return;
     this.statement('DELETE FROM events WHERE seq <= ?').run(lastSeq);
+    if (this.fullText) this.statement('DELETE FROM events_fts WHERE rowid <= ?').run(lastSeq);
     this.addMeta('event_rows', -deleteRows);
     this.addMeta('event_bytes', -deleteBytes);
     this.addMeta('pruned', deleteRows);
@@ -399,19 +465,56 @@ export class TelemetryDatabase {
     return this.parseRows(this.statement('SELECT json FROM events ORDER BY seq DESC LIMIT ?').all(limit));
   }
 
-  /** A page of events matching `filter`, newest first, with the number of all matches. */
-  queryEvents(filter: EventFilter, offset: number, limit: number): { events: TelemetryEvent[]; total: number; invalid: number } {
+  /**
+   * A page of events matching `filter`, newest first, with the number of matches counted up to `countCap`
+   * (`totalCapped` when there are more). A `text` of 3 or more characters walks the full-text index newest first
+   * (rows not indexed yet are scanned); every other filter uses an index; the exact test is always applied.
+   */
+  queryEvents(filter: EventFilter, offset: number, limit: number, countCap = TOTAL_COUNT_CAP): { events: TelemetryEvent[]; total: number; totalCapped: boolean; invalid: number } {
     const { sql, params } = this.where(filter);
-    const total = Number(this.db.prepare(`SELECT count(*) AS n FROM events ${sql}`).get(...params)?.['n'] ?? 0);
-    const rows = limit === 0 ? [] : this.db.prepare(`SELECT json FROM events ${sql} ORDER BY seq DESC LIMIT ? OFFSET ?`).all(...params, limit, offset);
-    return { ...this.parseRows(rows), total };
+    const text = filter.text?.toLowerCase() ?? '';
+    // Each source lists its matches newest first; together they are the newest-first list of all matches.
+    const sources: { sql: string; params: SqlValue[] }[] = [];
+    if (this.fullText && [...text].length >= FTS_MIN_CHARS) {
+      const through = this.meta('fts_through');
+      const aliased = sql.replace(/\b(tool|category|outcome|at|search)\b/g, 'e.$1');
+      sources.push({ sql: `SELECT json FROM events ${sql} AND seq > ? ORDER BY seq DESC`, params: [...params, through] });
+      sources.push({
+        sql: `SELECT e.json AS json FROM events_fts f JOIN events e ON e.seq = f.rowid ${aliased} AND events_fts MATCH ? ORDER BY f.rowid DESC`,
+        params: [...params, `"${text.replaceAll('"', '""')}"`],
+      });
+    } else {
+      sources.push({ sql: `SELECT json FROM events ${sql} ORDER BY seq DESC`, params });
+    }
+    let counted = 0;
+    let skip = offset;
+    let room = limit;
+    const rows: Record<string, SqlValue>[] = [];
+    sources.forEach((source, i) => {
+      const last = i === sources.length - 1;
+      // an earlier source (rows not indexed yet: normally none) is counted exactly, so paging past it stays right
+      const cap = last ? Math.max(0, countCap + 1 - counted) : -1;
+      const matches = Number(this.db.prepare(`SELECT count(*) AS n FROM (${source.sql} LIMIT ?)`).get(...source.params, cap)?.['n'] ?? 0);
+      if (room > 0 && (last || skip < matches)) {
+        const page = this.db.prepare(`${source.sql} LIMIT ? OFFSET ?`).all(...source.params, room, skip);
+        rows.push(...page);
+        room -= page.length;
+      }
+      skip = Math.max(0, skip - matches);
+      counted += matches;
+    });
+    return { ...this.parseRows(rows), total: Math.min(counted, countCap), totalCapped: counted > countCap };
   }
 
   /** Deletes every event and counter and restarts the counting period at `now`. */
   clear(now: number): void {
     this.transaction(() => {
+      const through = this.meta('fts_through');
       this.db.exec('DELETE FROM events; DELETE FROM counters; DELETE FROM meta;');
+      if (this.fullText) this.db.exec('DELETE FROM events_fts');
       this.statement('INSERT INTO meta (key, value) VALUES (?, ?)').run('since', now);
+      // seq is never reused (AUTOINCREMENT), so the index stays valid for every row below the old mark
+      if (through > 0) this.setMeta('fts_through', through);
     });
     this.releaseFreePages();
   }

@@ -128,10 +128,14 @@ export const EventsQuery = Type.Object({
 });
 export type EventsQuery = Static<typeof EventsQuery>;
 
-/** One page of stored events: `total` counts every match, `events` holds at most `limit` from `offset`. */
+/**
+ * One page of stored events: `events` holds at most `limit` from `offset`; `total` counts the matches up to 10,000,
+ * and `totalCapped` is true when there are more (show "10,000+"; paging past it still works).
+ */
 export const EventsPage = Type.Object({
   events: Type.Array(TelemetryEvent),
   total: Count,
+  totalCapped: Type.Optional(Type.Boolean()),
   offset: Count,
   limit: Count,
 });

@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { captureInput, captureString } from './capture.js';
+import { captureInput, captureString, resolveCapture, type DeferBudget } from './capture.js';
 import { OTHER } from './counters.js';
 import { ForeignDatabaseError, TelemetryDatabase, isBusyError, isCorruptError, moveAside, type CountDelta } from './database.js';
 import { boundEvent, cutLabel, inputProblem, redactTexts, tokenCount, type RedactedTexts } from './event.js';
@@ -81,8 +81,11 @@ export interface TelemetryStore {
 }
 
 interface QueuedEvent {
+  /** The bounded snapshot; huge strings in it may still be kept by reference (`resolveCapture` cuts them). */
   input: TelemetryEventInput;
   at: number;
+  /** Characters of the caller's strings this snapshot keeps by reference (returned to the budget when it leaves). */
+  deferredChars: number;
 }
 
 interface PendingCount {
@@ -95,6 +98,11 @@ interface PendingCount {
 
 /** Distinct (tool, category, outcome) triples counted between two flushes before new ones fold into "other". */
 const MAX_PENDING_KEYS = 2000;
+/**
+ * Characters of huge caller strings all queued snapshots together may keep by reference until the writer cuts them
+ * (so that record() never reads, and so never flattens, a huge string). Past it, strings are cut on the spot.
+ */
+const DEFER_BUDGET_CHARS = 256 * 1024 * 1024;
 /** Events turned into rows per writer step before yielding to the event loop. */
 const BUILD_SLICE = 16;
 
@@ -146,6 +154,7 @@ class SqliteTelemetryStore implements TelemetryStore {
   private queueSize = 0;
   private droppedSinceFlush = 0;
   private droppedHere = 0;
+  private readonly deferBudget: DeferBudget = { remaining: DEFER_BUDGET_CHARS, used: 0 };
   private pendingCounts = new Map<string, PendingCount>();
   /** A batch built but not yet committed (another process held the lock): written first by the next cycle. */
   private unwritten: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number } | undefined;
@@ -230,7 +239,11 @@ class SqliteTelemetryStore implements TelemetryStore {
     }
     const at = typeof input.at === 'number' && Number.isFinite(input.at) && input.at >= 0 ? input.at : this.now();
     this.count(input.tool, input.category, input.outcome, tokenCount(input.tokensSaved));
-    if (input.outcome !== 'passthrough' || this.persistPassthrough) this.enqueue({ input: captureInput(input), at });
+    if (input.outcome !== 'passthrough' || this.persistPassthrough) {
+      this.deferBudget.used = 0;
+      const captured = captureInput(input, this.deferBudget);
+      this.enqueue({ input: captured, at, deferredChars: this.deferBudget.used });
+    }
     this.scheduleFlush();
   }
 
@@ -257,6 +270,8 @@ class SqliteTelemetryStore implements TelemetryStore {
 
   private enqueue(item: QueuedEvent): void {
     if (this.queueSize === this.maxQueued) {
+      this.deferBudget.remaining += (this.queue[this.queueHead] as QueuedEvent).deferredChars;
+      this.queue[this.queueHead] = undefined;
       this.queueHead = (this.queueHead + 1) % this.maxQueued;
       this.queueSize -= 1;
       this.droppedSinceFlush += 1;
@@ -270,7 +285,9 @@ class SqliteTelemetryStore implements TelemetryStore {
     const items: QueuedEvent[] = [];
     for (let i = 0; i < this.queueSize; i += 1) {
       const index = (this.queueHead + i) % this.maxQueued;
-      items.push(this.queue[index] as QueuedEvent);
+      const item = this.queue[index] as QueuedEvent;
+      this.deferBudget.remaining += item.deferredChars;
+      items.push(item);
       this.queue[index] = undefined;
     }
     this.queueHead = 0;
@@ -305,9 +322,10 @@ class SqliteTelemetryStore implements TelemetryStore {
     await this.flush();
     const offset = valid.offset ?? 0;
     const limit = valid.limit ?? DEFAULT_EVENTS_LIMIT;
-    const { events, total, invalid } = this.db.queryEvents(valid, offset, limit);
+    if (valid.text !== undefined && valid.text !== '') this.db.refreshFullText();
+    const { events, total, totalCapped, invalid } = this.db.queryEvents(valid, offset, limit);
     this.invalidRows += invalid;
-    return { events, total, offset, limit };
+    return { events, total, totalCapped, offset, limit };
   }
 
   clear(): Promise<void> {
@@ -384,7 +402,7 @@ class SqliteTelemetryStore implements TelemetryStore {
   private async buildEvent(item: QueuedEvent, names: Map<string, string>): Promise<TelemetryEvent | undefined> {
     let texts: RedactedTexts;
     try {
-      texts = redactTexts(item.input);
+      texts = redactTexts(resolveCapture(item.input));
     } catch {
       this.rejectedInputs += 1;
       return undefined;
