@@ -474,7 +474,7 @@ export class TelemetryDatabase {
     const { sql, params } = this.where(filter);
     const text = filter.text?.toLowerCase() ?? '';
     // Each source lists its matches newest first; together they are the newest-first list of all matches.
-    const sources: { sql: string; params: SqlValue[] }[] = [];
+    const sources: { sql: string; params: SqlValue[]; page?: string }[] = [];
     if (this.fullText && [...text].length >= FTS_MIN_CHARS) {
       const through = this.meta('fts_through');
       const aliased = sql.replace(/\b(tool|category|outcome|at|search)\b/g, 'e.$1');
@@ -484,7 +484,13 @@ export class TelemetryDatabase {
         params: [...params, `"${text.replaceAll('"', '""')}"`],
       });
     } else {
-      sources.push({ sql: `SELECT json FROM events ${sql} ORDER BY seq DESC`, params });
+      // the page's row numbers first (from an index alone where the filters allow), then only those rows' JSON:
+      // sorting the JSON of every match of a time range would cost far more
+      sources.push({
+        sql: `SELECT seq FROM events ${sql} ORDER BY seq DESC`,
+        params,
+        page: `SELECT json FROM events WHERE seq IN (SELECT seq FROM events ${sql} ORDER BY seq DESC LIMIT ? OFFSET ?) ORDER BY seq DESC`,
+      });
     }
     let counted = 0;
     let skip = offset;
@@ -496,7 +502,7 @@ export class TelemetryDatabase {
       const cap = last ? Math.max(0, countCap + 1 - counted) : -1;
       const matches = Number(this.db.prepare(`SELECT count(*) AS n FROM (${source.sql} LIMIT ?)`).get(...source.params, cap)?.['n'] ?? 0);
       if (room > 0 && (last || skip < matches)) {
-        const page = this.db.prepare(`${source.sql} LIMIT ? OFFSET ?`).all(...source.params, room, skip);
+        const page = this.db.prepare(source.page ?? `${source.sql} LIMIT ? OFFSET ?`).all(...source.params, room, skip);
         rows.push(...page);
         room -= page.length;
       }
