@@ -2,7 +2,7 @@
  * Speed of the syntax healer, against the built package (run `pnpm --filter @dsh-tool-normalizer/syntax-healer build`
  * first, then `node bench/heal.bench.mjs`; run it with a Node >= 22.15 binary to measure the node-strip-types path).
  *
- * Targets (issue 2): a valid 2 KB program costs <= ~1.5x one host-equivalent compile; a broken 2 KB program is
+ * Targets: a valid 2 KB program costs less than the host's own compile (strip + AsyncFunction, on Node >= 22.15); a broken 2 KB program is
  * healed in < 2 ms median; pathological inputs are bounded. Each iteration gets a unique trailing comment so
  * V8's compilation cache never answers for us.
  */
@@ -90,13 +90,25 @@ function measurePair(input, runA, runB, iterations = 600) {
   return [median(a), median(b)];
 }
 
+/**
+ * The host's own compile where this Node has the host's strip (wrap, stripTypeScriptTypes, slice, strict
+ * AsyncFunction: what the run_code worker does); on Node 20 the healer's own verdict stands in for it.
+ */
+const nodeStrip = globalThis.process?.getBuiltinModule?.('node:module')?.stripTypeScriptTypes;
+const WRAP = 'async function __dsh_program__() {\n';
+const hostCompile = nodeStrip
+  ? (code) => {
+      const wrapped = nodeStrip(WRAP + code + '\n}', { mode: 'strip' });
+      new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + wrapped.slice(WRAP.length, wrapped.length - 2));
+    }
+  : (code) => compileVerdict(code);
 const rawCompile = measure(validJs, (code) => new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + code));
-const [compileOnly, healValid] = measurePair(validJs, (code) => compileVerdict(code), (code) => healProgram(code));
-row('host-equivalent compile, valid 2 KB JS', compileOnly, `backend ${stripBackend()}`);
+const [compileOnly, healValid] = measurePair(validJs, hostCompile, (code) => healProgram(code));
+row('host compile, valid 2 KB JS', compileOnly, nodeStrip ? 'strip + strict AsyncFunction' : `healer verdict (${stripBackend()})`);
 row('bare AsyncFunction compile, valid 2 KB JS', rawCompile, 'no strip step (floor)');
-row('healProgram, valid 2 KB JS', healValid, `ratio to host-equivalent compile: ${(healValid / compileOnly).toFixed(2)}x`);
-const [compileTs, healTs] = measurePair(validTs, (code) => compileVerdict(code), (code) => healProgram(code));
-row('host-equivalent compile, valid 2 KB TypeScript', compileTs, `backend ${stripBackend()}`);
+row('healProgram, valid 2 KB JS', healValid, `ratio to the host compile: ${(healValid / compileOnly).toFixed(2)}x`);
+const [compileTs, healTs] = measurePair(validTs, hostCompile, (code) => healProgram(code));
+row('host compile, valid 2 KB TypeScript', compileTs, nodeStrip ? 'strip + strict AsyncFunction' : `healer verdict (${stripBackend()})`);
 row('healProgram, valid 2 KB TypeScript', healTs, `ratio: ${(healTs / compileTs).toFixed(2)}x`);
 
 const broken = {
@@ -104,7 +116,8 @@ const broken = {
   'python triple quote': (index) => `const doc = """\nreport ${index}\n""";\n` + validJs,
   'stray backticks in a template': (index) => "await tools.write({ file_path: '/w/a.md', content: `Run `pnpm test` now` });\n" + validJs + `// ${index}`,
   'raw newline in a string': (index) => `const msg = 'line one\nline two ${index}';\n` + validJs,
-  'truncated tail (missing })': (index) => `for (const n of [${index}]) {\n` + validJs,
+  // Indented, and cut after a statement that ends with `;`: the only kind of cut that is closed.
+  'truncated tail (missing })': (index) => `for (const n of [${index}]) {\n` + validJs.replace(/^/gm, '  ').trimEnd() + '\n  console.log(n);\n',
   'cut inside a string (refused)': (index) => validJs + `await tools.bash({ command: 'rm -rf /srv/app/releases/${index}`,
 };
 for (const [name, make] of Object.entries(broken)) {
