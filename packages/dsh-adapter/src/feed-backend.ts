@@ -15,7 +15,7 @@ import {
   type OptionState,
   type RuleState,
 } from '@dsh-tool-normalizer/dashboard-lit/feed';
-import type { StatsQuery, TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { redact, type StatsQuery, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
 import type { RouteBackend } from './routes.js';
 
@@ -28,13 +28,28 @@ export interface FeedBackendInput {
   pluginErrors(): number;
 }
 
+/**
+ * An option's value as the dashboard may show it: strings pass through the store's redaction (a URL with
+ * credentials, a token), and a map (such as request headers) shows its keys only, never its values.
+ */
+export function shownOptionValue(value: unknown): OptionState['value'] {
+  if (typeof value === 'boolean' || typeof value === 'number') return value;
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redact(String(item)));
+  if (value !== null && typeof value === 'object') return Object.keys(value).map((key) => `${redact(key)}: ${HIDDEN_VALUE}`);
+  return String(value);
+}
+
+/** What stands for a map value the dashboard never shows. */
+export const HIDDEN_VALUE = '(hidden)';
+
 /** The effective configuration, option by option, with the built-in default next to each value. */
 export function optionStates(config: ToolNormalizerConfig): OptionState[] {
   const properties = ConfigSchema.properties as Record<string, { default?: unknown; description?: string }>;
   return Object.entries(properties).map(([name, property]) => ({
     name,
-    value: config[name as keyof ToolNormalizerConfig] as OptionState['value'],
-    defaultValue: property.default as OptionState['defaultValue'],
+    value: shownOptionValue(config[name as keyof ToolNormalizerConfig]),
+    defaultValue: shownOptionValue(property.default),
     ...(property.description ? { description: property.description } : {}),
   }));
 }

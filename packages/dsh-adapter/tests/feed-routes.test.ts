@@ -41,6 +41,25 @@ describe('stats feed additions', () => {
     expect(options.get('autoClampRanges')).toMatchObject({ value: false, defaultValue: true });
     expect(options.get('autoWrapRunCode')).toMatchObject({ value: true, defaultValue: true });
     expect(payload.ruleUsage).toEqual({ counted: 0, complete: true });
+    // Every served option value has a shape the dashboard's payload check accepts.
+    for (const option of payload.options ?? []) {
+      for (const value of [option.value, option.defaultValue]) {
+        const ok = ['boolean', 'number', 'string'].includes(typeof value) || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+        expect(ok, option.name).toBe(true);
+      }
+    }
+  });
+
+  it('never serves the value of a secret-bearing option (header values, URL credentials)', async () => {
+    const secret = 'Bearer sk-live-abcdef0123456789abcdef';
+    const base = await boot({ otlpHeaders: { Authorization: secret }, otlpEndpoint: 'https://user:hunter2pass@collector.example:4318/v1/metrics', allowedHosts: ['dsh.lan'] });
+    const text = await (await fetch(`${base}${STATS_PATH}`)).text();
+    expect(text).not.toContain('sk-live-abcdef0123456789abcdef');
+    expect(text).not.toContain('hunter2pass');
+    const payload = JSON.parse(text) as FeedPayload;
+    const options = new Map(payload.options?.map((option) => [option.name, option]));
+    expect(options.get('otlpHeaders')?.value).toEqual(['Authorization: (hidden)']);
+    expect(options.get('allowedHosts')?.value).toEqual(['dsh.lan']);
   });
 
   it('counts how often a rule fired in the stored events', async () => {
