@@ -4,7 +4,7 @@
  * Semantically wrong code (Python or shell pasted as JavaScript, ES module bodies, `await` in a non-async
  * callback, a JSON argument object pasted as code) is never "repaired": changing it until it parses would
  * change what it means. It gets a diagnostic that names the problem instead. The host's own message says
- * little (surprise 16), so positions come from Babel where it can place the error.
+ * little (a raw newline in a string reads "Expected ';', '}' or <eof>"), so positions come from Babel where it can place the error.
  */
 import { locateSyntaxError } from './host-compile.js';
 import type { Diagnostic } from './types.js';

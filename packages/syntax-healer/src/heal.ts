@@ -1,6 +1,6 @@
 /**
  * `healProgram`: turn a model-written `run_code` program the host would reject into one it accepts, or
- * say precisely why not, following the engine's rules (design section 3):
+ * say precisely why not, following the engine's rules:
  * - valid input is returned as the same string (one host-equivalent compile, nothing else);
  * - a repair is kept only if the host compile accepts it, and only if it is the unique passing repair;
  * - content lost to a cut is never invented: the model is told where the program was cut;

@@ -1,5 +1,5 @@
 /**
- * The host's compile step for a `run_code` program, reproduced (dsh-host.md, surprise 13).
+ * The host's compile step for a `run_code` program, reproduced (see docs/host-facts.md).
  *
  * DSH rc.8 wraps the program as the body of `async function __dsh_program__() {…}`, strips TypeScript with
  * `node:module.stripTypeScriptTypes` (strip-only), slices the body back out and compiles it with
