@@ -7,7 +7,7 @@
 import { parse } from '@babel/parser';
 import { describe, expect, it } from 'vitest';
 import { compilesLikeHost, healProgram } from '../src/index.js';
-import { agentPrograms, validCases } from './corpus.js';
+import { agentPrograms, repairCases, validCases } from './corpus.js';
 
 interface AstNode {
   type: string;
@@ -62,7 +62,12 @@ function lastTokenEnd(code: string, offset: number): number {
   }
 }
 
-const programs = [...agentPrograms, ...validCases.filter((entry) => !entry.code.includes('\r') && entry.code.includes('\n'))];
+/** The realistic corpus, the valid corpus and every healed program the repair corpus expects (all valid as sent). */
+const programs = [
+  ...agentPrograms,
+  ...validCases,
+  ...repairCases.filter((entry) => entry.expect.ok).map((entry) => ({ name: `healed: ${entry.name}`, code: entry.expect.code! })),
+].filter((entry) => !entry.code.includes('\r') && entry.code.includes('\n'));
 
 describe('truncation fuzz over every line-end prefix', () => {
   it('the realistic corpus is valid as sent and comes back untouched', () => {
