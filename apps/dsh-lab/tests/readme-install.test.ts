@@ -1,0 +1,135 @@
+/**
+ * The DSH user path, exactly as the published README writes it: the fenced block between the `dsh-user-path`
+ * markers of packages/dsh-tool-normalizer/README.md is run by bash, line by line as written, in a fresh HOME (so
+ * `~/.dsh` is a fresh DSH_HOME) with the lab's provisioned Node 24 and pinned pnpm first on PATH. The only change is
+ * the package source: `dsh plugin ... add dsh-tool-normalizer` installs the `pnpm pack` tarball of the built
+ * meta-package instead of the registry name. The block installs DSH with `pnpm add -g`, adds the plugin and the
+ * rc.8 workarounds and runs the doctor; then the `dsh` it installed plays a scripted Code-Mode session and the
+ * plugin must heal its calls. If the README changes to commands that do not work, this test fails.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCommand, runStep, type CommandResult } from '../src/child-process.js';
+import {
+  cacheRoot,
+  checkModelSees,
+  codeScenarios,
+  ensureDshInstalled,
+  labPaths,
+  pluginStatus,
+  repoRoot,
+  scenarioFixtures,
+  scenarioScript,
+  startScriptedModel,
+  toolMessagesOf,
+  type ToolMessage,
+} from '../src/index.js';
+
+const README = path.join(repoRoot, 'packages', 'dsh-tool-normalizer', 'README.md');
+const REGISTRY_ADD = /^(dsh plugin --profile \S+ add )dsh-tool-normalizer(?=\s|$)/gm;
+const status = pluginStatus();
+const picked = codeScenarios.filter((s) => ['c_c_direct_read', 'c_b_no_description'].includes(s.id));
+
+/** The shell block between the README's `dsh-user-path` markers. */
+export function userPathBlock(readme: string): string {
+  const match = /<!-- BEGIN dsh-user-path[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- END dsh-user-path -->/.exec(readme);
+  if (!match) throw new Error(`${README}: no \`\`\`sh block between the dsh-user-path markers`);
+  return match[1]!;
+}
+
+/** A clean environment: no real provider key, no stray DSH or pnpm setting, only the given tools on PATH. */
+function userEnvironment(home: string, pnpmHome: string, nodeBin: string, pnpmBin: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(DSH_|DEEPSEEK_|OPENAI_|ANTHROPIC_|PNPM_|npm_|XDG_)/i.test(key)) continue;
+    env[key] = value;
+  }
+  return {
+    ...env,
+    HOME: home,
+    PNPM_HOME: pnpmHome,
+    PATH: [pnpmHome, path.dirname(nodeBin), path.dirname(pnpmBin), '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter),
+    // The lab's warm content store (the same packages the registry serves), so the global install is not a full download.
+    npm_config_store_dir: labPaths.pnpmStore,
+    DSH_TELEMETRY_DISABLED: '1',
+  };
+}
+
+describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run as written (${status.reason})`, () => {
+  let root: string;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let tarball: string;
+  let script: string;
+  let install: CommandResult;
+  let toolMessages: ToolMessage[];
+  let session: CommandResult;
+  let workspace: string;
+
+  beforeAll(async () => {
+    const lab = await ensureDshInstalled();
+    root = path.join(cacheRoot, 'user-path');
+    fs.rmSync(root, { recursive: true, force: true });
+    home = path.join(root, 'home');
+    const pnpmHome = path.join(root, 'pnpm-home');
+    fs.mkdirSync(home, { recursive: true });
+    fs.mkdirSync(pnpmHome, { recursive: true });
+    env = userEnvironment(home, pnpmHome, lab.nodeBin, lab.pnpmBin);
+
+    const packDir = path.join(root, 'pack');
+    fs.mkdirSync(packDir);
+    await runStep(lab.pnpmBin, ['pack', '--pack-destination', packDir], { step: 'pnpm pack packages/dsh-tool-normalizer', cwd: labPaths.pluginPackage, timeoutMs: 120_000 });
+    tarball = path.join(packDir, fs.readdirSync(packDir).find((name) => name.endsWith('.tgz'))!);
+
+    const block = userPathBlock(fs.readFileSync(README, 'utf8'));
+    script = block.replace(REGISTRY_ADD, (_line, prefix: string) => `${prefix}${tarball}`);
+    install = await runCommand('bash', ['-euxo', 'pipefail', '-c', script], { step: 'the README install block', cwd: home, env, timeoutMs: 600_000 });
+
+    // The dsh the block installed, on a scripted Code-Mode session with calls the plugin must heal.
+    workspace = path.join(root, 'workspace');
+    fs.mkdirSync(workspace);
+    for (const [file, content] of Object.entries(scenarioFixtures)) {
+      fs.mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+      fs.writeFileSync(path.join(workspace, file), content.replaceAll('{{ws}}', workspace));
+    }
+    const steps = JSON.parse(JSON.stringify(scenarioScript(picked)).replaceAll('{{ws}}', workspace));
+    const model = await startScriptedModel(steps);
+    try {
+      session = await runCommand('dsh', ['--profile', 'headless', 'Work through the scripted task.'], {
+        step: 'dsh --profile headless (the dsh the README installed)',
+        cwd: workspace,
+        env: { ...env, DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted', DSH_TOOLS_MODE: 'code' },
+        timeoutMs: 180_000,
+      });
+    } finally {
+      await model.close();
+    }
+    toolMessages = toolMessagesOf(model.played, model.requests);
+  }, 900_000);
+
+  it('the README block installs the plugin from the registry name (the one line this test points at the tarball)', () => {
+    expect(script.match(new RegExp(`add ${tarball.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'))).toHaveLength(1);
+  });
+
+  it('every command of the block succeeds, the doctor included (it exits 1 on any problem)', () => {
+    expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(0);
+    expect(install.timedOut).toBe(false);
+    expect(install.stdout + install.stderr).toMatch(/the plugin loaded \(its prompt section reached the model\)/);
+  });
+
+  it('left a profile with the plugin from the tarball and the rc.8 workarounds', () => {
+    const profile = path.join(home, '.dsh', 'profiles', 'headless');
+    const manifest = JSON.parse(fs.readFileSync(path.join(profile, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['dsh-tool-normalizer']).toMatch(/\.tgz$/);
+    expect(manifest.dependencies['@deepseek-ai/cordis-plugin-hmr']).toBe('1.0.17');
+    expect(fs.readFileSync(path.join(profile, 'cordis.patch.yml'), 'utf8')).toMatch(/- id: hmr\n {2}disabled: false/);
+  });
+
+  it.each(picked.map((s) => [s.id, s] as const))('%s: the dsh it installed runs the plugin, which heals the call', (_id, scenario) => {
+    expect(session.exitCode, session.stderr).toBe(0);
+    const message = toolMessages.find((m) => m.callId === scenario.id);
+    expect(message?.isError, message?.content).toBe(false);
+    expect(checkModelSees(message?.content, scenario.withPlugin, workspace)).toEqual([]);
+  });
+});
