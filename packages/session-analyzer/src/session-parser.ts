@@ -54,6 +54,24 @@ function fingerprint(text: string): string {
   return `${text.length}:${a.toString(36)}${b.toString(36)}`;
 }
 
+/** JSON text with object keys sorted, or undefined when the text is not JSON. */
+function canonicalJson(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+      isRecord(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two argument texts carry the same JSON value (DSH may re-serialize what the model streamed). */
+function sameJson(a: string, b: string): boolean {
+  if (a === b) return true;
+  const left = canonicalJson(a);
+  return left !== undefined && left === canonicalJson(b);
+}
+
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   let text = '';
@@ -148,9 +166,13 @@ export class SessionParser {
         if (Array.isArray(data.tools)) this.onHeader({ tools: data.tools, system: undefined });
         break;
       case 'tool-call-chunks': {
+        // One call's deltas may span several events: append until its tool/call arrives.
         const id = str(data.id);
         const name = str(data.name);
-        if (id && name && Array.isArray(data.args)) this.rawCalls.set(id, { name, argumentsText: data.args.filter((part) => typeof part === 'string').join('') });
+        if (!id || !name || !Array.isArray(data.args)) break;
+        const text = data.args.filter((part) => typeof part === 'string').join('');
+        const earlier = this.rawCalls.get(id);
+        this.rawCalls.set(id, { name, argumentsText: (earlier?.argumentsText ?? '') + text });
         break;
       }
       case 'assistant/message':
@@ -246,7 +268,7 @@ export class SessionParser {
     const text = argumentsText(data.arguments);
     const streamed = this.rawCalls.get(callId);
     this.rawCalls.delete(callId);
-    const raw = streamed && (streamed.name !== name || streamed.argumentsText !== text) ? streamed : undefined;
+    const raw = streamed && (streamed.name !== name || !sameJson(streamed.argumentsText, text)) ? streamed : undefined;
     if (raw) this.evidence.repairedCalls += 1;
     this.pending.set(callId, { name, argumentsText: text, raw, model: this.model });
   }

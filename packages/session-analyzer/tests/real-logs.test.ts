@@ -20,7 +20,7 @@ describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
   beforeAll(async () => {
     dir = tempDir('real');
     // every 25th log, plus the folders whose logs carry errors (PTY tools, cancelled calls) and the corrupt one
-    files = copyRealSample(dir, 25, ['pty-tools', 'cancel-tool-calls', 'product-subagent-result-diagnostic', 'approval-composer']);
+    files = copyRealSample(dir, 25, ['pty-tools', 'cancel-tool-calls', 'product-subagent-result-diagnostic', 'approval-composer', 'persistent-pwsh-tool-turn']);
     reference = referenceCount(files);
     ({ report, sessions } = await analyzeSessions({ sessionsDir: dir, keepSessions: true, now: () => 0 }));
   });
@@ -83,6 +83,12 @@ describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
     }
     expect(checked).toBeGreaterThan(3);
     expect(report.cost.tokens).toBe(report.cost.measuredTokens + report.cost.estimatedTokens);
+  });
+
+  it('sees no plugin in logs written before it existed (DSH re-serializing streamed arguments is not a repair)', () => {
+    expect(sessions.filter((session) => session.plugin).map((session) => session.file)).toEqual([]);
+    // the sample holds calls whose streamed text differs from the logged call only in whitespace
+    expect(files.some((file) => file.includes('persistent-pwsh-tool-turn'))).toBe(true);
   });
 
   it('never shows a raw secret-shaped argument: previews are redacted', () => {
