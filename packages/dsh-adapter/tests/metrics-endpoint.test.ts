@@ -187,7 +187,7 @@ describe('FleetCounters', () => {
     counters.count(call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'] }));
     expect([...counters.heals.rows()]).toEqual([{ labels: { rule: 'recover.observe-then-retry', outcome: 'healed-success' }, value: 1 }]);
     expect([...counters.repeats.rows()]).toEqual([{ labels: { tool: 'read', model: 'unknown' }, value: 1 }]);
-    expect([...counters.savedTokens.rows()]).toEqual([{ labels: { tool: 'edit', category: 'fs-not-observed', model: 'unknown' }, value: 120 }]);
+    expect([...counters.savedTokens.rows()]).toEqual([{ labels: { tool: 'edit', model: 'unknown' }, value: 120 }]);
   });
 
   it('keeps what a disposed activation counted (plugin errors) and reads live ones', () => {
