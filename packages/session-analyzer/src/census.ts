@@ -7,7 +7,7 @@ import { buildEvent, computeStats, Counters, RingBuffer, type TelemetryEvent } f
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type CounterfactualOutcome, type SessionAnalysis } from './types.js';
 
 /** Distinct failed-call identities tracked for "most repeated"; beyond it new identities are not tracked. */
-const MAX_IDENTITIES = 50_000;
+const MAX_IDENTITIES = 20_000;
 const TOP_ROWS = 20;
 /** Failure events kept for the dashboard's recent-events table. */
 const RECENT_EVENTS = 500;
