@@ -84,7 +84,10 @@ function sessionText(sessionIndex, targetBytes) {
   const lines = [JSON.stringify({ type: 'session', version: 0, id, createdAt: 1_790_000_000_000, cwd: ws, delegationDepth: 0 })];
   let seq = 0;
   let time = 1_790_000_000_000 + sessionIndex * 10_000_000;
-  const push = (type, data) => lines.push(JSON.stringify({ type, seq: seq++, time: (time += 7), data }));
+  const push = (type, data) => {
+    time += 7;
+    lines.push(JSON.stringify({ type, seq: seq++, time, data }));
+  };
   push('request/header', { header: { config: { provider: 'deepseek-official', model: sessionIndex % 5 === 0 ? 'deepseek-v4-pro' : 'deepseek-v4-flash' }, system: `You are a coding agent. ${filler}`, tools } });
   let bytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
   let context = 9000;

@@ -116,7 +116,7 @@ export class SessionParser {
   /** Each result's call id, tool names (streamed and ran) and time: joins receipts that lack a call id. */
   private readonly resultTimes: { callId: string; tools: string[]; time: number }[] = [];
 
-  constructor(private readonly file: string) {
+  constructor(file: string) {
     this.analysis = {
       file,
       sessionId: '',
