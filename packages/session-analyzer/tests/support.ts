@@ -10,10 +10,13 @@ import zlib from 'node:zlib';
 
 /** The real DSH session logs (2,659 of them, zstd, as DSH stores them); outside the repository. */
 export const REAL_SESSIONS = path.resolve(process.env.DSH_SESSIONS_DIR ?? '/work/shared/dsh-sessions/real');
-export const hasRealSessions = fs.existsSync(REAL_SESSIONS);
-
-const zstd = zlib as unknown as { zstdCompressSync(data: Buffer | string): Buffer; zstdDecompressSync(data: Buffer): Buffer };
-export const compress = (text: string): Buffer => zstd.zstdCompressSync(Buffer.from(text, 'utf8'));
+const zstd = zlib as unknown as { zstdCompressSync?(data: Buffer | string): Buffer; zstdDecompressSync(data: Buffer): Buffer };
+/** DSH logs are zstd; Node has it from 22.15 (what DSH requires). On an older Node these tests are skipped. */
+export const hasZstd = typeof zstd.zstdCompressSync === 'function';
+export const hasRealSessions = hasZstd && fs.existsSync(REAL_SESSIONS);
+if (!hasZstd) console.warn(`[session-analyzer] tests skipped: this Node (${process.version}) has no zstd; run them with Node >= 22.15`);
+else if (!hasRealSessions) console.warn(`[session-analyzer] real-log tests skipped: no DSH session logs at ${REAL_SESSIONS} (set DSH_SESSIONS_DIR)`);
+export const compress = (text: string): Buffer => (zstd.zstdCompressSync as (data: Buffer) => Buffer)(Buffer.from(text, 'utf8'));
 export const decompress = (file: string): string => zstd.zstdDecompressSync(fs.readFileSync(file)).toString('utf8');
 
 export function tempDir(prefix: string): string {
