@@ -144,6 +144,9 @@ export class TelemetryDatabase {
     const { DatabaseSync } = loadSqlite();
     this.db = new DatabaseSync(path, { timeout: options.busyTimeoutMs });
     try {
+      // The constructor's `timeout` option is ignored by Node releases before it existed (22.15 among them): without
+      // a busy timeout a second process's flush fails at once with SQLITE_BUSY. The pragma works on every release.
+      this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
       this.checkOwner(); // before any pragma that writes: someone else's file is never modified
       this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
       if (path !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');

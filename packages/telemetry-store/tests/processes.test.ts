@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTelemetryStore } from '../src/index.js';
 import { parseLogText } from '../src/query.js';
+import { loadSqlite } from '../src/sqlite.js';
 
 const run = promisify(execFile);
 const sourceEntry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
@@ -64,9 +65,15 @@ afterAll(() => {
 async function statsOf(dir: string) {
   const store = createTelemetryStore({ dir, flushIntervalMs: 60_000, warn: () => undefined });
   const stats = store.stats();
-  const page = await store.queryEvents({ limit: 0 });
   await store.close();
-  return { stats, storedEvents: page.total };
+  // Rows counted straight from the file, not through the store (its page totals are capped at 10,000, and its
+  // own row counter is what is under test).
+  const { DatabaseSync } = loadSqlite();
+  const db = new DatabaseSync(join(dir, 'tool-normalizer.sqlite'), { readOnly: true });
+  const storedEvents = Number(db.prepare('SELECT count(*) AS n FROM events').get()?.['n']);
+  db.close();
+  expect(stats.storage.storedEvents).toBe(storedEvents);
+  return { stats, storedEvents };
 }
 
 describe('two processes writing at once', () => {
