@@ -220,7 +220,7 @@ export class TnDashboard extends LitElement {
             filter: feed.filter,
             setFilter: (patch) => feed.setFilter(patch),
             resetFilter: () => feed.resetFilter(),
-            goTo: (offset) => feed.goTo(offset),
+            step: (direction) => feed.step(direction),
             isRaw: (id) => this.rawEvents.has(id),
             toggleRaw: (id) => {
               if (!this.rawEvents.delete(id)) this.rawEvents.add(id);

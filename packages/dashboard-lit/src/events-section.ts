@@ -17,7 +17,7 @@ export interface EventsControls {
   filter: EventFilter;
   setFilter(patch: Partial<EventFilter>): void;
   resetFilter(): void;
-  goTo(offset: number): void;
+  step(direction: 1 | -1): void;
   isRaw(id: string): boolean;
   toggleRaw(id: string): void;
   error: string | undefined;
@@ -31,10 +31,11 @@ function renderLines(lines: readonly DiffLine[]): TemplateResult {
   )}</div>`;
 }
 
-function renderKeys(view: View, keys: readonly KeyChange[]): TemplateResult | typeof nothing {
+function renderKeys(view: View, keys: readonly KeyChange[], showUnchanged: boolean): TemplateResult | typeof nothing {
   const changed = keys.filter((key) => key.kind !== 'same');
   const { t } = view;
   if (changed.length === 0) {
+    if (!showUnchanged) return nothing;
     // Nothing changed (the call was kept): the decoded arguments, so the reader still sees what was sent.
     if (keys.length === 0) return nothing;
     return html`<div class="keys" data-keys><span class="hint">${t('unchanged')}</span>
@@ -67,9 +68,9 @@ function renderChange(view: View, event: DashboardEvent, controls: EventsControl
     ? html`${event.before !== undefined ? html`<div class="preview-label">${t('before')}</div><pre data-before>${event.before}</pre>` : nothing}
       ${event.after !== undefined ? html`<div class="preview-label">${t('after')}</div><pre data-after>${event.after}</pre>` : nothing}`
     : readable.kind === 'program'
-      ? html`<div class="preview-label">${t('program')}</div>${renderLines(readable.lines)}${renderKeys(view, readable.keys)}`
+      ? html`<div class="preview-label">${t('program')}</div>${renderLines(readable.lines)}${renderKeys(view, readable.keys, false)}`
       : readable.kind === 'keys'
-        ? renderKeys(view, readable.keys)
+        ? renderKeys(view, readable.keys, true)
         : renderLines(readable.lines);
   return html`<div class="change" data-change=${raw ? 'raw' : readable.kind} part="change">
     <div class="change-head"><span></span>${toggle}</div>
@@ -178,9 +179,9 @@ export function renderEvents(view: View, payload: DashboardPayload, page: Events
       </div>
       ${page && pages > 1
         ? html`<nav class="pager" aria-label=${t('events')} part="pager">
-            <button type="button" data-page="newer" ?disabled=${page.offset === 0} @click=${() => controls.goTo(page.offset - page.limit)}>${t('previousPage')}</button>
+            <button type="button" data-page="newer" ?disabled=${page.offset === 0} @click=${() => controls.step(-1)}>${t('previousPage')}</button>
             <span data-page-of>${t('pageOf', { page: fmt.integer(current), pages: fmt.integer(pages) })}</span>
-            <button type="button" data-page="older" ?disabled=${current >= pages} @click=${() => controls.goTo(page.offset + page.limit)}>${t('nextPage')}</button>
+            <button type="button" data-page="older" ?disabled=${current >= pages} @click=${() => controls.step(1)}>${t('nextPage')}</button>
           </nav>`
         : nothing}
     </section>

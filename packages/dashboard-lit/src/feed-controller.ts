@@ -187,9 +187,14 @@ export class FeedController implements ReactiveController {
     this.setFilter({}, true);
   }
 
-  /** Moves to the page starting at `offset` (clamped at 0). */
-  goTo(offset: number): void {
-    this.offset = Math.max(0, offset);
+  /**
+   * Moves one page older (+1) or newer (-1) from the page asked for last, so clicks made while a page is still
+   * loading add up; never before the first page or past the last one known.
+   */
+  step(direction: 1 | -1): void {
+    const total = this.events?.total ?? 0;
+    const last = Math.max(0, Math.ceil(total / this.limit) - 1) * this.limit;
+    this.offset = Math.min(last, Math.max(0, this.offset + direction * this.limit));
     this.host.requestUpdate();
   }
 
