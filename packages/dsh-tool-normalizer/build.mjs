@@ -63,9 +63,18 @@ export async function buildBundle() {
     legalComments: 'inline',
     plugins: [workspaceSources],
     logLevel: 'warning',
-    banner: { js: '#!/usr/bin/env node\n// dsh-tool-normalizer command line (doctor, ...). Source: the dsh-tool-normalizer monorepo.' },
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        '// dsh-tool-normalizer command line (doctor, analyze). Source: the dsh-tool-normalizer monorepo.',
+        "import { createRequire as __tnCreateRequire } from 'node:module';",
+        'const require = __tnCreateRequire(import.meta.url);',
+      ].join('\n'),
+    },
   });
   await chmod(here('./dist/cli.js'), 0o755);
+  // `analyze --html` inlines the standalone <tn-dashboard> bundle; it looks for it beside the running script.
+  await copyFile(here('../dashboard-lit/dist/tn-dashboard.js'), here('./dist/tn-dashboard.js'));
   await copyFile(here('./src/published.d.ts'), here('./dist/index.d.ts'));
   await buildClientBundle();
   return result;

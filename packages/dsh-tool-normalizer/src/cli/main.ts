@@ -9,6 +9,10 @@ export interface Subcommand {
 
 export const SUBCOMMANDS: Record<string, Subcommand> = {
   doctor: { summary: 'check Node, DSH, the profile, the rc.8 workarounds, and boot the profile to see the plugin load', load: () => import('./doctor.js') },
+  analyze: {
+    summary: 'what tool-call failures cost in your DSH session logs, and what healing would have saved',
+    load: () => import('@dsh-tool-normalizer/session-analyzer/cli'),
+  },
 };
 
 export function usage(): string {
