@@ -95,7 +95,8 @@ function pairSpans(before: string, after: string): { before: Span[]; after: Span
  * lines are paired in order and the differing words within each pair are marked.
  */
 export function lineDiff(before: string, after: string): DiffLine[] {
-  const changes = diffLines(before, after);
+  // A last line without its newline still matches the same line with one (a fence stripped from the end).
+  const changes = diffLines(before, after, { ignoreNewlineAtEof: true });
   const lines: DiffLine[] = [];
   for (let index = 0; index < changes.length; index++) {
     const change = changes[index]!;
