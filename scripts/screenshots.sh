@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates docs/screenshots/ from the browser tests, never by hand: builds, runs the tests that write
-# artifacts/*.png (the Settings page inside the real `dsh --profile web`, light and dark; the <tn-dashboard> element
-# on its fixture page in Chinese), then copies those files into docs/screenshots/. Needs Chromium (/usr/bin/chromium
+# Regenerates docs/screenshots/ from the browser tests, never by hand: builds, runs the real-host browser tests that
+# write artifacts/*.png (the Settings page inside the real `dsh --profile web`: light and dark in English, light and
+# dark in Chinese), then copies those files into docs/screenshots/. The figures on the page are whatever the lab's
+# plugin DSH_HOME (.dsh-lab/home/plugin) has counted so far: its counters accumulate across real-host test runs.
+# Needs Chromium (/usr/bin/chromium
 # or $CHROMIUM_PATH; `.ci/run` installs Debian's). A test that was skipped writes nothing, and this script then fails
 # instead of committing an old picture.
 #
@@ -18,12 +20,12 @@ VITEST=node_modules/vitest/vitest.mjs
 SHOTS=(
   "dsh-web-dashboard-light.png:settings-light.png"
   "dsh-web-dashboard-dark.png:settings-dark.png"
-  "dashboard-zh-light.png:dashboard-zh-light.png"
+  "dsh-web-settings-zh-light.png:settings-zh-light.png"
+  "dsh-web-settings-zh-dark.png:settings-zh-dark.png"
 )
 
 for shot in "${SHOTS[@]}"; do rm -f "artifacts/${shot%%:*}"; done
-"$NODE_DSH" "$VITEST" run --project dsh-lab tests/plugin-web-dashboard.test.ts
-"$NODE_DSH" "$VITEST" run --project dashboard-lit tests/dashboard.browser.test.ts
+"$NODE_DSH" "$VITEST" run --project dsh-lab tests/plugin-web-dashboard.test.ts tests/plugin-web-settings-page.test.ts
 
 mkdir -p docs/screenshots
 for shot in "${SHOTS[@]}"; do
