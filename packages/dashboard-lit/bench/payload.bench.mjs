@@ -1,10 +1,13 @@
 /**
  * Speed of the dashboard's per-load and per-keystroke work, measured on the built `dist/` in Node:
- * checking a stats payload with 1,000 recent events (the store's maximum page) and filtering those events by text.
+ * checking a stats payload with 1,000 recent events (the store's maximum page), filtering those events by text (what
+ * a payload without an events route does in the browser), and the readable before/after of one event (decode and
+ * line diff of a 600-character program preview, the server's preview bound; and of a 60-line program).
  * Run: `node packages/dashboard-lit/bench/payload.bench.mjs` after `pnpm run build`.
  */
 import { checkPayload } from '../dist/payload.js';
 import { EMPTY_FILTER, filterEvents } from '../dist/format.js';
+import { readableChange } from '../dist/before-after.js';
 
 const outcomes = ['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'];
 const recent = Array.from({ length: 1000 }, (_, index) => ({
@@ -48,3 +51,10 @@ if (!checkPayload(payload).ok) throw new Error('benchmark payload rejected');
 measure('checkPayload, 1,000 events', () => checkPayload(payload), 500);
 measure('filterEvents, text "tool_3" over 1,000 events', () => filterEvents(recent, { ...EMPTY_FILTER, text: 'tool_3' }), 500);
 measure('filterEvents, text with no match over 1,000 events', () => filterEvents(recent, { ...EMPTY_FILTER, text: 'zzz-no-match' }), 500);
+
+const program = (lines) => Array.from({ length: lines }, (_, index) => `const v${index} = await tools.bash({ command: "echo ${index}" });`).join('\n');
+const sent = program(8).slice(0, 560);
+const ran = sent.replace('"echo 3" }', '"echo 3", description: "Run: echo 3" }');
+measure('readableChange, run_code preview (600 chars, one line changed)', () => readableChange(JSON.stringify({ code: sent }), JSON.stringify({ code: ran, description: 'Run it' })), 500);
+const long = program(60);
+measure('readableChange, 60-line program, one line changed', () => readableChange(JSON.stringify({ code: long }), JSON.stringify({ code: long.replace('"echo 30" }', '"echo 30", description: "d" }') })), 200);

@@ -5,7 +5,7 @@
  * toggle away. Everything is rendered through lit text bindings: event data is never parsed as HTML.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { readableChange, type DiffLine, type KeyChange } from './before-after.js';
+import { readableChange, type DiffLine, type KeyChange, type Readable } from './before-after.js';
 import type { EventsView } from './feed-controller.js';
 import { OUTCOMES } from './feed.js';
 import { distinct, isFiltered, type EventFilter } from './format.js';
@@ -54,25 +54,33 @@ function renderKeys(view: View, keys: readonly KeyChange[], showUnchanged: boole
   </div>`;
 }
 
+/** The readable form of each event, computed once per event object (events are never mutated). */
+const readableOf = new WeakMap<DashboardEvent, Readable | undefined>();
+
+function readable(event: DashboardEvent): Readable | undefined {
+  if (!readableOf.has(event)) readableOf.set(event, readableChange(event.before, event.after));
+  return readableOf.get(event);
+}
+
 function renderChange(view: View, event: DashboardEvent, controls: EventsControls): TemplateResult | typeof nothing {
   const { t } = view;
   if (event.before === undefined && event.after === undefined) {
     return event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing;
   }
-  const readable = readableChange(event.before, event.after);
-  const raw = !readable || controls.isRaw(event.id);
-  const toggle = readable
+  const change = readable(event);
+  const raw = !change || controls.isRaw(event.id);
+  const toggle = change
     ? html`<button type="button" class="toggle" aria-pressed=${raw ? 'true' : 'false'} @click=${() => controls.toggleRaw(event.id)}>${raw ? t('showReadable') : t('showRaw')}</button>`
     : nothing;
   const body = raw
     ? html`${event.before !== undefined ? html`<div class="preview-label">${t('before')}</div><pre data-before>${event.before}</pre>` : nothing}
       ${event.after !== undefined ? html`<div class="preview-label">${t('after')}</div><pre data-after>${event.after}</pre>` : nothing}`
-    : readable.kind === 'program'
-      ? html`<div class="preview-label">${t('program')}</div>${renderLines(readable.lines)}${renderKeys(view, readable.keys, false)}`
-      : readable.kind === 'keys'
-        ? renderKeys(view, readable.keys, true)
-        : renderLines(readable.lines);
-  return html`<div class="change" data-change=${raw ? 'raw' : readable.kind} part="change">
+    : change.kind === 'program'
+      ? html`<div class="preview-label">${t('program')}</div>${renderLines(change.lines)}${renderKeys(view, change.keys, false)}`
+      : change.kind === 'keys'
+        ? renderKeys(view, change.keys, true)
+        : renderLines(change.lines);
+  return html`<div class="change" data-change=${raw ? 'raw' : change.kind} part="change">
     <div class="change-head"><span></span>${toggle}</div>
     ${body}
     ${event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing}
