@@ -88,6 +88,14 @@ describe.skipIf(!hasChromium)('the Settings page in the real DSH web UI: rules, 
 
   afterAll(async () => {
     await browser?.close();
+    // The 1,100 seeded events would pile up in the lab's DSH_HOME run after run: clear them the way a user does.
+    if (web) {
+      await fetch(`${web.url}/plugin-api/tool-normalizer/clear`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tool-normalizer-action': 'clear' },
+        body: '{"confirm":"clear"}',
+      }).catch(() => undefined);
+    }
     await web?.stop();
     if (previousOverlay === undefined) fs.rmSync(overlayFile, { force: true });
     else fs.writeFileSync(overlayFile, previousOverlay);
