@@ -2,7 +2,8 @@
  * The READMEs cannot drift from the code or from each other: every generated part (options table from the config
  * schema, rule catalogue from core-rules, the prompt section and its size) equals what scripts/gen-readme-tables.mjs
  * renders from the TypeScript sources imported here, and each README.zh.md has the same sections (heading levels,
- * in order), the same code blocks byte for byte and the same generated markers as its English twin.
+ * in order), as many list items and table rows in each, the same code blocks byte for byte and the same generated
+ * markers as its English twin.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,24 @@ function withoutCode(markdown: string): string {
 
 function codeBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```[^\n]*\n[\s\S]*?^```/gm)].map((match) => match[0]);
+}
+
+/** Per section (split at headings, code removed): how many list items and table rows it has. */
+function sectionShape(markdown: string): string[] {
+  const shape: string[] = [];
+  let items = 0;
+  let rows = 0;
+  const flush = () => shape.push(`${items} items, ${rows} table rows`);
+  for (const line of withoutCode(markdown).split('\n')) {
+    if (/^#{1,6} /.test(line)) {
+      flush();
+      items = 0;
+      rows = 0;
+    } else if (/^\s*(?:[-*] |\d+\. )/.test(line)) items++;
+    else if (line.startsWith('|')) rows++;
+  }
+  flush();
+  return shape;
 }
 
 function markers(markdown: string): string[] {
@@ -79,6 +98,10 @@ describe.each([
   it('have the same sections (heading levels in order)', () => {
     expect(headingLevels(zh)).toEqual(headingLevels(en));
     expect(headingLevels(en).length).toBeGreaterThan(3);
+  });
+
+  it('say as much in each section (same number of list items and table rows per section)', () => {
+    expect(sectionShape(zh)).toEqual(sectionShape(en));
   });
 
   it('have the same code blocks, byte for byte', () => {
