@@ -53,9 +53,9 @@ describe('the bundle', () => {
 });
 
 describe('npm pack', () => {
-  it('ships exactly the plugin, its types, the web client, the patch, the manifest, the READMEs (en, zh) and the licence', () => {
+  it('ships exactly the plugin, its types, the web client, the CLI with its report element, the patch, the manifest, the READMEs (en, zh) and the licence', () => {
     expect(packed.name).toBe('dsh-tool-normalizer');
-    expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'dist/cli.js', 'dist/client.js', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'dist/cli.js', 'dist/client.js', 'dist/index.d.ts', 'dist/index.js', 'dist/tn-dashboard.js', 'package.json']);
     expect(packed.files.some((file) => /\.map$|tests?\//.test(file.path))).toBe(false);
   });
 
