@@ -203,8 +203,10 @@ describe('FleetCounters', () => {
     expect(counters.pluginErrors.value).toBe(6);
   });
 
-  it('is one object per process', () => {
-    expect(processFleetCounters()).toBe(processFleetCounters());
+  it('is one object per process, also for a re-imported copy of the module (what a hot reload loads)', async () => {
+    const copy = (await import('../src/metrics.ts?reloaded-copy')) as typeof import('../src/metrics.js');
+    expect(copy.FleetCounters).not.toBe(FleetCounters); // really a second module instance
+    expect(copy.processFleetCounters()).toBe(processFleetCounters());
   });
 
   it('hides OTLP header values and URL credentials from the displayed config', () => {
