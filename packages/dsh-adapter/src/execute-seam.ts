@@ -11,7 +11,7 @@
  * the UI would show a generic card). A successful call costs one promise hop: nothing else is read or allocated.
  */
 import { planRecovery, showsObservedContent } from '@dsh-tool-normalizer/core-rules';
-import type { RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
+import type { Environment, RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
 import { boundShownText, explainedMessage, textOf, withMessage, type Explanation } from './explain-error.js';
 import { ABORT_CODES, type ToolDispatchExecution, type ToolExecutionInput, type ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -46,19 +46,21 @@ async function afterError(state: PluginState, exec: ToolDispatchExecution, resul
 /** The result the model should get after the recovery plan (if any) ran, and what the plan adds to an error. */
 async function recover(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<{ result: ToolExecutionResult; explanation?: Explanation }> {
   let plan: RecoveryPlan | undefined;
+  let environment: Environment | undefined;
   try {
     // The host turns any success for a name it cannot resolve back into UNKNOWN_TOOL (normalizeDispatchResult),
     // so a recovery there would run side effects the model never sees. Aliases are renamed on llm/stream instead.
     if (wasCancelled(exec, result) || state.ctx.tools.get(exec.name, exec.agent) === undefined) return { result };
-    const environment = state.environment.forExecution(exec);
+    environment = state.environment.forExecution(exec);
     plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, { toggles: state.toggles, aborted: false });
   } catch (error) {
     state.errors.report('tools/execute', error);
     return { result };
   }
-  if (!plan) return { result };
+  if (!plan) return { result, explanation: { environment } };
   const recovery = state.beginRecovery(exec.token, plan);
-  const planHint: Explanation = plan.hint === undefined ? {} : { hint: plan.hint };
+  // A retry's error is explained with the same environment (the call and the agent are the same).
+  const planHint: Explanation = plan.hint === undefined ? { environment } : { hint: plan.hint, environment };
   try {
     const last = await runSteps(state, exec, plan, recovery);
     if (plan.resultFrom === 'original') {
@@ -68,7 +70,7 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
       }
       return { result, explanation: planHint };
     }
-    if (last === undefined) return { result };
+    if (last === undefined) return { result, explanation: { environment } };
     if (!last.isError) {
       recovery.recovered = true;
       return { result: presentable(exec, plan, last) };
@@ -76,11 +78,11 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
     // A retry that still failed is the call's real outcome now (e.g. the file was read, then the anchor was
     // missing): answer with it rather than with the error the plugin already dealt with. A failed observe
     // step keeps the original error.
-    if (plan.steps[recovery.steps - 1]?.role === 'retry') return { result: last };
+    if (plan.steps[recovery.steps - 1]?.role === 'retry') return { result: last, explanation: { environment } };
   } catch (error) {
     state.errors.report('tools/execute', error);
   }
-  return { result };
+  return { result, explanation: { environment } };
 }
 
 /**

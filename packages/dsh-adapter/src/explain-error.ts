@@ -7,7 +7,7 @@
  * seam that keeps the host's record whole (a post-execute `block` would rebuild the error from text and drop them).
  */
 import { appendHint, classifyResult, failureFingerprint, hintFor, repeatHint, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
-import type { ToolCall } from '@dsh-tool-normalizer/core-rules';
+import type { Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
 import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
 
@@ -20,6 +20,8 @@ export interface Explanation {
   hint?: string;
   /** Text shown between the error and the hint (a refused `write`: the file as `read` rendered it). */
   shown?: string;
+  /** The execution's environment, when the caller already read it (it is not read twice). */
+  environment?: Environment;
 }
 
 /** The text blocks of a result, joined (what the model reads). */
@@ -59,16 +61,22 @@ export function explainedMessage(
     if (fingerprint !== undefined) repeat = state.countFailure(exec.agent?.id ?? '(no session)', fingerprint);
   }
   if (config.errorHints) {
-    let hint = extra.hint ?? engineHint(state, exec, call, result);
+    let hint = extra.hint ?? engineHint(state, exec, call, result, extra.environment);
     if (repeat !== undefined && repeat >= 2) hint = repeatHint(call, result, repeat, hint) ?? hint;
     if (hint !== undefined) message = appendHint(message, hint);
   }
   return repeat === undefined ? { message } : { message, repeat };
 }
 
-function engineHint(state: PluginState, exec: ToolExecution | ToolDispatchExecution, call: ToolCall, result: ToolExecutionResult): string | undefined {
+function engineHint(
+  state: PluginState,
+  exec: ToolExecution | ToolDispatchExecution,
+  call: ToolCall,
+  result: ToolExecutionResult,
+  environment: Environment | undefined,
+): string | undefined {
   const diagnostic = exec.parent === undefined ? state.streamDiagnostic(String(exec.callId)) : undefined;
-  return hintFor(call, result, state.environment.forExecution(exec), diagnostic);
+  return hintFor(call, result, environment ?? state.environment.forExecution(exec), diagnostic);
 }
 
 /**
