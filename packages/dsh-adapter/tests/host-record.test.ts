@@ -171,6 +171,22 @@ describe('loops: identical failures per session', () => {
   });
 });
 
+describe('errors that never pass tools/execute (a pre-execute denial)', () => {
+  it('the first denial is left as the host wrote it; an identical second one gets the loop hint through post-execute', async () => {
+    const host = await boot();
+    host.ctx.on('tools/pre-execute', async (exec, next) => (exec.name === 'write' ? { kind: 'deny', reason: 'writes are disabled by policy' } : next()));
+    const path = `${host.dir}/denied.txt`;
+    const first = await host.execute('write', { file_path: path, content: 'x' });
+    expect(first.isError).toBe(true);
+    expect(text(first)).toBe('Error: writes are disabled by policy');
+    expect(first.error).toEqual({ message: 'writes are disabled by policy' });
+    const second = await host.execute('write', { file_path: path, content: 'x' });
+    // A block's message is its feedback text, which carries the `Error: ` the host would have written.
+    expect(text(second)).toMatch(/^Error: writes are disabled by policy\nHint: this is the 2nd identical failure of this write call/);
+    expect(second.error).toEqual({ message: text(second) });
+  });
+});
+
 describe('PluginErrors never throws', () => {
   it('reports a thrown value whose toString and message getter throw', () => {
     const warnings: string[] = [];
