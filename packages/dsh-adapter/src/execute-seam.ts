@@ -65,10 +65,12 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
     const last = await runSteps(state, exec, plan, recovery);
     if (plan.resultFrom === 'original') {
       // A refused write: the file was read for real; the model sees it with the original error.
-      if (showsObservedContent(plan) && last !== undefined && !last.isError && recovery.steps === plan.steps.length) {
+      if (!showsObservedContent(plan)) return { result, explanation: planHint };
+      if (last !== undefined && !last.isError && recovery.steps === plan.steps.length) {
         return { result, explanation: { ...planHint, shown: boundShownText(textOf(last.content)) } };
       }
-      return { result, explanation: planHint };
+      // The file could not be read: its hint ("you have now seen the file") would be false.
+      return { result, explanation: { environment } };
     }
     if (last === undefined) return { result, explanation: { environment } };
     if (!last.isError) {

@@ -58,6 +58,17 @@ describe('FS_NOT_OBSERVED: read, then retry once', () => {
     expect(readFileSync(path, 'utf8')).toBe('new\n');
   });
 
+  it('a refused write whose read fails claims nothing was shown (no "you have now seen the file" hint)', async () => {
+    host = await bootHost();
+    host.ctx.on('tools/pre-execute', async (exec, next) => (exec.name === 'read' ? { kind: 'deny', reason: 'reads are disabled' } : next()));
+    const path = host.file('existing.txt', 'old\n');
+    const result = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w3' });
+    expect(result.error?.info?.code).toBe('FS_NOT_OBSERVED');
+    expect(result.error?.message).toBe(`cannot overwrite existing "${path}" without reading it first — read the file, then retry`);
+    expect(host.results.find((entry) => entry.callId === 'w3:heal:1')?.result.isError).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('old\n');
+  });
+
   it('a refused write of a long file shows a bounded excerpt (at most 200 lines, as read renders them)', async () => {
     host = await bootHost();
     const path = host.file('long.txt', Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n'));
