@@ -4,10 +4,13 @@
  * compared. For every call that fails in both runs, the `tool/result` event carries the same `error` object (code,
  * name) in both, and the plugin's text is the host's text with only this appended: one `Hint:` line (and, for a
  * refused `write`, the file as `read` shows it before the hint). The only other difference allowed is stack-frame
- * lines removed (or shortened to the program's line) by `trimStackTraces`, checked line by line.
+ * lines removed (or shortened to the program's line) by `trimStackTraces`, checked line by line. The comparison is
+ * written to `artifacts/plugin-host-record-<mode>.md`.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pluginStatus, runSession, scenarioFixtures, scenarioScript, scenariosFor, type SessionEvent, type SessionRun, type ToolsMode } from '../src/index.js';
+import { pluginStatus, repoRoot, runSession, scenarioFixtures, scenarioScript, scenariosFor, type SessionEvent, type SessionRun, type ToolsMode } from '../src/index.js';
 // @ts-expect-error build.mjs is plain JavaScript
 import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
@@ -105,6 +108,17 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode: the se
       }
       if (body !== host.text && !onlyFramesTrimmed(host.text, body)) problems.push(`${host.callId}: ${JSON.stringify(host.text)} -> ${JSON.stringify(ours.text)}`);
     }
+    const rows = failedInBoth.map((host) => {
+      const ours = pluginResults.get(host.callId)!;
+      const added = ours.text.startsWith(host.text) ? ours.text.slice(host.text.length).trim() : '(frames trimmed) ' + (ours.text.split('\n').at(-1) ?? '');
+      const cell = (text: string) => (text.length > 90 ? `${text.slice(0, 87)}...` : text).replaceAll('|', '\\|').replaceAll('\n', ' ');
+      return `| ${host.callId} | ${JSON.stringify(host.error ?? null)} | ${JSON.stringify(ours.error ?? null) === JSON.stringify(host.error ?? null) ? 'same' : 'DIFFERENT'} | ${cell(host.text.split('\n')[0] ?? '')} | ${cell(added)} |`;
+    });
+    fs.mkdirSync(path.join(repoRoot, 'artifacts'), { recursive: true });
+    fs.writeFileSync(
+      path.join(repoRoot, 'artifacts', `plugin-host-record-${mode}.md`),
+      [`# DSH session log, ${mode} mode: calls failing without and with the plugin`, '', `${failedInBoth.length} calls, ${hinted} with a hint.`, '', '| call | host error object | with plugin | host text (first line) | appended by the plugin |', '|---|---|---|---|---|', ...rows, ''].join('\n'),
+    );
     expect(problems).toEqual([]);
     expect(hinted).toBeGreaterThanOrEqual(3);
   });
