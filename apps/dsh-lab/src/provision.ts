@@ -232,6 +232,7 @@ export async function installPluginTarball(options: InstallPluginOptions): Promi
       const tarball = path.join(labPaths.pack, packed.replace(/\.tgz$/, `-${hash}.tgz`));
       if (!fs.existsSync(tarball)) fs.renameSync(path.join(staging, packed), tarball);
       if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === `file:${tarball}`) return tarball;
+      if (status.name) forgetMissingTarball(options.dshHome, options.profile, status.name);
       await runDsh(
         install,
         options.dshHome,
@@ -245,7 +246,20 @@ export async function installPluginTarball(options: InstallPluginOptions): Promi
   });
 }
 
-/** Keeps the newest five packed tarballs (the installed one is always among them: it was just written or used). */
+/**
+ * Another lab run may have pruned the tarball this profile was installed from; pnpm then fails the next `add` with
+ * ENOENT while re-resolving the old `file:` dependency. Dropping that dead entry lets the new tarball replace it.
+ */
+function forgetMissingTarball(dshHome: string, profile: DshProfile, name: string): void {
+  const manifestPath = path.join(profileDir(dshHome, profile), 'package.json');
+  const spec = profileDependencies(dshHome, profile)[name];
+  if (!spec?.startsWith('file:') || fs.existsSync(spec.slice('file:'.length))) return;
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { dependencies?: Record<string, string> };
+  delete manifest.dependencies?.[name];
+  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Keeps the newest five packed tarballs (a profile whose tarball was pruned is repaired by `forgetMissingTarball`). */
 function pruneTarballs(): void {
   const tarballs = fs
     .readdirSync(labPaths.pack)
