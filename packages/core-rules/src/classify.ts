@@ -1,33 +1,17 @@
 /**
- * Stable result categories (the dashboard and the analyzer group by these ids) and `classifyResult`, which
- * maps a host result to one of them from its error code and, for the host's plain `Error`s that carry no
+ * `classifyResult`, which maps a host result to one of the catalogue's stable result categories (the
+ * dashboard and the analyzer group by these ids) from its error code and, for the host's plain `Error`s that carry no
  * code (editor path and range errors, blank description), from its exact message text.
  */
 import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
+import { type CategoryId, categoryCatalogue } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
 import type { CategoryInfo, Classification, ToolCall, ToolResultLike } from './types.js';
 
-export const categories: readonly CategoryInfo[] = Object.freeze([
-  { id: 'ok', label: 'Succeeded', known: false },
-  { id: 'invalid-args', label: 'Invalid arguments', known: true },
-  { id: 'code-mode-direct-call', label: 'Code Mode direct call', known: true },
-  { id: 'unknown-tool', label: 'Unknown tool', known: true },
-  { id: 'code-syntax', label: 'Program does not compile', known: true },
-  { id: 'inner-invalid-args', label: 'Inner call: invalid arguments', known: true },
-  { id: 'inner-unknown-binding', label: 'Inner call: no such tool', known: true },
-  { id: 'fs-not-observed', label: 'File not read before writing', known: true },
-  { id: 'fs-stale-version', label: 'File changed since read', known: true },
-  { id: 'editor-path', label: 'Editor: relative path', known: true },
-  { id: 'editor-range', label: 'Editor: view_range', known: true },
-  { id: 'read-range', label: 'Read: offset past end', known: true },
-  { id: 'fs-edit-anchor', label: 'Edit anchor not found or ambiguous', known: false },
-  { id: 'inner-tool-error', label: 'Inner call failed', known: false },
-  { id: 'code-runtime', label: 'Program failed at run time', known: false },
-  { id: 'aborted', label: 'Cancelled', known: false },
-  { id: 'other', label: 'Other error', known: false },
-]);
+/** The result categories, in dashboard order: the catalogue's rows (kept under this name for existing importers). */
+export const categories: readonly CategoryInfo[] = categoryCatalogue;
 
-const knownCategories = new Set(categories.filter((category) => category.known).map((category) => category.id));
+const knownCategories = new Set<CategoryId>(categoryCatalogue.filter((category) => category.known).map((category) => category.id));
 
 const CODE_RUN_PREFIX = 'code run failed (exception): ';
 
@@ -46,7 +30,7 @@ function programRan(call: ToolCall | undefined): boolean {
  * The category of a failed Code-Mode sub-call, read from the message its program received (a `ToolCallError`
  * carries no code): the same categories its native twin gets from the host's code, else `inner-tool-error`.
  */
-function innerCause(message: string): string {
+function innerCause(message: string): CategoryId {
   if (/^old_string was not found in "|^old_string matched \d+ times in "|^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/.test(message)) return 'fs-edit-anchor';
   if (/^edit requires reading "|^cannot overwrite existing ".*" without reading it first/.test(message)) return 'fs-not-observed';
   if (/^cannot edit ".*": file changed since it was read/.test(message)) return 'fs-stale-version';
@@ -56,7 +40,7 @@ function innerCause(message: string): string {
   return 'inner-tool-error';
 }
 
-function classifyProgramFailure(message: string, call: ToolCall | undefined): string {
+function classifyProgramFailure(message: string, call: ToolCall | undefined): CategoryId {
   if (!message.startsWith(CODE_RUN_PREFIX)) return 'code-runtime';
   const detail = message.slice(CODE_RUN_PREFIX.length);
   if (detail.startsWith('ToolCallError: invalid arguments') || detail.startsWith('ToolCallError: binding arguments must be lossless JSON')) return 'inner-invalid-args';
@@ -71,7 +55,7 @@ function classifyProgramFailure(message: string, call: ToolCall | undefined): st
   return 'code-runtime';
 }
 
-function categoryOf(call: ToolCall | undefined, result: ToolResultLike): string {
+function categoryOfResult(call: ToolCall | undefined, result: ToolResultLike): CategoryId {
   if (!result.isError) return 'ok';
   const message = typeof result.error?.message === 'string' ? result.error.message : '';
   const code = result.error?.info?.code;
@@ -107,7 +91,7 @@ function categoryOf(call: ToolCall | undefined, result: ToolResultLike): string 
 export function classifyResult(call: ToolCall, result: ToolResultLike): Classification {
   try {
     if (typeof result !== 'object' || result === null) return { category: 'other', known: false };
-    const category = categoryOf(typeof call === 'object' && call !== null ? call : undefined, result);
+    const category = categoryOfResult(typeof call === 'object' && call !== null ? call : undefined, result);
     const code = result.isError ? result.error?.info?.code : undefined;
     return { category, ...(typeof code === 'string' ? { code } : {}), known: knownCategories.has(category) };
   } catch {

@@ -16,7 +16,7 @@ import { resolveToggles } from './toggles.js';
 import { resolveInside } from './rules/editor.js';
 import { findTool, isRecord, RUN_CODE } from './tools.js';
 import { toolNameCandidates } from './tool-names.js';
-import type { Environment, PlannedCall, RecoveryPlan, RuleToggles, ToolCall, ToolResultLike } from './types.js';
+import type { CategoryId, Environment, PlannedCall, RecoveryPlan, RuleToggles, ToolCall, ToolResultLike } from './types.js';
 
 /** Tools whose FS_NOT_OBSERVED is read-then-retried: the anchor they carry proves the model knew the content. */
 const ANCHORED_FILE_TOOLS = new Set(['edit', 'str_replace_editor']);
@@ -162,7 +162,7 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
 }
 
 /** The host rejected the arguments before anything ran: retry once with the repaired call, if one passes. */
-function retryRepaired(call: ToolCall, env: Environment, toggles: RuleToggles, category: string): RecoveryPlan | undefined {
+function retryRepaired(call: ToolCall, env: Environment, toggles: RuleToggles, category: CategoryId): RecoveryPlan | undefined {
   const repaired = normalizeCall(call, { ...env, nested: true }, toggles);
   if (!repaired.changed || repaired.call.name !== call.name || !isRecord(repaired.call.arguments)) return undefined;
   return { ruleId: 'recover.retry-repaired-args', category, steps: [{ name: call.name, arguments: repaired.call.arguments, role: 'retry' }], resultFrom: 'last-step' };

@@ -83,8 +83,7 @@ export interface PlannedCall {
  */
 export interface RecoveryPlan {
   ruleId: RuleId;
-  /** A `CategoryId` (typed as string while `classifyResult` still answers a plain string). */
-  category: string;
+  category: CategoryId;
   steps: PlannedCall[];
   resultFrom: 'last-step' | 'original';
   hint?: string;
@@ -92,7 +91,7 @@ export interface RecoveryPlan {
 
 /** What `classifyResult` says about a result: a stable category id, the host error code, and whether it is a known mechanical failure class. */
 export interface Classification {
-  category: string;
+  category: CategoryId;
   code?: string;
   known: boolean;
 }
@@ -111,8 +110,7 @@ export interface RuleInfo {
 
 /** A result category (stable id) with its dashboard label. `known` marks the mechanical failure classes. */
 export interface CategoryInfo {
-  /** A `CategoryId` (typed as string while `classifyResult` still answers a plain string). */
-  id: string;
+  id: CategoryId;
   label: string;
   known: boolean;
 }

@@ -26,8 +26,8 @@ describe('ruleCatalogue', () => {
     expect(Object.keys(defaultToggles).sort()).toEqual([...TOGGLE_KEYS].sort());
   });
 
-  it('the category table classifyResult uses is the catalogue one', () => {
-    expect(categories.map((category) => ({ ...category }))).toEqual(categoryCatalogue.map((category) => ({ ...category })));
+  it('the category table classifyResult uses is the catalogue itself, not a copy', () => {
+    expect(categories).toBe(categoryCatalogue);
   });
 
   it('receipt() fills the category the catalogue gives the rule', () => {
