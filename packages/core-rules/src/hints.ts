@@ -3,13 +3,13 @@
  * every missing field at once and the exact correct form. `appendHint` keeps the host's text
  * byte-identical as a prefix, so nothing the model or a log relies on is lost.
  */
-import { healProgram } from '@dsh-tool-normalizer/syntax-healer';
+import { healProgram, parseProgram } from '@dsh-tool-normalizer/syntax-healer';
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
 import { normalizeCall, repairArguments } from './normalize.js';
 import { resolveToggles } from './toggles.js';
 import { resolveInside } from './rules/editor.js';
-import { parseProgram, planInnerInsertions } from './rules/inner-calls.js';
+import { type InnerFill, planInnerFills } from './rules/inner-calls.js';
 import { dispatchProgram } from './rules/run-code.js';
 import { describeCall } from './text.js';
 import { findTool, RUN_CODE, requiredKeys, toolNames } from './tools.js';
@@ -112,6 +112,12 @@ function syntaxHint(call: ToolCall, message: string, diagnostic: Diagnostic | un
   return 'Hint: nothing ran: the program does not compile; send plain JavaScript or erasable TypeScript (no fences, no Python syntax).';
 }
 
+/** What the model should add to the call: the spliced property, or `key: value` where a blank value is replaced. */
+function fillText(fill: InnerFill): string {
+  const text = fill.edit.start === fill.edit.end ? fill.edit.text : `${fill.keys.join(', ')}: ${fill.edit.text}`;
+  return text.replace(/^[ ,]+|\s+$/g, '');
+}
+
 function innerArgsHint(call: ToolCall, message: string, env: Environment): string {
   if (message.includes('binding arguments must be lossless JSON')) {
     return 'Hint: pass exactly one plain JSON object to every tools.* call (no undefined values, functions, or missing argument).';
@@ -119,9 +125,9 @@ function innerArgsHint(call: ToolCall, message: string, env: Environment): strin
   const missing = missingFields(message);
   const program = programOf(call);
   const parsed = program === undefined ? undefined : parseProgram(program);
-  const where = parsed ? planInnerInsertions(parsed, env)[0] : undefined;
+  const where = parsed ? planInnerFills(parsed, env)[0] : undefined;
   const fields = missing.length > 0 ? quoteList(missing) : 'every required field';
-  if (where) return `Hint: tools.${where.tool} at line ${where.line} is missing ${fields}; add ${where.text.replace(/^[ ,]+|\s+$/g, '')} to that call and resend.`;
+  if (where) return `Hint: tools.${where.tool} at line ${where.line} is missing ${fields}; add ${fillText(where)} to that call and resend.`;
   return `Hint: a tools.* call in your program is missing ${fields}; add ${missing.length > 1 ? 'them' : 'it'} to that call's object and resend.`;
 }
 

@@ -289,26 +289,3 @@ export function mayNeedInnerFill(code: string, env: Environment): boolean {
   }
   return false;
 }
-
-
-/** One fill as the hints describe it: the tool, the line, and the text spliced in. */
-export interface InnerInsertion {
-  tool: string;
-  keys: string[];
-  line: number;
-  offset: number;
-  text: string;
-}
-
-/** The planned fills in the shape the hints use (`where.text` is what the model should add). */
-export function planInnerInsertions(program: AstNode, env: Environment): InnerInsertion[] {
-  return planInnerFills(program, env).map((fill) => ({
-    tool: fill.tool,
-    keys: fill.keys,
-    line: fill.line,
-    offset: fill.edit.start,
-    text: fill.edit.start === fill.edit.end ? fill.edit.text : `${fill.keys.join(', ')}: ${fill.edit.text}`,
-  }));
-}
-
-export { parseProgram } from '@dsh-tool-normalizer/syntax-healer';
