@@ -8,9 +8,9 @@
  * model request is kept per presented-tools array (the host freezes the request), so a response with several
  * tool calls, or a request retried with the same array, reuses it.
  */
-import type { Environment, ToolMode, ToolSchema } from '@dsh-tool-normalizer/core-rules';
+import { type Environment, RUN_CODE, type ToolMode, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import { BoundedMap } from './bounded-map.js';
-import { modeOfPresentedTools, RUN_CODE, sessionCwd, type Agent, type AgentRegistryLike, type Context, type GenerateOptions, type ToolExecution } from './host.js';
+import { modeOfPresentedTools, sessionCwd, type Agent, type AgentRegistryLike, type Context, type GenerateOptions, type ToolExecution } from './host.js';
 
 const MODES_REMEMBERED = 256;
 

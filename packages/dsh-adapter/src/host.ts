@@ -8,7 +8,7 @@
 import type { Agent } from '@deepseek-ai/dsh-agent';
 import type { WebServer } from '@deepseek-ai/dsh-host-webserver';
 import type { SystemPrompt } from '@deepseek-ai/dsh-system-prompt';
-import type { ToolMode } from '@dsh-tool-normalizer/core-rules';
+import { RUN_CODE, type ToolMode } from '@dsh-tool-normalizer/core-rules';
 
 export type { Agent, SystemPrompt, WebServer };
 export type { Context } from '@deepseek-ai/cordis';
@@ -35,9 +35,6 @@ export interface AgentRegistryLike {
 
 /** Error codes of a cancelled call: never retried. */
 export const ABORT_CODES: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH']);
-
-/** The name of DSH's Code-Mode transport tool (`RUN_CODE_NAME` in dsh-tools, not imported at runtime). */
-export const RUN_CODE = 'run_code';
 
 /**
  * The presentation mode from the tools a request shows the model (`options.tools`): only `run_code` means
