@@ -7,7 +7,8 @@
  *   node scripts/release-check.mjs --json     # the same as JSON
  *   node scripts/release-check.mjs --package dsh-tool-normalizer --package @dsh-tool-normalizer/core-rules
  *
- * Steps: every public package (packages/*, not private) has its build output; publint (strict) and "are the
+ * Steps: every public package (packages/*, not private) has its build output (and every export this script treats
+ * specially still exists); publint (strict) and "are the
  * types wrong" (esm-only profile: the packages are ESM only) pass on the packed tarball; `pnpm pack` (which
  * rewrites `workspace:*` to exact versions) ships LICENSE, README and package.json, no tests, no source or
  * declaration maps, no build info, and README links that resolve inside the tarball; `npm install` of the tarballs
@@ -32,9 +33,11 @@ const metaDir = path.join(repoRoot, 'packages', 'dsh-tool-normalizer');
 const requireTool = createRequire(path.join(metaDir, 'package.json'));
 const MINUTE = 60_000;
 
-/** Exports that only make sense in a browser page or the DSH web client (they touch `window`/`customElements`). */
+/**
+ * Exports that only make sense in a browser page or the DSH web client (they touch `window`/`customElements`): they
+ * are checked to resolve to a file instead of being imported. Each must be a real export (`staleExceptions`).
+ */
 const BROWSER_ONLY_EXPORTS = new Set([
-  '@dsh-tool-normalizer/dashboard-lit/client',
   '@dsh-tool-normalizer/dashboard-lit/define',
   '@dsh-tool-normalizer/dashboard-lit/tn-dashboard.js',
   'dsh-tool-normalizer/client',
@@ -165,10 +168,35 @@ export async function runPublint(tarball) {
 function isHostLoaderScript(pkg, message) {
   return message.code.endsWith('INVALID_FORMAT') && message.path?.[0] === 'exports' && message.path?.[1] === './client' && HOST_LOADER_PACKAGES.has(pkg?.name);
 }
-const HOST_LOADER_PACKAGES = new Set(['dsh-tool-normalizer', '@dsh-tool-normalizer/dashboard-lit']);
+/** Packages shipping a host-loader `./client` (only the meta-package: dashboard-lit ships `./dsh-settings`, an ESM module). */
+const HOST_LOADER_PACKAGES = new Set(['dsh-tool-normalizer']);
 
 /** Entry points that are not TypeScript modules: the bundle patch, the host-loader client script, the prebuilt `<script>` bundle. */
 const NOT_MODULE_ENTRYPOINTS = { 'dsh-tool-normalizer': ['./client', './cordis.patch.yml'], '@dsh-tool-normalizer/dashboard-lit': ['./tn-dashboard.js'] };
+
+/**
+ * The exceptions above each name an export that exists: an entry left behind after an export was removed or moved
+ * would silently skip nothing and hide that the list no longer matches the packages.
+ */
+export function staleExceptions(packages) {
+  const problems = [];
+  const byName = new Map(packages.map((pkg) => [pkg.manifest.name, pkg.manifest]));
+  const isExport = (name, key) => Object.hasOwn(byName.get(name)?.exports ?? {}, key);
+  for (const specifier of BROWSER_ONLY_EXPORTS) {
+    const name = [...byName.keys()].find((n) => specifier === n || specifier.startsWith(`${n}/`));
+    if (name === undefined) continue; // that package is not part of this run (--package)
+    const key = specifier === name ? '.' : `.${specifier.slice(name.length)}`;
+    if (!isExport(name, key)) problems.push(`release-check: BROWSER_ONLY_EXPORTS lists ${specifier}, which ${name} does not export`);
+  }
+  for (const name of HOST_LOADER_PACKAGES) {
+    if (byName.has(name) && !isExport(name, './client')) problems.push(`release-check: HOST_LOADER_PACKAGES lists ${name}, which has no ./client export`);
+  }
+  for (const [name, keys] of Object.entries(NOT_MODULE_ENTRYPOINTS)) {
+    if (!byName.has(name)) continue;
+    for (const key of keys) if (!isExport(name, key)) problems.push(`release-check: NOT_MODULE_ENTRYPOINTS lists ${name} ${key}, which it does not export`);
+  }
+  return problems;
+}
 
 /** "Are the types wrong" on the packed tarball, esm-only profile (none of the packages promises CommonJS). */
 export async function runAttw(tarball, name) {
@@ -291,7 +319,7 @@ export async function releaseCheck({ log = () => {}, only } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-release-'));
   const installs = [];
   try {
-    const build = await step('build output present', () => packages.flatMap(checkBuildOutput));
+    const build = await step('build output present', () => [...staleExceptions(packages), ...packages.flatMap(checkBuildOutput)]);
     if (build.problems.length > 0) return { steps, packages: packages.map((p) => p.manifest.name) };
     const tarballs = new Map();
     await step('pnpm pack of every public package', async () => {
