@@ -1,10 +1,12 @@
 /**
- * The repair classes 2-5 of issue 2, each a pure text transform that proposes ONE candidate program.
+ * The text repairs (Python triple quotes, template-literal escapes, raw newlines in strings, a cut-off tail),
+ * each a pure transform that proposes ONE candidate program.
  * A candidate is only a proposal: `healProgram` keeps it only if the host compile accepts it.
  * Every transform edits the fewest bytes it can and keeps all others.
  */
 import { unfinishedStatementAtCut } from './cut-point.js';
 import { lex, type Bracket, type LexResult } from './lexer.js';
+import { applyEdits, type TextEdit } from './program-analysis.js';
 import type { Diagnostic, Repair } from './types.js';
 
 export type RepairOutcome =
@@ -26,16 +28,10 @@ export function positionOf(code: string, offset: number): { line: number; column
   return { line, column: offset - lineStart + 1 };
 }
 
-/** Applies sorted, non-overlapping insertions/replacements. */
-function applyEdits(code: string, edits: { start: number; end: number; text: string }[]): string {
-  edits.sort((a, b) => a.start - b.start);
-  let output = '';
-  let cursor = 0;
-  for (const edit of edits) {
-    output += code.slice(cursor, edit.start) + edit.text;
-    cursor = edit.end;
-  }
-  return output + code.slice(cursor);
+/** A candidate from non-overlapping edits; edits that overlap (never expected) propose nothing rather than garbled text. */
+function candidate(code: string, edits: readonly TextEdit[], repair: Repair): RepairOutcome {
+  const edited = applyEdits(code, edits);
+  return edited === undefined ? NOT_APPLICABLE : { kind: 'candidate', code: edited, repair };
 }
 
 /** Escapes text so it reads the same inside a template literal. */
@@ -81,11 +77,7 @@ export function repairTripleQuotes(code: string): RepairOutcome {
     const contentEnd = triple.end - 3;
     return { start: triple.start, end: triple.end, text: '`' + escapeForTemplate(code.slice(triple.start + 3, contentEnd)) + '`' };
   });
-  return {
-    kind: 'candidate',
-    code: applyEdits(code, edits),
-    repair: { kind: 'python-triple-quote', count: edits.length, line: positionOf(code, scan.tripleQuotes[0]!.start).line },
-  };
+  return candidate(code, edits, { kind: 'python-triple-quote', count: edits.length, line: positionOf(code, scan.tripleQuotes[0]!.start).line });
 }
 
 /**
@@ -99,11 +91,7 @@ export function repairTemplateContent(code: string): RepairOutcome {
   if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0) return NOT_APPLICABLE;
   if (scan.inlineCodeSpansStatements) return NOT_APPLICABLE;
   const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({ start: offset, end: offset, text: '\\' }));
-  return {
-    kind: 'candidate',
-    code: applyEdits(code, edits),
-    repair: { kind: 'template-escape', backticks: scan.innerBackticks.length, shellExpansions: scan.shellExpansions.length },
-  };
+  return candidate(code, edits, { kind: 'template-escape', backticks: scan.innerBackticks.length, shellExpansions: scan.shellExpansions.length });
 }
 
 /** Class 4: raw line breaks inside a `'…'` or `"…"` string become `\n` (and `\r`) escapes. */
@@ -113,7 +101,7 @@ export function repairRawNewlines(code: string): RepairOutcome {
   const scan = lex(code, { multilineQuotes: true });
   const spans = scan.brokenStrings.filter((span) => span.closed);
   if (spans.length === 0) return NOT_APPLICABLE;
-  const edits: { start: number; end: number; text: string }[] = [];
+  const edits: TextEdit[] = [];
   for (const span of spans) {
     for (let index = span.start; index < span.end; index++) {
       const char = code[index];
@@ -126,11 +114,7 @@ export function repairRawNewlines(code: string): RepairOutcome {
       else if (char === '\u2028' || char === '\u2029') continue;
     }
   }
-  return {
-    kind: 'candidate',
-    code: applyEdits(code, edits),
-    repair: { kind: 'string-newline', strings: spans.length, line: positionOf(code, spans[0]!.start).line },
-  };
+  return candidate(code, edits, { kind: 'string-newline', strings: spans.length, line: positionOf(code, spans[0]!.start).line });
 }
 
 const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
