@@ -9,7 +9,7 @@
  * garbage collection that follows. So strings past `DEFER_MIN_CHARS` are kept by reference (`DeferredText`, up to a
  * budget of characters shared by everything queued) and cut by the writer (`resolveCapture`), off the caller's path.
  */
-import type { TelemetryEventInput } from './schema.js';
+import { isRepeatCaught, type TelemetryEventInput } from './schema.js';
 
 /** Characters kept at each end of a long string (well beyond every preview, so redaction sees real context). */
 export const CAPTURE_WINDOW_CHARS = 4096;
@@ -159,5 +159,6 @@ export function captureInput(input: TelemetryEventInput, defer?: DeferBudget): T
   if (typeof input.error === 'string') captured.error = captureOrDefer(input.error, CAPTURE_WINDOW_CHARS, defer) as string;
   if (input.tokensSaved !== undefined) captured.tokensSaved = input.tokensSaved;
   if (typeof input.model === 'string') captured.model = captureString(input.model, 256);
+  if (isRepeatCaught(input)) captured.repeat = input.repeat as number;
   return captured;
 }

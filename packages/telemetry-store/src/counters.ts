@@ -14,7 +14,7 @@ export const OTHER = 'other';
 export const MAX_KEY_CHARS = EVENT_LIMITS.nameChars;
 
 export function emptyTotals(): Totals {
-  return { calls: 0, healedSuccess: 0, healedFailed: 0, passThrough: 0, passThroughFailed: 0, tokensSaved: 0 };
+  return { calls: 0, healedSuccess: 0, healedFailed: 0, passThrough: 0, passThroughFailed: 0, tokensSaved: 0, repeatsCaught: 0 };
 }
 
 export function emptyBucket(): Bucket {
@@ -113,10 +113,11 @@ export class Counters {
     this.categories = new CappedBuckets(options.maxCategories ?? 100);
   }
 
-  /** Counts one call. O(1). */
-  add(tool: string, category: string, outcome: Outcome, tokensSaved: number): void {
+  /** Counts one call (`repeatCaught`: it was a repeat caught, see `isRepeatCaught`). O(1). */
+  add(tool: string, category: string, outcome: Outcome, tokensSaved: number, repeatCaught = false): void {
     const totals = this.totals;
     totals.calls += 1;
+    if (repeatCaught) totals.repeatsCaught += 1;
     if (outcome === 'healed-success') totals.healedSuccess += 1;
     else if (outcome === 'healed-failed') totals.healedFailed += 1;
     else if (outcome === 'passthrough') totals.passThrough += 1;
@@ -135,6 +136,7 @@ export class Counters {
     totals.passThrough += summary.totals.passThrough;
     totals.passThroughFailed += summary.totals.passThroughFailed;
     totals.tokensSaved += summary.totals.tokensSaved;
+    totals.repeatsCaught += summary.totals.repeatsCaught;
     for (const [name, bucket] of Object.entries(summary.tools)) this.tools.add(name, bucket);
     for (const [name, bucket] of Object.entries(summary.categories)) this.categories.add(name, bucket);
     this.since = Math.min(this.since, summary.since);

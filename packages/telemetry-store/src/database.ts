@@ -29,6 +29,15 @@ export interface CountDelta {
   tokensSaved: number;
 }
 
+/** What one flush commits: event rows, counts per name, and the batch's repeats caught and dropped events. */
+export interface WriteBatch {
+  events: TelemetryEvent[];
+  counts: CountDelta[];
+  /** Calls of this batch caught as repeats (kept in the meta row `repeats_caught`, like `dropped`). */
+  repeats: number;
+  dropped: number;
+}
+
 export interface RetentionLimits {
   maxRows: number;
   maxBytes: number;
@@ -288,10 +297,10 @@ export class TelemetryDatabase {
   }
 
   /**
-   * One flush in one transaction: the events, the counts, the dropped-event count, then retention. Nothing of it
+   * One flush in one transaction: the events, the counts, the repeats caught, the dropped-event count, then retention. Nothing of it
    * is visible to other processes, or survives a crash, unless all of it is.
    */
-  writeBatch(batch: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number }, caps: { maxTools: number; maxCategories: number }, retention: RetentionLimits): void {
+  writeBatch(batch: WriteBatch, caps: { maxTools: number; maxCategories: number }, retention: RetentionLimits): void {
     this.transaction(() => {
       this.catchUpFullText();
       const insert = this.statement('INSERT INTO events (at, tool, category, outcome, bytes, search, json) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -319,6 +328,7 @@ export class TelemetryDatabase {
       this.addMeta('folded_tools', foldedTools);
       this.addMeta('folded_categories', foldedCategories);
       this.addMeta('dropped', batch.dropped);
+      this.addMeta('repeats_caught', batch.repeats);
       this.prune(retention);
     });
   }
@@ -389,12 +399,14 @@ export class TelemetryDatabase {
           passThrough: Number(row['pass_through']),
           passThroughFailed: Number(row['pass_through_failed']),
           tokensSaved: bucket.tokensSaved,
+          repeatsCaught: 0,
         };
       } else {
         const target = row['kind'] === 'tool' ? counters.tools : counters.categories;
         target.buckets.set(String(row['name']), bucket);
       }
     }
+    counters.totals.repeatsCaught = this.meta('repeats_caught');
     counters.tools.foldedCalls = this.meta('folded_tools');
     counters.categories.foldedCalls = this.meta('folded_categories');
     return { counters, dropped: this.meta('dropped'), pruned: this.meta('pruned'), storedEvents: this.meta('event_rows') };
@@ -415,6 +427,7 @@ export class TelemetryDatabase {
       this.addMeta('folded_tools', counters.tools.foldedCalls);
       this.addMeta('folded_categories', counters.categories.foldedCalls);
       this.addMeta('dropped', dropped);
+      this.addMeta('repeats_caught', counters.totals.repeatsCaught);
     });
   }
 

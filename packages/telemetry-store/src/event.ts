@@ -2,7 +2,7 @@
  * Turns what the adapter reports into a stored event: every text redacted and bounded, numbers made finite.
  * Kept apart from the store so the same rules apply wherever an event is built. Pure module.
  */
-import { EVENT_LIMITS, OUTCOMES, SCHEMA_VERSION, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
+import { EVENT_LIMITS, OUTCOMES, SCHEMA_VERSION, isRepeatCaught, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
 import { clipText, previewText, redactStructure, stringifyForPreview } from './redact.js';
 import { MAX_KEY_CHARS } from './counters.js';
 
@@ -86,6 +86,7 @@ export function boundEvent(texts: RedactedTexts, input: TelemetryEventInput, id:
   if (texts.after !== undefined) event.after = clipText(texts.after, EVENT_LIMITS.previewChars);
   if (texts.error !== undefined) event.error = clipText(texts.error, EVENT_LIMITS.errorChars);
   if (texts.model !== undefined) event.model = cutLabel(texts.model, EVENT_LIMITS.modelChars);
+  if (isRepeatCaught(input)) event.repeat = input.repeat as number;
   return event;
 }
 

@@ -49,6 +49,8 @@ export const TelemetryEvent = Type.Object({
   error: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.errorChars + 64 })),
   tokensSaved: Type.Number({ minimum: 0 }),
   model: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.modelChars + 64 })),
+  /** Set when the call was a repeat caught: the Nth (>= 2) identical failure in its session (see `isRepeatCaught`). */
+  repeat: Type.Optional(Type.Integer({ minimum: 2 })),
 });
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 
@@ -66,6 +68,24 @@ export interface TelemetryEventInput {
   tokensSaved?: number;
   model?: string;
   at?: number;
+  /**
+   * The loop breaker's count when this call was the Nth identical failure of its session (N >= 2, hinted as a
+   * repeat); leave it out otherwise. Such a call is a "repeat caught" (`isRepeatCaught`).
+   */
+  repeat?: number;
+}
+
+/** The rule id the adapter lists on a call whose failure was caught as a repeat (its `repeat` says which one). */
+export const REPEAT_RULE_ID = 'hint.repeat-failure';
+
+/**
+ * The one definition of a "repeat caught": a recorded call whose input says it was the 2nd or later identical
+ * failure (same tool, arguments and error code) in its session. O(1), so the store and the fleet metrics count it
+ * on the caller's path from the same input.
+ */
+export function isRepeatCaught(input: { repeat?: unknown }): boolean {
+  const repeat = input.repeat;
+  return typeof repeat === 'number' && Number.isInteger(repeat) && repeat >= 2;
 }
 
 const Count = Type.Integer({ minimum: 0 });
@@ -87,6 +107,8 @@ export const Totals = Type.Object({
   passThrough: Count,
   passThroughFailed: Count,
   tokensSaved: Type.Number({ minimum: 0 }),
+  /** Calls caught as repeats (`isRepeatCaught`), counted like the others: exact across processes, kept by retention. */
+  repeatsCaught: Count,
 });
 export type Totals = Static<typeof Totals>;
 

@@ -4,6 +4,7 @@
  */
 import {
   SCHEMA_VERSION,
+  isRepeatCaught,
   eventsQueryValidator,
   statsQueryValidator,
   type EventsQuery,
@@ -194,7 +195,7 @@ export function computeStats(input: ComputeStatsInput): StatsPayload {
 export function countersFromEvents(events: Iterable<TelemetryEvent>, sinceWhenEmpty: number, options?: CounterOptions): Counters {
   const counters = new Counters(Number.POSITIVE_INFINITY, options);
   for (const event of events) {
-    counters.add(event.tool, event.category, event.outcome, event.tokensSaved);
+    counters.add(event.tool, event.category, event.outcome, event.tokensSaved, isRepeatCaught(event));
     if (event.at < counters.since) counters.since = event.at;
   }
   if (counters.since === Number.POSITIVE_INFINITY) counters.since = sinceWhenEmpty;

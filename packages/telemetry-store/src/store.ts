@@ -11,12 +11,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { captureInput, captureString, resolveCapture, type DeferBudget } from './capture.js';
 import { OTHER } from './counters.js';
-import { ForeignDatabaseError, TelemetryDatabase, isBusyError, isCorruptError, moveAside, type CountDelta } from './database.js';
+import { ForeignDatabaseError, TelemetryDatabase, isBusyError, isCorruptError, moveAside, type WriteBatch } from './database.js';
 import { boundEvent, cutLabel, inputProblem, redactTexts, tokenCount, type RedactedTexts } from './event.js';
 import { appendLines, rotateLog, truncateLog } from './log-file.js';
 import { serializeEvent } from './log-format.js';
 import { MAX_KEY_CHARS } from './counters.js';
-import type { EventsPage, EventsQuery, Outcome, StatsPayload, StatsQuery, TelemetryEvent, TelemetryEventInput } from './schema.js';
+import { isRepeatCaught, type EventsPage, type EventsQuery, type Outcome, type StatsPayload, type StatsQuery, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
 import { scanSecrets } from './secret-scan.js';
 import { computeStats, DEFAULT_MIN_CALLS, validateEventsQuery, validateStatsQuery, DEFAULT_EVENTS_LIMIT } from './stats.js';
 
@@ -62,6 +62,11 @@ export interface TelemetryStore {
   readonly logPath: string;
   /** False when the store runs on an in-memory database (the directory could not be used). */
   readonly logging: boolean;
+  /**
+   * Events this store instance dropped from its full write queue since it was created (this process only; their
+   * calls are still counted). The stats' `storage.dropped` is the shared total of every process, kept in the database.
+   */
+  readonly droppedEvents: number;
   /** Counts one intercepted call and queues its event. Synchronous, O(1); never throws for bad input. */
   record(event: TelemetryEventInput): void;
   /**
@@ -157,7 +162,8 @@ class SqliteTelemetryStore implements TelemetryStore {
   private readonly deferBudget: DeferBudget = { remaining: DEFER_BUDGET_CHARS, used: 0 };
   private pendingCounts = new Map<string, PendingCount>();
   /** A batch built but not yet committed (another process held the lock): written first by the next cycle. */
-  private unwritten: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number } | undefined;
+  private unwritten: WriteBatch | undefined;
+  private repeatsSinceFlush = 0;
   private ioChain: Promise<void> = Promise.resolve();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
@@ -201,6 +207,10 @@ class SqliteTelemetryStore implements TelemetryStore {
     return this.persistent;
   }
 
+  get droppedEvents(): number {
+    return this.droppedHere;
+  }
+
   /**
    * The database in `dir`. A corrupt file is moved aside and rebuilt; someone else's database is left alone; a
    * directory that cannot be used gives an in-memory database. Each case warns once; none throws.
@@ -239,6 +249,7 @@ class SqliteTelemetryStore implements TelemetryStore {
     }
     const at = typeof input.at === 'number' && Number.isFinite(input.at) && input.at >= 0 ? input.at : this.now();
     this.count(input.tool, input.category, input.outcome, tokenCount(input.tokensSaved));
+    if (isRepeatCaught(input)) this.repeatsSinceFlush += 1;
     if (input.outcome !== 'passthrough' || this.persistPassthrough) {
       this.deferBudget.used = 0;
       const captured = captureInput(input, this.deferBudget);
@@ -332,6 +343,7 @@ class SqliteTelemetryStore implements TelemetryStore {
     this.takeQueue();
     this.pendingCounts = new Map();
     this.droppedSinceFlush = 0;
+    this.repeatsSinceFlush = 0;
     this.unwritten = undefined;
     this.rejectedInputs = 0;
     this.invalidRows = 0;
@@ -434,6 +446,8 @@ class SqliteTelemetryStore implements TelemetryStore {
       this.pendingCounts = new Map();
       const dropped = this.droppedSinceFlush;
       this.droppedSinceFlush = 0;
+      const repeats = this.repeatsSinceFlush;
+      this.repeatsSinceFlush = 0;
       if (items.length === 0 && pending.length === 0 && dropped === 0) return;
       const names = await this.displayNames([
         ...pending.flatMap((count) => [count.tool, count.category]),
@@ -452,7 +466,7 @@ class SqliteTelemetryStore implements TelemetryStore {
         calls: count.calls,
         tokensSaved: count.tokensSaved,
       }));
-      this.unwritten = { events, counts, dropped };
+      this.unwritten = { events, counts, repeats, dropped };
     }
     const batch = this.unwritten;
     try {
@@ -471,7 +485,7 @@ class SqliteTelemetryStore implements TelemetryStore {
   }
 
   /** A write error other than a busy lock (disk full, file removed, permissions changed): continue in memory. */
-  private fallBackToMemory(error: unknown, batch: { events: TelemetryEvent[]; counts: CountDelta[]; dropped: number }): void {
+  private fallBackToMemory(error: unknown, batch: WriteBatch): void {
     const previous = this.db;
     let carried: ReturnType<TelemetryDatabase['readCounters']> | undefined;
     try {

@@ -56,7 +56,7 @@ describe('text search', () => {
     const plain = new TelemetryDatabase(join(dir, DATABASE_FILE_NAME), { busyTimeoutMs: 1000, now: 0 });
     plain.fullText = false;
     const event = (id: string, error: string): TelemetryEvent => ({ v: 1, id, at: 5, tool: 'bash', category: 'C', outcome: 'healed-failed', ruleIds: [], changes: [], tokensSaved: 0, error });
-    plain.writeBatch({ events: [event('old-node-1', 'needle from a node without fts5'), event('old-node-2', 'hay')], counts: [], dropped: 0 }, { maxTools: 10, maxCategories: 10 }, { maxRows: 1000, maxBytes: 1024 ** 3 });
+    plain.writeBatch({ events: [event('old-node-1', 'needle from a node without fts5'), event('old-node-2', 'hay')], counts: [], repeats: 0, dropped: 0 }, { maxTools: 10, maxCategories: 10 }, { maxRows: 1000, maxBytes: 1024 ** 3 });
     // read before the index catches up: the rows above the indexed mark are scanned
     const direct = new TelemetryDatabase(join(dir, DATABASE_FILE_NAME), { busyTimeoutMs: 1000, now: 0 });
     expect(direct.queryEvents({ text: 'needle' }, 0, 10).events.map((e) => e.error)).toEqual(['needle from a node without fts5', 'needle from the indexing process']);
@@ -99,7 +99,7 @@ describe('totals', () => {
     for (let i = 0; i < 40; i += 1) {
       events.push({ v: 1, id: `e${i}`, at: 1000 + i, tool: 't', category: 'c', outcome: 'healed-failed', ruleIds: [], changes: [], tokensSaved: 0, error: `needle ${i}` });
     }
-    database.writeBatch({ events, counts: [], dropped: 0 }, { maxTools: 10, maxCategories: 10 }, { maxRows: 1000, maxBytes: 1024 ** 3 });
+    database.writeBatch({ events, counts: [], repeats: 0, dropped: 0 }, { maxTools: 10, maxCategories: 10 }, { maxRows: 1000, maxBytes: 1024 ** 3 });
     for (const filter of [{}, { text: 'needle' }, { from: 1000, to: 1040 }, { tool: 't', outcome: 'healed-failed' as const }]) {
       const capped = database.queryEvents(filter, 30, 5, 10);
       expect(capped, JSON.stringify(filter)).toMatchObject({ total: 10, totalCapped: true });

@@ -44,7 +44,8 @@ const warnings = [];
 const store = createTelemetryStore({ dir, flushIntervalMs: 5, warn: (m) => warnings.push(m) });
 for (let i = 0; i < Number(count); i += 1) {
   const outcome = i % 3 === 2 ? 'passthrough' : 'healed-success';
-  store.record({ tool: tag, category: 'C', outcome, ruleIds: ['r'], callId: tag + '-' + i, before: { code: tag.repeat(300) + i } });
+  const repeat = i % 4 === 3 ? { repeat: 2 } : {};
+  store.record({ tool: tag, category: 'C', outcome, ruleIds: ['r'], callId: tag + '-' + i, before: { code: tag.repeat(300) + i }, ...repeat });
   if (i % Number(every) === Number(every) - 1) {
     await store.flush();
     process.stdout.write('committed ' + (i + 1) + '\\n');
@@ -84,6 +85,7 @@ describe('two processes writing at once', () => {
     const { stats, storedEvents } = await statsOf(dir);
     expect(stats.totals.calls).toBe(2 * count);
     expect(stats.totals.passThrough).toBe(2 * (count / 3));
+    expect(stats.totals.repeatsCaught).toBe(2 * (count / 4));
     expect(stats.tools.map((row) => [row.name, row.calls]).sort()).toEqual([['A', count], ['B', count]]);
     expect(storedEvents).toBe(2 * count * (2 / 3));
     const journal = parseLogText(readJournal(dir));

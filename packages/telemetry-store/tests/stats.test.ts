@@ -45,7 +45,7 @@ describe('computeStats rates', () => {
       ['bash', 'none', 'passthrough', 90],
     ]);
     const stats = computeStats({ counters, recent: [], now: 1, storage });
-    expect(stats.totals).toEqual({ calls: 100, healedSuccess: 6, healedFailed: 2, passThrough: 90, passThroughFailed: 2, tokensSaved: 6000 });
+    expect(stats.totals).toEqual({ calls: 100, healedSuccess: 6, healedFailed: 2, passThrough: 90, passThroughFailed: 2, tokensSaved: 6000, repeatsCaught: 0 });
     expect(stats.rates.healingSuccessRate).toBeCloseTo(6 / 8);
     expect(stats.rates.surfacedErrorRate).toBeCloseTo(4 / 100);
     expect(stats.rates.counterfactualErrorRate).toBeCloseTo(10 / 100);

@@ -17,7 +17,7 @@ describe('counting and serving', () => {
     store.record({ tool: 'bash', category: 'ok', outcome: 'passthrough', ruleIds: [] });
     const stats = await flushedStats(store);
     expect(statsPayloadValidator.Check(stats)).toBe(true);
-    expect(stats.totals).toEqual({ calls: 3, healedSuccess: 1, healedFailed: 1, passThrough: 1, passThroughFailed: 0, tokensSaved: 100 });
+    expect(stats.totals).toEqual({ calls: 3, healedSuccess: 1, healedFailed: 1, passThrough: 1, passThroughFailed: 0, tokensSaved: 100, repeatsCaught: 0 });
     expect(stats.recent.map((event) => event.tool)).toEqual(['bash', 'edit']);
     expect(stats.storage).toMatchObject({ logging: true, storedEvents: 2, dropped: 0 });
     expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['edit', 'bash']);
@@ -129,6 +129,89 @@ describe('retention and the queue', () => {
     expect(stats.storage.dropped).toBe(15);
     expect(stats.storage.storedEvents).toBe(10);
     expect(stats.recent.at(-1)?.callId).toBe('c15');
+    await store.close();
+  });
+
+  it('reports its own dropped events as droppedEvents: per store instance, not reset by a flush or a clear', async () => {
+    const dir = tempDir();
+    const first = openStore({ dir, maxQueuedEvents: 4 }).store;
+    expect(first.droppedEvents).toBe(0);
+    for (let i = 0; i < 10; i += 1) first.record(healed('edit', { callId: `a${i}` }));
+    expect(first.droppedEvents).toBe(6); // synchronously, on the caller's path
+    for (let i = 0; i < 3; i += 1) first.record({ tool: 'bash', category: 'ok', outcome: 'passthrough', ruleIds: [] }); // never queued
+    expect(first.droppedEvents).toBe(6);
+    await first.flush();
+    const second = openStore({ dir, maxQueuedEvents: 2 }).store;
+    for (let i = 0; i < 5; i += 1) second.record(healed('edit', { callId: `b${i}` }));
+    expect(second.droppedEvents).toBe(3);
+    expect(first.droppedEvents).toBe(6);
+    // the stats show the shared total of both instances, kept in the database
+    expect((await flushedStats(second)).storage.dropped).toBe(9);
+    await first.clear();
+    expect(first.droppedEvents).toBe(6); // a counter of this instance's life: a clear does not make it go down
+    expect(first.stats().storage.dropped).toBe(0);
+    await first.close();
+    await second.close();
+  });
+});
+
+describe('repeats caught', () => {
+  const repeatOf = (n: unknown, tool = 'read') =>
+    ({ tool, category: 'fs-not-found', outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'], repeat: n }) as never;
+
+  it('counts calls whose input says repeat >= 2, keeps the number on the stored event, and nothing else counts', async () => {
+    const { store } = openStore({ dir: tempDir() });
+    store.record(repeatOf(2));
+    store.record(repeatOf(3));
+    store.record(repeatOf(7, 'edit'));
+    for (const notARepeat of [undefined, 1, 0, 2.5, '3', Number.NaN, Number.POSITIVE_INFINITY]) store.record(repeatOf(notARepeat));
+    store.record({ tool: 'read', category: 'ok', outcome: 'passthrough', ruleIds: [], repeat: 4 }); // counted, not stored
+    const stats = await flushedStats(store);
+    expect(statsPayloadValidator.Check(stats)).toBe(true);
+    expect(stats.totals.calls).toBe(11);
+    expect(stats.totals.repeatsCaught).toBe(4);
+    const page = await store.queryEvents({ limit: 100 });
+    expect(eventsPageValidator.Check(page)).toBe(true);
+    expect(page.events.map((event) => event.repeat).filter((n) => n !== undefined).sort()).toEqual([2, 3, 7]);
+    expect(logEvents(store.logPath).filter((event) => event['repeat'] !== undefined)).toHaveLength(3);
+    await store.close();
+  });
+
+  it('keeps the count through retention, a fresh boot and a second store on the directory; a clear resets it', async () => {
+    const dir = tempDir();
+    const first = openStore({ dir, maxStoredEvents: 10 }).store;
+    for (let i = 0; i < 60; i += 1) {
+      first.record(i % 3 === 0 ? repeatOf(2) : healed('edit'));
+      if (i % 10 === 9) await first.flush();
+    }
+    const pruned = await flushedStats(first);
+    expect(pruned.storage.storedEvents).toBeLessThanOrEqual(10);
+    expect(pruned.storage.prunedEvents).toBeGreaterThan(0);
+    expect(pruned.totals.repeatsCaught).toBe(20); // not derived from the rows retention deleted
+    const second = openStore({ dir }).store;
+    second.record(repeatOf(5));
+    expect((await flushedStats(second)).totals.repeatsCaught).toBe(21);
+    expect(first.stats().totals.repeatsCaught).toBe(21); // the first store reads the shared counter
+    await first.close();
+    await second.close();
+    const boot = openStore({ dir }).store;
+    expect(boot.stats().totals.repeatsCaught).toBe(21);
+    await boot.clear();
+    expect(boot.stats().totals.repeatsCaught).toBe(0);
+    await boot.close();
+  });
+
+  it('counts repeats in memory when the directory cannot hold a database', async () => {
+    const parent = tempDir();
+    const dir = join(parent, 'a-file');
+    writeFileSync(dir, 'not a directory');
+    const { store, warnings } = openStore({ dir });
+    store.record(repeatOf(2));
+    store.record(repeatOf(3));
+    const stats = await flushedStats(store);
+    expect(stats.storage.logging).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(stats.totals.repeatsCaught).toBe(2);
     await store.close();
   });
 });
