@@ -23,6 +23,7 @@ import { createStreamListener } from './stream-seam.js';
 import { configForDisplay, meterStore, processFleetCounters, processIdentity, storeCountsDroppedEvents } from './metrics.js';
 import { METRICS_PATH, createMetricsHandler, type MetricsSource } from './metrics-prometheus.js';
 import { startOtlpPush } from './metrics-otlp.js';
+import { assignLiveOptions, installLiveOptions } from './settings-namespace.js';
 
 export { Config } from './config.js';
 
@@ -87,7 +88,15 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     }, 'tool-normalizer OTLP push');
   }
 
-  const feed = createFeedBackend({ config: configForDisplay(config), store: () => state.telemetry, pluginErrors: () => errors.count });
+  const displayedConfig = configForDisplay(config);
+  const feed = createFeedBackend({ config: displayedConfig, store: () => state.telemetry, pluginErrors: () => errors.count });
+  // The live options (rule switches, hints, loops, stack trimming) also live in DSH's settings document, editable
+  // under Plugins > Plugin configuration; a change reaches the seams and the dashboard on the next call.
+  installLiveOptions(ctx, {
+    config,
+    apply: (options) => assignLiveOptions(options, state.config, state.toggles, displayedConfig),
+    report: (error) => errors.report('settings', error),
+  });
   // The stats route writes this process's queued events first, so the payload includes the calls just made.
   const backend: RouteBackend = { ...feed, flush: async () => state.telemetry?.flush() };
   ctx.inject(['webServer'], (web) => {
