@@ -21,8 +21,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { displayName, inputProblem, OTHER, REDACTED, redact, type TelemetryEventInput, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
-import { REPEAT_RULE_ID } from './result-seam.js';
+import { displayName, inputProblem, isRepeatCaught, OTHER, REDACTED, REPEAT_RULE_ID, redact, type TelemetryEventInput, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 
 /** This plugin's version (kept equal to the published package's version by a test). */
 export const PLUGIN_VERSION = '0.1.0';
@@ -161,13 +160,13 @@ export class FleetCounters {
     this.calls.add({ tool, category, outcome, model }, 1);
     const saved = input.tokensSaved;
     if (typeof saved === 'number' && Number.isFinite(saved) && saved > 0) this.savedTokens.add({ tool, model }, saved);
+    if (isRepeatCaught(input)) this.repeats.add({ tool, model }, 1); // the store's own definition, same input
     const healed = outcome === 'healed-success' || outcome === 'healed-failed';
     const seen = input.ruleIds.length > 1 ? new Set<string>() : undefined;
     for (const ruleId of input.ruleIds) {
       if (typeof ruleId !== 'string' || seen?.has(ruleId)) continue;
       seen?.add(ruleId);
-      if (ruleId === REPEAT_RULE_ID) this.repeats.add({ tool, model }, 1);
-      else if (healed) this.heals.add({ rule: this.#rules.label(ruleId), outcome }, 1);
+      if (healed && ruleId !== REPEAT_RULE_ID) this.heals.add({ rule: this.#rules.label(ruleId), outcome }, 1);
     }
   }
 }

@@ -7,7 +7,7 @@
  * folded into its run_code call, and the plugin's own nested calls are never recorded.
  */
 import { classifyResult } from '@dsh-tool-normalizer/core-rules';
-import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
+import { REPEAT_RULE_ID, type TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
 import { agentModel, type Agent, type TokenMeterLike, type ToolExecution, type ToolExecutionResult } from './host.js';
 import type { ExecutionNote, InnerHeals, PluginState, StreamNote } from './plugin-state.js';
 
@@ -28,8 +28,8 @@ export function createResultListener(state: PluginState) {
 
 const NO_RULES: string[] = [];
 
-/** The catalogue rule a caught repeat is recorded under; telemetry counts "repeats caught" by it. */
-export const REPEAT_RULE_ID = 'hint.repeat-failure';
+/** The catalogue rule a caught repeat is listed under (the store counts "repeats caught" by the event's `repeat`). */
+export { REPEAT_RULE_ID };
 
 function record(state: PluginState, exec: Readonly<ToolExecution>, result: Readonly<ToolExecutionResult>): void {
   if (exec.parent !== undefined) {
@@ -112,6 +112,7 @@ function buildEvent(
     ...(result.isError ? { error: result.error.message } : {}),
     tokensSaved: outcome === 'healed-success' ? measuredPressure(state, exec.agent) * ROUND_TRIPS_AVOIDED_PER_HEAL : 0,
     ...(model === undefined ? {} : { model }),
+    ...(execution?.repeat !== undefined ? { repeat: execution.repeat } : {}),
   };
 }
 

@@ -168,6 +168,9 @@ describe('loops: identical failures per session', () => {
     expect(recent.find((event) => event.callId === 'r1')?.ruleIds ?? []).not.toContain('hint.repeat-failure');
     expect(recent.find((event) => event.callId === 'r2')?.ruleIds).toContain('hint.repeat-failure');
     expect(recent.find((event) => event.callId === 'r2')?.outcome).toBe('passthrough-failed');
+    expect(recent.find((event) => event.callId === 'r2')?.repeat).toBe(2);
+    expect(recent.find((event) => event.callId === 'r1')?.repeat).toBeUndefined();
+    expect((await host.stats()).totals.repeatsCaught).toBe(1);
   });
 });
 

@@ -5,12 +5,16 @@
  * reload neither loses nor double counts (the counters are per process, not per activation). The process
  * counters are shared by every test in this worker, so each test compares values before and after its own calls.
  */
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as plugin from '../src/index.js';
-import { FleetCounters, LABEL_CAPS, MAX_SERIES, PLUGIN_VERSION, configForDisplay, processFleetCounters } from '../src/metrics.js';
-import { METRICS_PATH, METRIC_NAMES } from '../src/metrics-prometheus.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { FleetCounters, LABEL_CAPS, MAX_SERIES, PLUGIN_VERSION, configForDisplay, meterStore, processFleetCounters, processIdentity, storeCountsDroppedEvents } from '../src/metrics.js';
+import { METRICS_PATH, METRIC_NAMES, createMetricsHandler } from '../src/metrics-prometheus.js';
 import { bootHost, type Host } from './support/composition.js';
 import { parseExposition, sumOf, type Sample } from './support/exposition.js';
 
@@ -66,6 +70,8 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
     expect(delta(METRIC_NAMES.savedTokens)).toBe(stats.totals.tokensSaved);
     expect(stats.totals.tokensSaved).toBe(5000);
     expect(delta(METRIC_NAMES.repeats, { tool: 'read' })).toBe(1);
+    expect(stats.totals.repeatsCaught).toBe(1); // the store's counter, from the same input: one definition
+    expect(delta(METRIC_NAMES.repeats)).toBe(stats.totals.repeatsCaught);
     expect(sumOf(after, METRIC_NAMES.pluginErrors)).toBe(0);
     const info = after.find((sample) => sample.name === METRIC_NAMES.info);
     expect(info?.labels).toMatchObject({ version: PLUGIN_VERSION, node_version: process.versions.node });
@@ -81,8 +87,9 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
       expect(got.text).toMatch(new RegExp(`# HELP ${name} \\S`));
       expect(name.endsWith('_total')).toBe(true);
     }
-    // The store has no per-process dropped-events count yet: the metric is left out rather than shown as 0.
-    expect(got.text).not.toContain(METRIC_NAMES.droppedEvents);
+    // The store reports its per-process dropped events, so the plugin exports them (none dropped here).
+    expect(got.text).toContain(`# TYPE ${METRIC_NAMES.droppedEvents} counter`);
+    expect(sumOf(parseExposition(got.text), METRIC_NAMES.droppedEvents)).toBe(0);
   });
 
   it('serves OpenMetrics when the scraper asks for it (what Prometheus sends by default)', async () => {
@@ -184,9 +191,19 @@ describe('FleetCounters', () => {
   it('counts each rule once per call, heals only for healed outcomes, repeats by tool', () => {
     const counters = new FleetCounters();
     counters.count(call('edit', 'fs-not-observed', 'healed-success', { ruleIds: ['recover.observe-then-retry', 'recover.observe-then-retry'], tokensSaved: 120 }));
+    counters.count(call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'], repeat: 2 }));
+    // a healed-failed repeat: the loop hint is not a heal rule
+    counters.count(call('edit', 'fs-edit-anchor', 'passthrough', { outcome: 'healed-failed', ruleIds: ['args.rename-alias', 'hint.repeat-failure'], repeat: 3 }));
+    // the rule id alone (no repeat number) is not a repeat caught: the store would not count it either
     counters.count(call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'] }));
-    expect([...counters.heals.rows()]).toEqual([{ labels: { rule: 'recover.observe-then-retry', outcome: 'healed-success' }, value: 1 }]);
-    expect([...counters.repeats.rows()]).toEqual([{ labels: { tool: 'read', model: 'unknown' }, value: 1 }]);
+    expect([...counters.heals.rows()]).toEqual([
+      { labels: { rule: 'recover.observe-then-retry', outcome: 'healed-success' }, value: 1 },
+      { labels: { rule: 'args.rename-alias', outcome: 'healed-failed' }, value: 1 },
+    ]);
+    expect([...counters.repeats.rows()]).toEqual([
+      { labels: { tool: 'read', model: 'unknown' }, value: 1 },
+      { labels: { tool: 'edit', model: 'unknown' }, value: 1 },
+    ]);
     expect([...counters.savedTokens.rows()]).toEqual([{ labels: { tool: 'edit', model: 'unknown' }, value: 120 }]);
   });
 
@@ -219,5 +236,40 @@ describe('FleetCounters', () => {
   it('PLUGIN_VERSION is the published package version', () => {
     const manifest = JSON.parse(readFileSync(new URL('../../dsh-tool-normalizer/package.json', import.meta.url), 'utf8')) as { version: string };
     expect(PLUGIN_VERSION).toBe(manifest.version);
+  });
+});
+
+describe('dropped events', () => {
+  it('a real store whose queue overflows: the endpoint serves its per-process drops, kept after the store closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tn-metrics-dropped-'));
+    const counters = new FleetCounters();
+    const store = meterStore(counters, createTelemetryStore({ dir, maxQueuedEvents: 3, flushIntervalMs: 60_000, warn: () => undefined }));
+    const handler = createMetricsHandler({ counters, identity: processIdentity(), hasDroppedEvents: () => storeCountsDroppedEvents(store) });
+    const server = createServer((req, res) => void handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const droppedNow = async () => {
+      const response = await fetch(`http://127.0.0.1:${port}${METRICS_PATH}`);
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+      expect(text).toContain(`# TYPE ${METRIC_NAMES.droppedEvents} counter`);
+      return sumOf(parseExposition(text), METRIC_NAMES.droppedEvents);
+    };
+    try {
+      expect(await droppedNow()).toBe(0);
+      for (let i = 0; i < 10; i += 1) store.record({ tool: 'read', category: 'fs-not-found', outcome: 'passthrough-failed', ruleIds: [], error: `missing ${i}` });
+      expect(await droppedNow()).toBe(7); // 10 queued into a ring of 3, before any flush
+      await store.flush();
+      const stats = store.stats();
+      expect(stats.totals.calls).toBe(10); // dropped events are still counted calls
+      expect(stats.storage.dropped).toBe(7);
+      await store.clear(); // the shared count goes to 0; the process counter must not go down
+      expect(await droppedNow()).toBe(7);
+      await store.close(); // retired: the activation's drops stay in the process total
+      expect(await droppedNow()).toBe(7);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
