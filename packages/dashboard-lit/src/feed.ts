@@ -5,9 +5,10 @@
  * effective state and firing count, the effective configuration) and the events page query with its URL form.
  *
  * It lives in dashboard-lit (entry `./feed`) because it must run in the browser bundle and in Node: it imports
- * nothing from Node, the DOM or DSH, and only types from telemetry-store's browser-safe `./query` entry, so the
- * dashboard never pulls the store's runtime (typebox) into the page.
+ * nothing from Node, the DOM or DSH; from telemetry-store it takes types from the browser-safe `./query` entry and
+ * the outcome list from the import-free `./outcomes` entry, so the page never pulls the store's runtime (typebox).
  */
+import { OUTCOMES, type Outcome } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
 
 export const ROUTE_PREFIX = '/plugin-api/tool-normalizer';
@@ -29,8 +30,8 @@ export const CLEAR_BODY = '{"confirm":"clear"}';
 /** Schema version of the feed (the store's stats payload version). */
 export const FEED_VERSION = 1;
 
-export type Outcome = 'healed-success' | 'healed-failed' | 'passthrough' | 'passthrough-failed';
-export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'];
+/** The call outcomes, from the store's import-free `./outcomes` entry (one list for the store and the page). */
+export { OUTCOMES, type Outcome } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 
 /** One healing rule of core-rules' `ruleCatalogue`, as the adapter serves it. */
 export interface RuleState {

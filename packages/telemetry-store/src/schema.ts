@@ -5,19 +5,15 @@
  */
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { OUTCOMES } from './outcomes.js';
 
 /** Version tag written into every stored record; records with another version are treated as foreign. */
 export const SCHEMA_VERSION = 1;
 
-export const Outcome = Type.Union([
-  Type.Literal('healed-success'),
-  Type.Literal('healed-failed'),
-  Type.Literal('passthrough'),
-  Type.Literal('passthrough-failed'),
-]);
+export const Outcome = Type.Enum(OUTCOMES);
 export type Outcome = Static<typeof Outcome>;
 
-export const OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'];
+export { OUTCOMES };
 
 /** Size bounds of a stored event; the event builder enforces them and the schema re-checks them on read. */
 export const EVENT_LIMITS = {
