@@ -1,8 +1,9 @@
 /**
  * Builds the published plugin after `tsc -b` (which only type-checks and checks `src/published.d.ts` against the
  * adapter): one ESM file, `dist/index.js`, with the adapter, the engine (core-rules, syntax-healer, Babel parser,
- * typebox) and telemetry-store inlined. `@deepseek-ai/*` stays external, and the adapter imports it only as
- * types, so the bundle has no runtime import of it at all: a plugin installed from a local path (`link:`) cannot
+ * typebox, the host's Schemastery) and telemetry-store inlined. Other `@deepseek-ai/*` stay external, and the
+ * adapter imports them only as types, so the bundle has no runtime import of them at all: a plugin installed from a
+ * local path (`link:`) cannot
  * resolve `@deepseek-ai/*` from its own folder (see docs/host-facts.md). No source maps are published. The web
  * client bundle (`./client`) is built here from `client/index.ts`. `dist/cli.js` is the `dsh-tool-normalizer` command (doctor).
  */
@@ -26,6 +27,21 @@ const workspaceSources = {
   },
 };
 
+/**
+ * `@deepseek-ai/*` stays external (types only in the adapter), except the host's Schemastery library and its
+ * one helper package: the settings namespace needs a live Schemastery schema, so they are bundled (MIT).
+ */
+const BUNDLED_HOST_LIBRARIES = new Set(['@deepseek-ai/schemastery', '@deepseek-ai/cosmokit']);
+const hostExternals = {
+  name: 'host-externals',
+  setup(build) {
+    build.onResolve({ filter: /^@deepseek-ai\// }, (args) => {
+      const pkg = args.path.split('/').slice(0, 2).join('/');
+      return BUNDLED_HOST_LIBRARIES.has(pkg) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
 export async function buildBundle() {
   await mkdir(here('./dist'), { recursive: true });
   const result = await build({
@@ -35,11 +51,10 @@ export async function buildBundle() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['@deepseek-ai/*'],
     sourcemap: false,
     legalComments: 'inline',
     metafile: true,
-    plugins: [workspaceSources],
+    plugins: [hostExternals, workspaceSources],
     logLevel: 'warning',
     // Bundled CommonJS dependencies (secretlint's rules) call `require('tty')` and other built-ins; an ESM file has no
     // `require`, so the bundle makes one. Without it the secret scan fails closed and stores no free text.
@@ -58,10 +73,9 @@ export async function buildBundle() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['@deepseek-ai/*'],
     sourcemap: false,
     legalComments: 'inline',
-    plugins: [workspaceSources],
+    plugins: [hostExternals, workspaceSources],
     logLevel: 'warning',
     banner: {
       js: [

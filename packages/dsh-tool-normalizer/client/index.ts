@@ -4,11 +4,16 @@
  * lit and the dashboard into the host's module-loader format under this package's name as module id; `react` is
  * left to the loader's `require`, so the page shares the host's React. It lives outside `src/` because the
  * package's type check covers the published server API only; dashboard-lit type-checks `createSettingsPlugin`.
+ * It also registers the options card of Plugins > Plugin configuration (`options-card.ts`).
  */
 import * as React from 'react';
 import { createSettingsPlugin } from '@dsh-tool-normalizer/dashboard-lit/dsh-settings';
+import { applyOptionsCard, optionsCardInject } from './options-card';
 
 const plugin = createSettingsPlugin(React);
 
-export const inject = plugin.inject;
-export const apply = plugin.apply;
+export const inject = [...new Set([...plugin.inject, ...optionsCardInject])];
+export function apply(ctx: Parameters<typeof plugin.apply>[0] & Parameters<typeof applyOptionsCard>[1]): void {
+  plugin.apply(ctx);
+  applyOptionsCard(React as unknown as Parameters<typeof applyOptionsCard>[0], ctx);
+}

@@ -1,0 +1,118 @@
+/**
+ * The plugin's options in DSH's own Plugins > Plugin configuration tab, in the REAL DSH web UI (rc.8) and Debian's
+ * headless Chromium: the tab lists Tool Normalizer (the host pairs the settings namespace the plugin registers with
+ * the card its client bundle ships), the card shows the live options with their descriptions, and turning
+ * `errorHints` off and saving stores it in `$DSH_HOME/settings.yaml` and reaches the running plugin without a
+ * restart (the web process's stats feed reports the errorHints rule off: it reads the same config object the seams
+ * read on every call). A real session through the scripted model in the same DSH_HOME shows what the switch does to
+ * a tool call: `read` past the end of a file gets the plugin's hint before, and only the host's own error after.
+ * Reset removes the override again. Screenshot: `artifacts/dsh-web-plugin-configuration.png`. Skipped, with the reason,
+ * when no Chromium binary exists.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ensureProfile, labPaths, pluginStatus, repoRoot, runSession, scenarioFixtures, scenarioScript, scenariosFor, startWebProfile, type WebProfile } from '../src/index.js';
+// @ts-expect-error build.mjs is plain JavaScript
+import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
+import type { FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+const STATS = '/plugin-api/tool-normalizer/stats';
+const artifactsDir = path.join(repoRoot, 'artifacts');
+const LIVE_OPTIONS = ['autoWrapRunCode', 'autoBridgeDirectTools', 'autoObserveFiles', 'autoClampRanges', 'errorHints', 'breakLoops', 'trimStackTraces'];
+
+if (!hasChromium) {
+  console.warn(`[dsh-lab] plugin-web-plugin-configuration skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+}
+
+/** `settings.yaml` without the plugin's section (the document's other sections are kept). */
+function withoutPluginSection(text: string): string {
+  return text.replace(/^tool-normalizer:\n(?:[ \t]+.*\n?)*/m, '');
+}
+
+describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH web UI', () => {
+  const home = labPaths.home('plugin');
+  const settingsFile = path.join(home, 'settings.yaml');
+  let web: WebProfile;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  /** Whether the running plugin's errorHints rule is on, from its stats feed. */
+  const errorHintsRuleOn = async () => {
+    const stats = (await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload;
+    return stats.rules?.find((rule) => rule.option === 'errorHints')?.enabled;
+  };
+
+  /** What the model saw for a `read` past the end of a 10-line file, in a real native session in this DSH_HOME. */
+  async function readPastEnd(label: string): Promise<string> {
+    const scenarios = scenariosFor('native').filter((scenario) => scenario.id === 'n_read_past_end');
+    expect(scenarios).toHaveLength(1);
+    const run = await runSession({ mode: 'native', plugin: true, label, steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const message = run.toolMessages.find((m) => m.callId === 'n_read_past_end');
+    expect(message?.content).toContain('is out of range');
+    return message!.content!;
+  }
+
+  beforeAll(async () => {
+    await buildBundle();
+    const status = pluginStatus();
+    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+    await ensureProfile('plugin', 'web');
+    if (fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')));
+    web = await startWebProfile({ kind: 'plugin' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+    if (fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')));
+  });
+
+  const dialog = () => page.getByRole('dialog');
+  const card = () => dialog().locator('li[data-plugin-card="tool-normalizer"]');
+
+  it('lists Tool Normalizer with its live options; errorHints off is saved to settings.yaml and applies without a restart', async () => {
+    expect(await errorHintsRuleOn()).toBe(true);
+    expect(await readPastEnd('plugin-configuration-hints-on')).toContain('Hint: the file has 10 lines');
+    await page.goto(web.url);
+    const settings = page.getByRole('button', { name: 'Settings', exact: true });
+    await settings.waitFor({ timeout: 60_000 });
+    const notice = page.getByRole('button', { name: 'Continue', exact: true });
+    await notice.waitFor({ timeout: 1500 }).then(() => notice.click(), () => undefined);
+    await settings.click();
+    await dialog().getByRole('button', { name: 'Plugins', exact: true }).click();
+    await dialog().getByRole('tab', { name: 'Plugin configuration' }).or(dialog().getByRole('button', { name: 'Plugin configuration', exact: true })).first().click();
+
+    await card().waitFor({ timeout: 30_000 });
+    await card().getByRole('button', { name: /Tool Normalizer/ }).click();
+    const boxes = card().locator('input[type="checkbox"]');
+    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-option')))).toEqual(LIVE_OPTIONS);
+    for (const name of LIVE_OPTIONS) await expect.poll(() => card().locator(`input[data-option="${name}"]`).isChecked()).toBe(true);
+    await expect.poll(() => card().textContent()).toContain('Appends one actionable hint to an error nobody could heal.');
+
+    await card().locator('input[data-option="errorHints"]').uncheck();
+    await card().getByText('Unsaved').waitFor();
+    await card().getByRole('button', { name: 'Save', exact: true }).click();
+    await card().getByText('Changed').waitFor({ timeout: 15_000 });
+    await expect.poll(() => fs.readFileSync(settingsFile, 'utf8'), { timeout: 15_000 }).toMatch(/^tool-normalizer:\n\s+errorHints: false/m);
+    // The running plugin took it: no restart happened (same web process).
+    await expect.poll(errorHintsRuleOn, { timeout: 15_000 }).toBe(false);
+    expect(await readPastEnd('plugin-configuration-hints-off')).not.toContain('Hint:');
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    await card().screenshot({ path: path.join(artifactsDir, 'dsh-web-plugin-configuration.png') });
+
+    await card().getByRole('button', { name: 'Reset', exact: true }).click();
+    await card().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(errorHintsRuleOn, { timeout: 15_000 }).toBe(true);
+    expect(fs.readFileSync(settingsFile, 'utf8')).not.toMatch(/errorHints/);
+    expect(pageErrors).toEqual([]);
+  }, 300_000);
+});
