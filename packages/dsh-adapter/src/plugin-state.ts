@@ -57,7 +57,7 @@ const FAILURES_PER_SESSION = 128;
 /** Everything the seams share; one per plugin activation, cleared on dispose. */
 export class PluginState {
   /** Written by the stream seam; read (and taken) by the execute and result seams through the methods below. */
-  readonly streamNotes = new BoundedMap<string, StreamNote>(STREAM_NOTES);
+  readonly #streamNotes = new BoundedMap<string, StreamNote>(STREAM_NOTES);
   readonly #executionNotes = new BoundedMap<ToolExecutionToken, ExecutionNote>(EXECUTION_NOTES);
   /** Recoveries of Code-Mode sub-calls, waiting for their root call's result. */
   readonly #innerHeals = new BoundedMap<string, InnerHeals>(EXECUTION_NOTES);
@@ -120,12 +120,21 @@ export class PluginState {
 
   /** The diagnostic the stream seam left for a top-level call (why its program could not be repaired). */
   streamDiagnostic(callId: string): Diagnostic | undefined {
-    return this.streamNotes.size === 0 ? undefined : this.streamNotes.get(callId)?.diagnostic;
+    return this.#streamNotes.size === 0 ? undefined : this.#streamNotes.get(callId)?.diagnostic;
+  }
+
+  /**
+   * Records what the stream seam did to a top-level call. `undefined` forgets a note an earlier block with the same
+   * id left (one that never ran), so it is not joined to this call.
+   */
+  setStreamNote(callId: string, note: StreamNote | undefined): void {
+    if (note) this.#streamNotes.set(callId, note);
+    else if (this.#streamNotes.size > 0) this.#streamNotes.delete(callId);
   }
 
   /** The stream seam's note for a finished top-level call, removed. */
   takeStreamNote(callId: string): StreamNote | undefined {
-    return this.streamNotes.size === 0 ? undefined : this.streamNotes.take(callId);
+    return this.#streamNotes.size === 0 ? undefined : this.#streamNotes.take(callId);
   }
 
   /** Folds a Code-Mode sub-call's recovery into the record of its model-visible run_code call. */
@@ -171,7 +180,7 @@ export class PluginState {
   }
 
   clear(): void {
-    this.streamNotes.clear();
+    this.#streamNotes.clear();
     this.#executionNotes.clear();
     this.#healingParents.clear();
     this.#innerHeals.clear();

@@ -65,13 +65,12 @@ function repairBlock(state: PluginState, chunk: BlockEnd & { block: ToolCallBloc
     }
   }
   if (!result.changed) {
-    if (result.diagnostic) state.streamNotes.set(String(block.id), { modelTool: block.name, tool: block.name, receipts: [], diagnostic: result.diagnostic });
-    // A note left by an earlier block with this id (one that never ran) must not be joined to this call.
-    else if (state.streamNotes.size > 0) state.streamNotes.delete(String(block.id));
+    const note = result.diagnostic ? { modelTool: block.name, tool: block.name, receipts: [], diagnostic: result.diagnostic } : undefined;
+    state.setStreamNote(String(block.id), note);
     return undefined;
   }
   const repaired: ToolCallBlock = { ...block, name: result.call.name, arguments: JSON.stringify(result.call.arguments) };
-  state.streamNotes.set(String(block.id), {
+  state.setStreamNote(String(block.id), {
     modelTool: block.name,
     tool: repaired.name,
     receipts: result.receipts,
