@@ -6,7 +6,7 @@
  * SDK's own error runs unchanged. It never throws (a throw would turn the SDK's error into a repair error).
  */
 import { asSchema, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { hostViolations, normalizeCall, planRecovery, type Environment, type Receipt, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
+import { hostViolations, normalizeCall, resolveToolAlias, type Environment, type Receipt, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import { readNearJson } from './near-json.js';
 import { healProgramArgument } from './program.js';
 import { environmentOf } from './tool-env.js';
@@ -96,18 +96,16 @@ function repairUnknownTool(name: string, text: string, env: Environment, options
   const near = plain ? undefined : readNearJson(text);
   const args = plain ?? (near?.ok ? near.value : undefined);
   if (!args) return { ok: false, reason: `unknown tool "${preview(name)}" and ${near && !near.ok ? near.reason : 'arguments not readable'}` };
-  const unknownTool = { isError: true, error: { message: `Unknown tool: ${name}`, info: { code: 'UNKNOWN_TOOL' } } };
-  const plan = planRecovery({ name, arguments: args }, unknownTool, env, { toggles: options.toggles });
-  const target = plan?.steps.length === 1 ? plan.steps[0] : undefined;
-  const tool = target ? findTool(env, target.name) : undefined;
-  if (!plan || !target || !tool) return { ok: false, reason: `unknown tool "${preview(name)}": no single registered tool fits` };
+  const alias = resolveToolAlias({ name, arguments: args }, env, options.toggles);
+  const tool = alias ? findTool(env, alias.call.name) : undefined;
+  if (!alias || !tool) return { ok: false, reason: `unknown tool "${preview(name)}": no single registered tool fits` };
   const fits = hostViolations(tool, args).length === 0;
   const repaired: Outcome = fits ? { ok: true, name: tool.name, args, receipts: [] } : repairKnownTool(tool, JSON.stringify(args), env, options);
   if (!repaired.ok) return repaired;
   const receipts: AnyReceipt[] = near?.ok ? [nearJsonReceipt(text, args)] : [];
   receipts.push({
-    ruleId: plan.ruleId,
-    category: 'unknown-tool',
+    ruleId: alias.receipt.ruleId,
+    category: alias.receipt.category,
     why: `no tool is named "${preview(name)}"; "${tool.name}" is the one registered tool it stands for and the arguments fit it`,
     before: preview(name),
     after: tool.name,
