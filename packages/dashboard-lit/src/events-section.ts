@@ -110,7 +110,8 @@ function renderEventRow(view: View, event: DashboardEvent, controls: EventsContr
 function caption(view: View, page: EventsView, payload: DashboardPayload): TemplateResult {
   const { t, fmt } = view;
   if (page.total === 0 || page.events.length === 0) return html`${t('captionNone')} ${t('captionRedacted')}`;
-  const numbers = { first: fmt.integer(page.offset + 1), last: fmt.integer(page.offset + page.events.length), total: fmt.integer(page.total) };
+  const total = page.totalCapped ? t('totalAtLeast', { count: fmt.integer(page.total) }) : fmt.integer(page.total);
+  const numbers = { first: fmt.integer(page.offset + 1), last: fmt.integer(page.offset + page.events.length), total };
   if (page.source === 'store') return html`${t('captionAll', numbers)} ${t('captionRedacted')}`;
   const stored = page.source === 'payload' && payload.recentMatched > payload.recent.length ? ` ${t('captionStored', { stored: fmt.integer(payload.recentMatched) })}` : '';
   return html`${t('captionRecent', numbers)}${stored} ${t('captionRedacted')}`;
@@ -124,8 +125,11 @@ export function renderEvents(view: View, payload: DashboardPayload, page: Events
   const categories = distinct([...payload.categories.map((row) => row.name), ...shown.map((event) => event.category), filter.category].filter(Boolean));
   const select = (key: 'tool' | 'category' | 'outcome') => (e: Event) => controls.setFilter({ [key]: (e.target as HTMLSelectElement).value });
   const input = (key: 'text' | 'from' | 'to') => (e: Event) => controls.setFilter({ [key]: (e.target as HTMLInputElement).value });
+  // A capped total (the server stopped counting) gives no page count: "Page N" and Older until a short page.
+  const capped = page?.totalCapped === true;
   const pages = page ? Math.max(1, Math.ceil(page.total / page.limit)) : 1;
   const current = page ? Math.floor(page.offset / page.limit) + 1 : 1;
+  const hasOlder = capped ? (page?.events.length ?? 0) >= (page?.limit ?? 1) : current < pages;
   return html`
     <section id="events" aria-labelledby="events-title" part="section events">
       <h3 id="events-title">${t('events')}</h3>
@@ -185,11 +189,11 @@ export function renderEvents(view: View, payload: DashboardPayload, page: Events
           </tbody>
         </table>
       </div>
-      ${page && pages > 1
+      ${page && (capped || pages > 1)
         ? html`<nav class="pager" aria-label=${t('events')} part="pager">
             <button type="button" data-page="newer" ?disabled=${page.offset === 0} @click=${() => controls.step(-1)}>${t('previousPage')}</button>
-            <span data-page-of>${t('pageOf', { page: fmt.integer(current), pages: fmt.integer(pages) })}</span>
-            <button type="button" data-page="older" ?disabled=${current >= pages} @click=${() => controls.step(1)}>${t('nextPage')}</button>
+            <span data-page-of>${capped ? t('pageAt', { page: fmt.integer(current) }) : t('pageOf', { page: fmt.integer(current), pages: fmt.integer(pages) })}</span>
+            <button type="button" data-page="older" ?disabled=${!hasOlder} @click=${() => controls.step(1)}>${t('nextPage')}</button>
           </nav>`
         : nothing}
     </section>

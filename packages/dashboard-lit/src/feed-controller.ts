@@ -30,6 +30,8 @@ export interface FeedSource extends ReactiveControllerHost {
 export interface EventsView {
   events: DashboardEvent[];
   total: number;
+  /** More events match than `total` counts: there is no last page number, only "older" until a short page. */
+  totalCapped: boolean;
   offset: number;
   limit: number;
   source: 'store' | 'recent' | 'payload';
@@ -65,7 +67,7 @@ async function getJson(url: string, signal: AbortSignal, what: string): Promise<
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 
 function pageOf(events: readonly DashboardEvent[], offset: number, limit: number): EventsView {
-  return { events: events.slice(offset, offset + limit), total: events.length, offset, limit, source: 'payload' };
+  return { events: events.slice(offset, offset + limit), total: events.length, totalCapped: false, offset, limit, source: 'payload' };
 }
 
 export class FeedController implements ReactiveController {
@@ -113,8 +115,8 @@ export class FeedController implements ReactiveController {
         try {
           const checked = checkEventsPage(await getJson(`${eventsSrc}?${key}`, signal, 'events'));
           if (!checked.ok) throw new FeedError(checked.message);
-          const { events, total, offset, limit, source } = checked.page;
-          return { events, total, offset, limit, source: source === 'store' ? 'store' : 'recent' };
+          const { events, total, totalCapped, offset, limit, source } = checked.page;
+          return { events, total, totalCapped: totalCapped === true, offset, limit, source: source === 'store' ? 'store' : 'recent' };
         } catch (error) {
           if ((error as { status?: number }).status !== 404) throw error;
           this.noEventsRoute = true;
@@ -192,8 +194,14 @@ export class FeedController implements ReactiveController {
    * loading add up; never before the first page or past the last one known.
    */
   step(direction: 1 | -1): void {
-    const total = this.events?.total ?? 0;
-    const last = Math.max(0, Math.ceil(total / this.limit) - 1) * this.limit;
+    const page = this.events;
+    const total = page?.total ?? 0;
+    // A capped total has no last page: older pages exist until one comes back short.
+    const last = page?.totalCapped
+      ? page.events.length < page.limit
+        ? page.offset
+        : Number.MAX_SAFE_INTEGER
+      : Math.max(0, Math.ceil(total / this.limit) - 1) * this.limit;
     this.offset = Math.min(last, Math.max(0, this.offset + direction * this.limit));
     this.host.requestUpdate();
   }

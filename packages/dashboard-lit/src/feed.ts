@@ -103,8 +103,13 @@ const MAX_FILTER_CHARS = 200;
 export interface EventsPage {
   v: number;
   events: FeedEvent[];
-  /** Stored events matching the filters (all pages). */
+  /** Stored events matching the filters (all pages), counted up to a cap (the store's: 10,000). */
   total: number;
+  /**
+   * True when more events match than `total` counts (the server stopped counting at its cap): show "10,000+" and
+   * keep paging older until a page comes back short, instead of a page count. Absent means `total` is exact.
+   */
+  totalCapped?: boolean;
   offset: number;
   limit: number;
   /**

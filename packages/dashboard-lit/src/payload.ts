@@ -103,6 +103,7 @@ const payloadShape = object({
     passThrough: number,
     passThroughFailed: number,
     tokensSaved: number,
+    repeatsCaught: optional(number),
   }),
   rates: object({ healingSuccessRate: rate, surfacedErrorRate: rate, counterfactualErrorRate: rate }),
   minCalls: number,
@@ -127,7 +128,7 @@ const payloadShape = object({
   options: optional(arrayOf(option)),
 });
 
-const eventsPageShape = object({ events: arrayOf(event), total: number, offset: number, limit: number, source: string });
+const eventsPageShape = object({ events: arrayOf(event), total: number, totalCapped: optional(boolean), offset: number, limit: number, source: string });
 
 export type EventsPageCheck = { ok: true; page: EventsPage } | { ok: false; message: string };
 

@@ -443,7 +443,9 @@ export const dashboardStyles = css`
     .kpi {
       grid-column: span 2;
     }
-    .kpi:nth-child(n + 4) {
+    /* five cards (a server without the repeats counter): 3 + 2, the last two sharing their row; six: 3 + 3 */
+    .kpi:nth-child(4):nth-last-child(2),
+    .kpi:nth-child(5):last-child {
       grid-column: span 3;
     }
     .filters .field {
@@ -554,7 +556,8 @@ export const dashboardStyles = css`
       grid-template-columns: repeat(2, minmax(0, 1fr));
     }
     .kpi,
-    .kpi:nth-child(n + 4) {
+    .kpi:nth-child(4):nth-last-child(2),
+    .kpi:nth-child(5):last-child {
       grid-column: auto;
     }
     .kpi:last-child:nth-child(odd) {

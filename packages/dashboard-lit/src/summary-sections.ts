@@ -40,6 +40,7 @@ export function renderKpis(view: View, payload: DashboardPayload): TemplateResul
           rates.counterfactualErrorRate === null ? t('kpiSurfacedRateDetail') : t('kpiWithoutHealing', { rate: fmt.rate(rates.counterfactualErrorRate) }),
         )}
         ${kpi('tokens', t('kpiTokens'), fmt.tokens(totals.tokensSaved), totals.tokensSaved > 0 ? t('kpiTokensDetail', { count: fmt.integer(totals.tokensSaved) }) : t('kpiTokensNone'))}
+        ${totals.repeatsCaught === undefined ? nothing : kpi('repeats', t('kpiRepeats'), fmt.integer(totals.repeatsCaught), t('kpiRepeatsDetail'))}
       </div>
     </section>
   `;

@@ -19,6 +19,8 @@ export interface Totals {
   passThrough: number;
   passThroughFailed: number;
   tokensSaved: number;
+  /** Identical failures the loop breaker caught and hinted (absent from servers older than the counter). */
+  repeatsCaught?: number;
 }
 
 /** One row of the per-tool or per-category table. */

@@ -70,6 +70,20 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await kpi('surfaced-rate').textContent()).toContain('11.2% without healing');
     expect(await kpi('tokens').locator('.value').textContent()).toBe('12.2M');
     expect(await kpi('tokens').textContent()).toContain('12,170,000 tokens');
+    expect(await kpi('repeats').locator('.label').textContent()).toBe('Repeats caught');
+    expect(await kpi('repeats').locator('.value').textContent()).toBe('1,234');
+  });
+
+  it('leaves the repeats KPI out for a server that does not count repeats, rather than showing 0', async () => {
+    await open();
+    await expect.poll(() => kpi('repeats').locator('.value').textContent()).toBe('1,234');
+    const { repeatsCaught: _notCounted, ...olderTotals } = fixturePayload().totals as Record<string, number>;
+    await page.evaluate((payload) => {
+      const element = document.querySelector('tn-dashboard') as HTMLElement & { data: unknown };
+      element.data = payload;
+    }, { ...fixturePayload(), totals: olderTotals });
+    await expect.poll(() => kpi('repeats').count()).toBe(0);
+    expect(await kpi('calls').locator('.value').textContent()).toBe('907');
   });
 
   it('ranks tools and categories by failure rate with denominators and the minimum-calls floor', async () => {
@@ -418,14 +432,15 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
       expect(await dash().locator('tr[data-event="ev-1"] td.cell-error').isVisible()).toBe(false);
       expect(await dash().locator('tr[data-event="ev-5"] td.cell-rules').isVisible()).toBe(false);
 
-      // KPI cards and rankings fill the width: 3 + 2 cards at 560 px, 2 + 2 + 1 at 360 px; rankings stack.
+      // KPI cards and rankings fill the width: 3 + 3 cards at 560 px, 2 + 2 + 2 at 360 px; rankings stack.
       const kpiRows = await dash()
         .locator('[data-kpi]')
         .evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top)));
       expect(new Set(kpiRows).size).toBe(width === 560 ? 2 : 3);
-      const tokens = await box('[data-kpi="tokens"]');
-      const calls = await box('[data-kpi="calls"]');
-      expect(tokens.width).toBeGreaterThan(calls.width);
+      const rightEdges = await dash()
+        .locator('[data-kpi]')
+        .evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().right)));
+      expect(Math.abs((rightEdges.at(-1) as number) - Math.max(...rightEdges))).toBeLessThanOrEqual(1); // the last row is full
       expect((await box('[data-ranking="category"]')).top).toBeGreaterThan((await box('[data-ranking="tool"]')).bottom - 1);
 
       // The same filters work on the cards.
@@ -583,6 +598,29 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(last.get('tool')).toBe('bash');
     expect(Number(last.get('from'))).toBe(h(100));
     expect(Number(last.get('to'))).toBe(h(50));
+  });
+
+  it('shows "10,000+" and keeps paging older when the server capped its total, in English and Chinese', async () => {
+    await open({ src: '/history/stats', 'events-src': '/capped/events' });
+    await expect.poll(() => dash().locator('caption').textContent()).toContain('Showing 1–25 of 10,000+ stored events.');
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 1'); // no page count from a capped total
+    const older = dash().getByRole('button', { name: 'Older' });
+    expect(await older.isDisabled()).toBe(false);
+    await older.click();
+    await expect.poll(eventIds).toEqual(Array.from({ length: 25 }, (_, index) => `b-${index + 25}`));
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 2');
+    expect(await dash().locator('caption').textContent()).toContain('Showing 26–50 of 10,000+ stored events.');
+    await dash().getByRole('button', { name: 'Newer' }).click();
+    await expect.poll(() => dash().locator('[data-page-of]').textContent()).toBe('Page 1');
+    // A filter that matches fewer than the cap: an exact total again, with a page count.
+    await dash().getByLabel('Tool').selectOption('bash');
+    await expect.poll(() => dash().locator('caption').textContent()).toContain('of 2,006 stored events');
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 1 of 81');
+
+    await open({ src: '/history/stats', 'events-src': '/capped/events', locale: 'zh' });
+    await expect.poll(() => dash().locator('caption').textContent()).toContain('显示已存储的 10,000+ 个事件中的第 1–25 个');
+    expect(await dash().locator('[data-page-of]').textContent()).toBe('第 1 页');
+    expect(await dash().getByRole('button', { name: '较早' }).isDisabled()).toBe(false);
   });
 
   it('shows the rule cards with the server\'s states and counts, and the effective options read-only', async () => {

@@ -100,12 +100,36 @@ const CLIENT_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-
  * The events route as the adapter serves it, over a list of events: the same query parser and filter (the feed
  * contract's), newest first, paged.
  */
-function eventsPage(events: readonly FeedEvent[], params: URLSearchParams, source: 'store' | 'recent'): EventsPage {
+function eventsPage(events: readonly FeedEvent[], params: URLSearchParams, source: 'store' | 'recent', countCap = Number.POSITIVE_INFINITY): EventsPage {
   const query = eventsQueryFromSearchParams(params);
   const matching = events.filter((event) => eventMatches(event, query));
   const offset = query.offset ?? 0;
   const limit = query.limit ?? DEFAULT_EVENTS_LIMIT;
-  return { v: 1, events: matching.slice(offset, offset + limit), total: matching.length, offset, limit, source };
+  const page: EventsPage = { v: 1, events: matching.slice(offset, offset + limit), total: Math.min(matching.length, countCap), offset, limit, source };
+  // like the store: past its count cap the total stops at the cap and says so
+  if (matching.length > countCap) page.totalCapped = true;
+  return page;
+}
+
+/** The store's count cap for an events page's total (telemetry-store's TOTAL_COUNT_CAP). */
+export const TOTAL_COUNT_CAP = 10_000;
+
+/** More events than the store counts for a total: 10,030 events (every fifth a bash call), newest first. */
+let bigHistory: FeedEvent[] | undefined;
+function bigHistoryEvents(): FeedEvent[] {
+  bigHistory ??= Array.from({ length: TOTAL_COUNT_CAP + 30 }, (_, index) => ({
+    v: 1,
+    id: `b-${index}`,
+    at: Date.UTC(2026, 0, 1) + (TOTAL_COUNT_CAP + 30 - index) * 1000,
+    tool: index % 5 === 0 ? 'bash' : 'read',
+    category: 'other',
+    outcome: 'passthrough-failed' as const,
+    ruleIds: [],
+    changes: [],
+    tokensSaved: 0,
+    error: `no such file b-${index}.txt`,
+  }));
+  return bigHistory;
 }
 
 /** More stored events than any ring holds: 1,200 events, one a minute, every fifth one a bash call. */
@@ -183,6 +207,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         case '/history/events':
           state.eventsRequests.push(url.search);
           return send(res, 200, 'application/json', JSON.stringify(eventsPage(HISTORY, url.searchParams, 'store')));
+        case '/capped/events':
+          state.eventsRequests.push(url.search);
+          return send(res, 200, 'application/json', JSON.stringify(eventsPage(bigHistoryEvents(), url.searchParams, 'store', TOTAL_COUNT_CAP)));
         case '/dist/dsh-settings.iife.js':
           return send(res, 200, 'text/javascript; charset=utf-8', await settingsBundle());
         case '/real/stats':
