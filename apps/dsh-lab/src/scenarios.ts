@@ -1,6 +1,6 @@
 /**
  * The scenario catalogue, as data: one scenario per failure class captured from the real host
- * (`shared/dsh-captures/{native,code}/<id>.json`, ids kept), in native and Code Mode, plus malformed argument
+ * (DSH rc.8, one capture per class, each scenario keeps its capture's id), in native and Code Mode, plus malformed argument
  * JSON (`*_m_*`: raw argument strings, host behaviour measured by this lab). Each says what the model
  * sends (raw argument strings; `{{ws}}` is the absolute workspace path), what the model must see next WITHOUT
  * the plugin (the host's own captured text: the baseline) and WITH the plugin (healed in one round-trip where
@@ -29,7 +29,7 @@ export type PluginOutcome =
   | 'kept-error';
 
 export interface Scenario {
-  /** The capture id (`native/<id>.json` or `code/<id>.json` under shared/dsh-captures). */
+  /** The id of the host capture this scenario reproduces (`n_...` native, `c_...` Code Mode). */
   id: string;
   mode: ToolsMode;
   /** core-rules error class (`ok` for controls). */
@@ -259,7 +259,7 @@ export const nativeScenarios: readonly Scenario[] = [
     call('n_m_truncated_json', 'bash', '{"command":"rm -rf {{ws}}/build/rele'),
     keptError('invalid arguments: "arguments" must be an object'),
   ),
-  // Argument engine (issue 17): newly healed shapes, and must-not-change classes where the host's own answer is kept.
+  // Argument engine: newly healed shapes, and must-not-change classes where the host's own answer is kept.
   scenario('n_m_blank_description', 'native', 'invalid-args', 'bash with a blank description (the host rejects it before running)', call('n_m_blank_description', 'bash', { command: 'echo blank', description: '  ' }), healed({ isError: true, startsWith: 'Error: ' }, { exact: 'blank\n' })),
   scenario('n_m_view_range_text', 'native', 'invalid-args', 'view_range sent as the text "2,3"', call('n_m_view_range_text', 'str_replace_editor', { command: 'view', path: F, view_range: '2,3' }), healed({ isError: true, startsWith: 'Error: ' }, { includes: ['line 2', 'line 3'], excludes: ['line 4'] })),
   scenario('n_m_write_aliases', 'native', 'invalid-args', 'write with filename/contents (keys the schema maps one-to-one)', call('n_m_write_aliases', 'write', { filename: '{{ws}}/alias_new.txt', contents: 'via aliases\n' }), healed({ isError: true, startsWith: 'Error: invalid arguments: missing required property "file_path"' }, {})),
@@ -442,7 +442,7 @@ return { lines: r.lines.length, out: b.stdout.text };`),
     call('c_m_truncated_json', 'run_code', '{"code":"await tools.bash({ command: \\"rm -rf {{ws}}/rele'),
     keptError('invalid arguments: "arguments" must be an object'),
   ),
-  // Argument engine (issue 17) in Code Mode.
+  // Argument engine in Code Mode.
   scenario('c_m_comment_description', 'code', 'invalid-args', 'run_code without description, program opens with a comment', call('c_m_comment_description', 'run_code', { code: '// Say hello from a comment\nreturn "commented";' }), healed({ isError: true, startsWith: 'Error: invalid arguments: missing required property "description"' }, { exact: 'commented' })),
   scenario('c_m_program_under_command', 'code', 'invalid-args', 'a program without tools. sent under "command" runs as code, not as bash', call('c_m_program_under_command', 'run_code', { command: 'const x: number = 41;\nreturn x + 1;', description: 'Add one' }), healed({ isError: true, startsWith: 'Error: invalid arguments: missing required property "code"' }, { exact: '42' })),
   scenario('c_m_inner_blank_description', 'code', 'inner-invalid-args', 'inner tools.bash with description: ""', call('c_m_inner_blank_description', 'run_code', program('const r = await tools.bash({ command: "echo inner-blank", description: "" });\nreturn r.stdout.text;')), healed({ isError: true, startsWith: 'Error: code run failed' }, { exact: 'inner-blank\n' })),
@@ -452,7 +452,7 @@ return { lines: r.lines.length, out: b.stdout.text };`),
 ];
 
 /**
- * The host's `error.info.code` per scenario, as captured (`shared/dsh-captures/*-index.json`, or measured here for
+ * The host's `error.info.code` per scenario, as captured on the real host (or measured here for
  * the malformed-JSON scenarios); scenarios not
  * listed fail without a code (plain `Error`s of str_replace_editor, run_code's description check) or succeed.
  */
@@ -489,7 +489,7 @@ export const capturedErrorCodes: Readonly<Record<string, string>> = {
   n_m_truncated_json: 'INVALID_ARGS',
   c_m_double_encoded: 'INVALID_ARGS',
   c_m_truncated_json: 'INVALID_ARGS',
-  // argument engine (issue 17): measured by this lab's baseline tier on rc.8
+  // argument engine: measured by this lab's baseline tier on rc.8
   n_m_view_range_text: 'INVALID_ARGS',
   n_m_write_aliases: 'INVALID_ARGS',
   n_m_near_json: 'INVALID_ARGS',

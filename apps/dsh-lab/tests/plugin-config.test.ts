@@ -1,6 +1,6 @@
 /**
  * The plugin's configuration as a USER sets it, in the real DSH 0.1.0-rc.8: an overlay passed with
- * `dsh --profile headless --patch <file>` (the last layer; host notes section 7) that targets the plugin's row
+ * `dsh --profile headless --patch <file>` (the last layer; docs/host-facts.md#configuration) that targets the plugin's row
  * `- id: tool-normalizer`. The host REPLACES the row's config with the overlay's (it does not merge it with the
  * bundle layer's full list), so every option the user leaves out must fall back to the plugin's own default.
  *

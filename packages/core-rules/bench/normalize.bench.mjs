@@ -1,6 +1,6 @@
 /**
  * Speed of the engine on its hot paths, measured against the built package (run `pnpm run build` first,
- * then `pnpm run bench` in packages/core-rules). Budgets (issue 3): a valid non-run_code call < 5 us
+ * then `pnpm run bench` in packages/core-rules). Budgets: a valid non-run_code call < 5 us
  * median; a valid 2 KB run_code call < 1.5x one host-equivalent compile. Figures only: nothing here fails.
  */
 import { readFileSync } from 'node:fs';

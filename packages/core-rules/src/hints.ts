@@ -1,5 +1,5 @@
 /**
- * Hints for errors nobody healed (design section 2, step 3): one short actionable sentence that names
+ * Hints for errors nobody healed (docs/architecture.md#one-tool-call-through-dsh, step 3): one short actionable sentence that names
  * every missing field at once and the exact correct form. `appendHint` keeps the host's text
  * byte-identical as a prefix, so nothing the model or a log relies on is lost.
  */

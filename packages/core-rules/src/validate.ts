@@ -1,6 +1,6 @@
 /**
- * Argument validation against the JSON Schema the host publishes for a tool (design section 3: a repair is
- * gated on this verdict). Kept in one function, `validateArguments`, so the adapter can test that it agrees
+ * Argument validation against the JSON Schema the host publishes for a tool (a repair is gated on this
+ * verdict: docs/architecture.md#rules-every-change-keeps). Kept in one function, `validateArguments`, so the adapter can test that it agrees
  * with the host's own validator (`validateJsonSchemaValue` in @deepseek-ai/dsh-tools).
  *
  * typebox's JSON Schema compiler does the checking. Compiled validators are cached per schema object (a

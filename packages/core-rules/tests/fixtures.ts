@@ -1,5 +1,5 @@
 /**
- * Test fixtures from the real host (copied from ../shared/dsh-captures so the package is self-contained):
+ * Test fixtures from the real host (captured on DSH rc.8 and kept in `tests/fixtures/`, so the package is self-contained):
  * the tool schemas DSH rc.8 publishes, and per scenario the call the model sent and the result DSH gave.
  */
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** Recovery plans built from the real host's error results (design section 2, step 2). */
+/** Recovery plans built from the real host's error results (docs/architecture.md#one-tool-call-through-dsh, step 2). */
 import { describe, expect, it } from 'vitest';
 import { hintFor, planRecovery, showsObservedContent } from '../src/index.js';
 import { capture, codeEnv, envFor, nativeEnv, nativeTools, nestedEnv } from './fixtures.js';

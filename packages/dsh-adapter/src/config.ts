@@ -3,7 +3,7 @@
  * cordis as a Standard Schema (`~standard`, what cordis' loader calls to validate a row's `config:`).
  *
  * Why not the host's own schemastery: a plugin installed from a local path (`link:`) resolves imports from its real
- * folder and cannot see `@deepseek-ai/schemastery` in the profile (dsh-host.md section 7), so the published bundle
+ * folder and cannot see `@deepseek-ai/schemastery` in the profile (docs/host-facts.md#linked-plugins-and-runtime-imports), so the published bundle
  * may not import it at runtime. An invalid value fails plugin load with a message naming the option and the
  * expected type.
  */

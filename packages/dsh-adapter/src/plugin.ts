@@ -1,5 +1,5 @@
 /**
- * The cordis plugin: validates the config, then wires the engine onto DSH's seams (design section 2). Every
+ * The cordis plugin: validates the config, then wires the engine onto DSH's seams (docs/architecture.md#one-tool-call-through-dsh). Every
  * listener, section, route and the telemetry store belong to this plugin's fiber (`ctx.on`, `ctx.effect`, the
  * host's own disposers), so disposing or hot-reloading the plugin leaves nothing behind. Optional services are
  * reached through `ctx.inject` (webServer exists only in the web profile, systemPrompt nearly everywhere) or read

@@ -1,6 +1,7 @@
 /**
  * The shape every argument rule returns: a repaired argument object with its receipt, nothing (the rule
- * does not apply), or an ambiguity (two different repairs would pass: design section 3 says do nothing).
+ * does not apply), or an ambiguity (two different repairs would pass, so nothing is changed:
+ * docs/architecture.md#rules-every-change-keeps).
  */
 import type { Receipt } from '../types.js';
 
