@@ -97,7 +97,15 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
     async events(query: EventsQuery): Promise<EventsPage> {
       const store = requireStore(input);
       const found = await store.queryEvents({ ...query, offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_EVENTS_LIMIT });
-      return { v: FEED_VERSION, events: found.events, total: found.total, offset: found.offset, limit: found.limit, source: 'store' };
+      return {
+        v: FEED_VERSION,
+        events: found.events,
+        total: found.total,
+        ...(found.totalCapped ? { totalCapped: true } : {}),
+        offset: found.offset,
+        limit: found.limit,
+        source: 'store',
+      };
     },
     async clear() {
       await input.store()?.clear();

@@ -3,9 +3,15 @@
  * catalogue with each rule's on/off state taken from the running config and its firing count, and the effective
  * options; the events route filters on the server and pages through the stored events.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
 import { eventsQueryToSearchParams, type EventsPage, type EventsQuery, type FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import { resolveConfig } from '../src/config.js';
+import { createFeedBackend } from '../src/feed-backend.js';
 import { EVENTS_PATH, STATS_PATH } from '../src/routes.js';
 import { bootHost, type Host } from './support/composition.js';
 
@@ -111,4 +117,26 @@ describe('GET events', () => {
     expect((await fetch(`${base}${EVENTS_PATH}`, { method: 'POST' })).status).toBe(405);
     expect((await fetch(`${base}${EVENTS_PATH}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
   });
+});
+
+describe('events past the store count cap', () => {
+  it('a page says its total is capped, so the pager shows "10,000+" instead of a wrong page count', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tn-feed-capped-'));
+    const store = createTelemetryStore({ dir, flushIntervalMs: 60_000, maxQueuedEvents: 20_000 });
+    try {
+      for (let index = 0; index < 10_050; index++) {
+        store.record({ tool: 'read', category: 'fs-not-found', outcome: 'passthrough-failed', ruleIds: [], callId: `c${index}` });
+      }
+      await store.flush();
+      const backend = createFeedBackend({ config: resolveConfig({}), store: () => store, pluginErrors: () => 0 });
+      const page = await backend.events!({ limit: 25 });
+      expect(page).toMatchObject({ total: 10_000, totalCapped: true, offset: 0, limit: 25 });
+      const exact = await backend.events!({ limit: 25, text: 'c10049' });
+      expect(exact.total).toBe(1);
+      expect(exact).not.toHaveProperty('totalCapped');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
