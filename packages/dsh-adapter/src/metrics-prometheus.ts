@@ -8,13 +8,12 @@
  * and a cross-site page cannot read it. The response is never cached.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-// Must stay right before the prom-client import (see the module): prom-client needs `require` while it loads.
-import { releaseNodeRequire } from './metrics-node-require.js';
+// prom-client is CommonJS and requires Node built-ins while it loads: an ES-module bundle of this file must define
+// `require` (the published bundle and the test bundle do, with a `createRequire` banner).
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
 import { ROUTE_PREFIX, isAllowedHost, isSameOrigin } from './routes.js';
 
-releaseNodeRequire();
 
 /** The metrics endpoint's path. */
 export const METRICS_PATH = `${ROUTE_PREFIX}/metrics`;

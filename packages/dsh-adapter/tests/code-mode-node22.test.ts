@@ -41,6 +41,8 @@ beforeAll(async () => {
     target: 'node20',
     external: ['@deepseek-ai/*'],
     logLevel: 'warning',
+    // Like the published bundle: bundled CommonJS dependencies (prom-client, secretlint) call `require` for Node built-ins.
+    banner: { js: "import { createRequire as __tnCreateRequire } from 'node:module';\nconst require = __tnCreateRequire(import.meta.url);" },
     plugins: [
       {
         name: 'workspace-sources',
