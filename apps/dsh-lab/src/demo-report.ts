@@ -32,7 +32,7 @@ export interface DemoRunSummary {
   runDir: string;
   sessionLogPath: string | undefined;
   eventLogPath: string | undefined;
-  summaryPath: string | undefined;
+  databasePath: string | undefined;
 }
 
 export interface DemoComparison {
@@ -87,7 +87,7 @@ export function summarizeRun(run: SessionRun, tasks: readonly DemoTask[]): DemoR
     runDir: run.runDir,
     sessionLogPath: run.sessionLogPath,
     eventLogPath: run.eventLogPath,
-    summaryPath: run.summaryPath,
+    databasePath: run.databasePath,
   };
 }
 

@@ -70,7 +70,7 @@ async function runDemo(options: DemoOptions): Promise<number> {
     if (!('skipped' in comparison.with)) {
       out.push(`  host session log (with plugin)     ${relative(comparison.with.sessionLogPath)}`);
       out.push(`  plugin event log                   ${relative(comparison.with.eventLogPath)}`);
-      out.push(`  plugin summary                     ${relative(comparison.with.summaryPath)}`);
+      out.push(`  plugin store (SQLite)              ${relative(comparison.with.databasePath)}`);
     }
     out.push(`  demo summary (JSON)                ${relative(summaryFile)}`);
     out.push(`  run folders (requests, stdout)     ${relative(labPaths.runs)}`, '', '');

@@ -112,8 +112,8 @@ export interface SessionRun {
   sessionLogPath: string | undefined;
   /** The plugin's event log (a `*tool-normalizer*.jsonl` under DSH_HOME), when the plugin wrote one. */
   eventLogPath: string | undefined;
-  /** The plugin's summary (`*tool-normalizer*summary*.json` under DSH_HOME), when the plugin wrote one. */
-  summaryPath: string | undefined;
+  /** The plugin's SQLite store (`tool-normalizer.sqlite` under DSH_HOME), when the plugin opened one. */
+  databasePath: string | undefined;
 }
 
 const KEEP_RUNS = 30;
@@ -197,7 +197,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
     runDir,
     sessionLogPath,
     eventLogPath: pluginFiles.find((f) => f.endsWith('.jsonl')),
-    summaryPath: pluginFiles.find((f) => /summary.*\.json$/.test(f)),
+    databasePath: pluginFiles.find((f) => /tool-normalizer\.sqlite$/.test(f)),
   };
 }
 
@@ -265,7 +265,7 @@ function readMaxRss(file: string): number | undefined {
   }
 }
 
-/** Files the plugin wrote directly under DSH_HOME (its event log and summary), newest first. */
+/** Files the plugin wrote directly under DSH_HOME (its store, journal and their WAL files), newest first. */
 function listPluginFiles(dshHome: string): string[] {
   try {
     return fs

@@ -124,6 +124,10 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
     const log = fs.readFileSync(run.eventLogPath!, 'utf8');
     expect(log).toContain(SECRET_CALL_ID);
     expect(log).not.toContain(SECRET);
-    if (run.summaryPath) expect(fs.readFileSync(run.summaryPath, 'utf8')).not.toContain(SECRET);
+    // The store's database and its WAL, as raw bytes.
+    expect(run.databasePath, 'the plugin opened its SQLite store under DSH_HOME').toBeDefined();
+    for (const file of [run.databasePath!, `${run.databasePath}-wal`]) {
+      if (fs.existsSync(file)) expect(fs.readFileSync(file).includes(Buffer.from(SECRET)), file).toBe(false);
+    }
   });
 });

@@ -29,7 +29,7 @@ export const ConfigSchema = Type.Object(
     breakLoops: Type.Boolean({ default: true, description: 'Count identical failures per session (same tool, arguments and error code): the 2nd gets a hint naming what must change, from the 3rd the hint says to change approach or ask the user.' }),
     trimStackTraces: Type.Boolean({ default: true, description: 'Remove stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.' }),
     persistPassthrough: Type.Boolean({ default: false, description: 'Also write calls that needed no healing to the JSONL log (they are always counted).' }),
-    logDir: Type.String({ default: '', description: 'Directory of the JSONL log and summary; empty means $DSH_HOME (default ~/.dsh).' }),
+    logDir: Type.String({ default: '', description: 'Directory of the SQLite store (tool-normalizer.sqlite) and the JSONL journal; empty means $DSH_HOME (default ~/.dsh).' }),
     maxLogBytes: Type.Integer({ default: 4 * 1024 * 1024, minimum: 64 * 1024, description: 'Size at which the JSONL log rotates.' }),
     maxStoredEvents: Type.Integer({ default: 200_000, minimum: 1, description: 'Event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).' }),
     maxStoredBytes: Type.Integer({ default: 256 * 1024 * 1024, minimum: 1024 * 1024, description: 'Bytes of event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).' }),

@@ -33,7 +33,10 @@ export interface ToolNormalizerConfig {
   trimStackTraces: boolean;
   /** Also write calls that needed no healing to the JSONL log (they are always counted). Default false. */
   persistPassthrough: boolean;
-  /** Directory of the JSONL log and summary; empty means $DSH_HOME (default ~/.dsh). Default "". */
+  /**
+   * Directory of the SQLite store (tool-normalizer.sqlite) and the JSONL journal; empty means $DSH_HOME (default
+   * ~/.dsh). Default "".
+   */
   logDir: string;
   /** Size at which the JSONL log rotates. Minimum 65536. Default 4194304. */
   maxLogBytes: number;
