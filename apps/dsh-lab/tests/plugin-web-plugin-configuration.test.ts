@@ -6,7 +6,8 @@
  * restart (the web process's stats feed reports the errorHints rule off: it reads the same config object the seams
  * read on every call). A real session through the scripted model in the same DSH_HOME shows what the switch does to
  * a tool call: `read` past the end of a file gets the plugin's hint before, and only the host's own error after.
- * Reset removes the override again. Screenshot: `artifacts/dsh-web-plugin-configuration.png`. Skipped, with the reason,
+ * Reset removes the override again. And an invalid value in the document never stops DSH: the plugin reports the
+ * refused namespace and keeps working on its loader row's config. Screenshot: `artifacts/dsh-web-plugin-configuration.png`. Skipped, with the reason,
  * when no Chromium binary exists.
  */
 import fs from 'node:fs';
@@ -28,9 +29,14 @@ if (!hasChromium) {
   console.warn(`[dsh-lab] plugin-web-plugin-configuration skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 }
 
-/** `settings.yaml` without the plugin's section (the document's other sections are kept). */
+/** `settings.yaml` without the plugin's section, block or flow style (the document's other sections are kept). */
 function withoutPluginSection(text: string): string {
-  return text.replace(/^tool-normalizer:\n(?:[ \t]+.*\n?)*/m, '');
+  return text.replace(/^tool-normalizer:(?:[ \t]*\{.*\}[ \t]*\n?|[ \t]*\n(?:[ \t]+.*\n?)*)/m, '');
+}
+
+/** The plugin's section of `settings.yaml` as the host wrote it (DSH writes a small map in flow style). */
+function pluginSection(text: string): string | undefined {
+  return /^tool-normalizer:(?:[ \t]*(\{.*\})|[ \t]*\n((?:[ \t]+.*\n?)*))/m.exec(text)?.slice(1).find((part) => part !== undefined);
 }
 
 describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH web UI', () => {
@@ -102,7 +108,9 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     await card().getByText('Unsaved').waitFor();
     await card().getByRole('button', { name: 'Save', exact: true }).click();
     await card().getByText('Changed').waitFor({ timeout: 15_000 });
-    await expect.poll(() => fs.readFileSync(settingsFile, 'utf8'), { timeout: 15_000 }).toMatch(/^tool-normalizer:\n\s+errorHints: false/m);
+    // The only key of the section, whichever YAML style the host chose for it.
+    const stored = () => pluginSection(fs.readFileSync(settingsFile, 'utf8'))?.replace(/[{}\s]+/g, ' ').trim();
+    await expect.poll(stored, { timeout: 15_000 }).toBe('errorHints: false');
     // The running plugin took it: no restart happened (same web process).
     await expect.poll(errorHintsRuleOn, { timeout: 15_000 }).toBe(false);
     expect(await readPastEnd('plugin-configuration-hints-off')).not.toContain('Hint:');
@@ -112,7 +120,18 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     await card().getByRole('button', { name: 'Reset', exact: true }).click();
     await card().getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(errorHintsRuleOn, { timeout: 15_000 }).toBe(true);
-    expect(fs.readFileSync(settingsFile, 'utf8')).not.toMatch(/errorHints/);
+    await expect.poll(() => fs.readFileSync(settingsFile, 'utf8')).not.toMatch(/errorHints/);
     expect(pageErrors).toEqual([]);
   }, 300_000);
+
+  it('an invalid value in settings.yaml does not stop DSH: the session runs on the row config (hints on)', async () => {
+    const before = fs.existsSync(settingsFile) ? withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')) : '';
+    const separator = before === '' || before.endsWith('\n') ? '' : '\n';
+    fs.writeFileSync(settingsFile, `${before}${separator}tool-normalizer:\n  errorHints: "no"\n`);
+    try {
+      expect(await readPastEnd('plugin-configuration-invalid')).toContain('Hint: the file has 10 lines');
+    } finally {
+      fs.writeFileSync(settingsFile, before);
+    }
+  }, 180_000);
 });
