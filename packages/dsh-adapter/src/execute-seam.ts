@@ -4,6 +4,9 @@
  * recovered by NESTED dispatch through `ctx.tools.execute` with the caller's agent, signal and `parent: exec.token`,
  * so the whole host pipeline (approval, guards, observation policy) applies to every step. `exec` is never mutated.
  *
+ * A refused `write` (FS_NOT_OBSERVED) is never retried: the file is read through the host and shown with the error
+ * and a hint. With `errorHints` off that read is skipped, so the model gets exactly the host's result.
+ *
  * An error that stays an error is explained here too (host text + one hint, see explain-error.ts): DSH re-wraps an
  * error result returned from this waterfall as it is, so the host's structured error (`info.code`, `info.name`)
  * survives, which a post-execute `block` would drop. A recovered top-level call is answered with the retry's value
@@ -58,6 +61,9 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
     return { result };
   }
   if (!plan) return { result, explanation: { environment } };
+  // A refused write is read only to show the model the file. With errorHints off nothing may be added to the host's
+  // text, and a silent read would let a blind resend overwrite content the model never saw: no read at all.
+  if (showsObservedContent(plan) && !state.config.errorHints) return { result, explanation: { environment } };
   const recovery = state.beginRecovery(exec.token, plan);
   // A retry's error is explained with the same environment (the call and the agent are the same).
   const planHint: Explanation = plan.hint === undefined ? { environment } : { hint: plan.hint, environment };

@@ -1,7 +1,8 @@
 /**
  * What the model is told about an error nobody healed: the host's own text (store-path stack frames trimmed), then,
  * for a refused `write`, the file's current content as `read` showed it, then one hint (escalated when the same call
- * failed identically before in this session). The result keeps the host's structured error (`info` with its `code`
+ * failed identically before in this session). With `errorHints` off only trimmed frames can differ from the host's
+ * text (nothing when `trimStackTraces` is off too). The result keeps the host's structured error (`info` with its `code`
  * and `name`, and any other field the host set), its `meta` and its extra contexts: only the message and the text
  * block that carries it grow. DSH re-wraps an error result returned from `tools/execute` as it is, so this is the
  * seam that keeps the host's record whole (a post-execute `block` would rebuild the error from text and drop them).
@@ -54,9 +55,11 @@ export function explainedMessage(
   const call: ToolCall = { name: exec.name, arguments: exec.arguments };
   const original = result.error.message;
   let message = config.trimStackTraces ? trimStackTrace(original) : original;
-  if (extra.shown !== undefined && extra.shown !== '') message = `${message}\n${extra.shown}`;
+  // The file a refused write shows belongs to its hint: without hints the host's text stays exactly the host's.
+  if (config.errorHints && extra.shown !== undefined && extra.shown !== '') message = `${message}\n${extra.shown}`;
   let repeat: number | undefined;
-  if (config.breakLoops && exec.parent === undefined) {
+  // The repeat hint is a hint: with errorHints off nothing is counted, so no repeat is reported as caught.
+  if (config.breakLoops && config.errorHints && exec.parent === undefined) {
     const fingerprint = failureFingerprint(call, result);
     if (fingerprint !== undefined) repeat = state.countFailure(exec.agent?.id ?? '(no session)', fingerprint);
   }

@@ -93,6 +93,128 @@ describe('an explained error keeps the host error object', () => {
   });
 });
 
+/** The host's own result for the same calls on a fresh host without the plugin (the last call's result). */
+async function hostAlone(calls: { name: string; args: (dir: string) => unknown }[]): Promise<{ result: ToolExecutionResult; dir: string }> {
+  const host = await boot({ plugin: false });
+  host.file('a.txt', 'alpha\nbeta\n');
+  let result: ToolExecutionResult | undefined;
+  for (const call of calls) result = await host.execute(call.name, call.args(host.dir), { callId: 'same' });
+  return { result: result!, dir: host.dir };
+}
+
+const withoutDir = (value: unknown, dir: string) => JSON.parse(JSON.stringify(value).replaceAll(dir, '<ws>')) as unknown;
+
+const HINTS_OFF = { errorHints: false, trimStackTraces: false } as const;
+
+describe('errorHints and trimStackTraces off, every recovery switch on: each error is the host result', () => {
+  /** Each failure class the plugin touches; `healed` is what the host returns for the call the recovery runs. */
+  const classes: { what: string; name: string; args: (dir: string) => unknown; healed?: { name: string; args: (dir: string) => unknown }[] }[] = [
+    { what: 'write over an unread file (FS_NOT_OBSERVED)', name: 'write', args: (dir) => ({ file_path: `${dir}/a.txt`, content: 'new\n' }) },
+    {
+      what: 'edit of an unread file (FS_NOT_OBSERVED): read, then retried',
+      name: 'edit',
+      args: (dir) => ({ file_path: `${dir}/a.txt`, old_string: 'alpha', new_string: 'ALPHA' }),
+      healed: [
+        { name: 'read', args: (dir) => ({ file_path: `${dir}/a.txt` }) },
+        { name: 'edit', args: (dir) => ({ file_path: `${dir}/a.txt`, old_string: 'alpha', new_string: 'ALPHA' }) },
+      ],
+    },
+    {
+      what: 'edit of an unread file whose anchor is missing: the retry fails, with the host error of that retry',
+      name: 'edit',
+      args: (dir) => ({ file_path: `${dir}/a.txt`, old_string: 'absent', new_string: 'x' }),
+      healed: [
+        { name: 'read', args: (dir) => ({ file_path: `${dir}/a.txt` }) },
+        { name: 'edit', args: (dir) => ({ file_path: `${dir}/a.txt`, old_string: 'absent', new_string: 'x' }) },
+      ],
+    },
+    {
+      what: 'view_range past EOF: clamped',
+      name: 'str_replace_editor',
+      args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [1, 99] }),
+      healed: [{ name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [1, 3] }) }],
+    },
+    { what: 'view_range malformed', name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [0] }) },
+    { what: 'invalid arguments (write without content)', name: 'write', args: (dir) => ({ file_path: `${dir}/new.txt` }) },
+    { what: 'unknown tool', name: 'frobnicate', args: () => ({}) },
+    { what: 'read past the end (FS_NOT_FOUND)', name: 'read', args: (dir) => ({ file_path: `${dir}/a.txt`, offset: 50 }) },
+  ];
+
+  it.each(classes.map((entry) => [entry.what, entry] as const))('%s', async (_what, entry) => {
+    const host = await boot({ plugin: HINTS_OFF });
+    host.file('a.txt', 'alpha\nbeta\n');
+    const ours = withoutDir(await host.execute(entry.name, entry.args(host.dir), { callId: 'same' }), host.dir) as ToolExecutionResult;
+    const expected = await hostAlone(entry.healed ?? [entry]);
+    const theirs = withoutDir(expected.result, expected.dir) as ToolExecutionResult;
+    if (ours.isError) {
+      // An error the model sees is the host's, byte for byte: the error object, the content, the meta.
+      expect(ours).toEqual(theirs);
+    } else {
+      // A recovery: the success is what the host answers for the call the recovery ran.
+      expect(entry.healed).toBeDefined();
+      expect(theirs.isError).toBe(false);
+      expect(text(ours)).toBe(text(theirs));
+    }
+    expect(text(ours)).not.toMatch(/\nHint: /);
+  });
+
+  it('the refused write is not read behind the model: nothing is added, and a blind resend is refused again', async () => {
+    const host = await boot({ plugin: HINTS_OFF });
+    const path = host.file('a.txt', 'alpha\nbeta\n');
+    const first = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w1' });
+    expect(text(first)).toBe(`Error: cannot overwrite existing "${path}" without reading it first — read the file, then retry`);
+    expect(host.results.filter((entry) => entry.callId.startsWith('w1:heal:'))).toEqual([]);
+    const resend = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w2' });
+    expect(resend.error?.info?.code).toBe('FS_NOT_OBSERVED');
+    expect(readFileSync(path, 'utf8')).toBe('alpha\nbeta\n');
+    // With hints on, the same call is read through the host and shown (the comparison above can fail).
+    const hinted = await boot();
+    const other = hinted.file('a.txt', 'alpha\nbeta\n');
+    const shown = await hinted.execute('write', { file_path: other, content: 'new\n' }, { callId: 'w1' });
+    expect(text(shown)).toContain('1: alpha');
+    expect(hinted.results.filter((entry) => entry.callId.startsWith('w1:heal:')).length).toBe(1);
+  });
+
+  it('breakLoops on: an identical failure sent three times is the host result each time, and no repeat is recorded', async () => {
+    const host = await boot({ plugin: HINTS_OFF, web: true });
+    const plain = await boot({ plugin: false });
+    for (const n of [1, 2, 3]) {
+      const ours = await host.execute('write', { file_path: `${host.dir}/new.txt` }, { callId: `r${n}` });
+      const theirs = await plain.execute('write', { file_path: `${plain.dir}/new.txt` }, { callId: `r${n}` });
+      expect(withoutDir(ours, host.dir)).toEqual(withoutDir(theirs, plain.dir));
+    }
+    const stats = await host.stats();
+    expect(stats.totals.repeatsCaught).toBe(0);
+    expect(stats.recent.filter((event) => event.repeat !== undefined)).toEqual([]);
+  });
+});
+
+describe('autoObserveFiles off: FS_NOT_OBSERVED results are the host\'s, with at most the hint appended', () => {
+  // dsh-tool-fs already says "read the file, then retry" (no hint adds to that); the editor's text has no remedy.
+  it.each([
+    ['write', false, (path: string) => ({ file_path: path, content: 'new\n' })],
+    ['edit', false, (path: string) => ({ file_path: path, old_string: 'alpha', new_string: 'ALPHA' })],
+    ['str_replace_editor', true, (path: string) => ({ command: 'str_replace', path, old_str: 'alpha', new_str: 'ALPHA' })],
+  ] as const)('%s of an unread file (hinted: %s)', async (name, hinted, args) => {
+    const host = await boot({ plugin: { autoObserveFiles: false } });
+    const plain = await boot({ plugin: false });
+    const ours = withoutDir(await host.execute(name, args(host.file('a.txt', 'alpha\nbeta\n')), { callId: 'o1' }), host.dir) as ToolExecutionResult;
+    const theirs = withoutDir(await plain.execute(name, args(plain.file('a.txt', 'alpha\nbeta\n')), { callId: 'o1' }), plain.dir) as ToolExecutionResult;
+    expect(ours.error?.info?.code).toBe('FS_NOT_OBSERVED');
+    const { message, ...rest } = ours.error!;
+    const { message: hostMessage, ...hostRest } = theirs.error!;
+    expect(rest).toEqual(hostRest);
+    expect(ours.meta).toEqual(theirs.meta);
+    if (hinted) expect(message.slice(hostMessage.length)).toMatch(/^\nHint: [^\n]+$/);
+    else expect(message).toBe(hostMessage);
+    expect(message.startsWith(hostMessage)).toBe(true);
+    expect(text(ours)).toBe(`Error: ${message}`);
+    // Nothing was read or retried, and the file is unchanged.
+    expect(host.results.filter((entry) => entry.callId.startsWith('o1:heal:'))).toEqual([]);
+    expect(readFileSync(`${host.dir}/a.txt`, 'utf8')).toBe('alpha\nbeta\n');
+  });
+});
+
 describe('a recovered call is presented as the tool itself would be', () => {
   it('an edit recovered after FS_NOT_OBSERVED carries the same meta (diffs) as a direct edit after a read', async () => {
     const withPlugin = await boot();
