@@ -31,6 +31,7 @@ function emptyOutcomes(): Record<CounterfactualOutcome, number> {
 export class ReportBuilder {
   private sessions = 0;
   private toolCalls = 0;
+  private toolResults = 0;
   private errors = 0;
   private sessionsWithErrors = 0;
   private sessionsWithoutToolList = 0;
@@ -56,6 +57,7 @@ export class ReportBuilder {
   add(session: SessionAnalysis): void {
     this.sessions += 1;
     this.toolCalls += session.toolCalls;
+    this.toolResults += session.toolResults;
     this.errors += session.errors;
     this.subCalls += session.subCalls;
     this.subCallErrors += session.subCallErrors;
@@ -149,6 +151,7 @@ export class ReportBuilder {
       census: {
         sessions: this.sessions,
         toolCalls: this.toolCalls,
+        toolResults: this.toolResults,
         errors: this.errors,
         errorRate: rate(this.errors, this.toolCalls),
         sessionsWithErrors: this.sessionsWithErrors,

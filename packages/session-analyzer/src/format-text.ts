@@ -35,6 +35,7 @@ export function formatReport(report: AnalysisReport): string {
       [
         ['sessions', int(census.sessions)],
         ['tool calls', int(census.toolCalls)],
+        ['tool results', int(census.toolResults)],
         ['errors', int(census.errors)],
         ['error rate', percent(census.errorRate)],
         ['sessions with >= 1 error', int(census.sessionsWithErrors)],

@@ -7,17 +7,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ReportBuilder } from './census.js';
+import { boundedLines, LINE_TOO_LONG } from './line-reader.js';
 import { ANONYMOUS_RECEIPTS, SessionParser, SkipSession, type Receipt } from './session-parser.js';
 import type { AnalysisReport, SessionAnalysis } from './types.js';
 
 /** Name of the plugin's event log (telemetry-store) in DSH_HOME, next to the `sessions` folder. */
 export const PLUGIN_EVENT_LOG = 'tool-normalizer-events.jsonl';
-/** Lines longer than this are not parsed (a session log line is a few hundred KB at most). */
-const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/**
+ * A line longer than this is not parsed and its log is skipped (a session log line is a few hundred KB at most).
+ * Only this much of a line is ever held in memory: see `boundedLines`.
+ */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 /** The plugin's event log is capped at 4 MiB by default; read at most this much of it. */
 const MAX_RECEIPT_BYTES = 64 * 1024 * 1024;
 
@@ -67,10 +70,9 @@ export async function readReceipts(file: string): Promise<Map<string, Receipt[]>
     return receipts;
   }
   if (!stat.isFile()) return receipts;
-  const stream = fs.createReadStream(file, { encoding: 'utf8', start: Math.max(0, stat.size - MAX_RECEIPT_BYTES) });
-  const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    if (!line.includes('"healed-')) continue;
+  const stream = fs.createReadStream(file, { start: Math.max(0, stat.size - MAX_RECEIPT_BYTES) });
+  for await (const line of boundedLines(stream, MAX_LINE_BYTES)) {
+    if (line === LINE_TOO_LONG || !line.includes('"healed-')) continue;
     try {
       const event = JSON.parse(line) as { callId?: unknown; tool?: unknown; at?: unknown; outcome?: unknown };
       if (typeof event.tool !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
@@ -112,15 +114,17 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
   const source = fs.createReadStream(file);
   const input: Readable = decompress ? source.pipe(decompress() as unknown as NodeJS.WritableStream & Readable) : source;
   if (decompress) source.on('error', (error) => input.destroy(error));
-  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   const abort = () => input.destroy(new Error('interrupted'));
   signal?.addEventListener('abort', abort, { once: true });
   let endsWithNewline = true;
   try {
     let last: string | undefined;
-    for await (const line of lines) {
+    let lineNumber = 0;
+    for await (const line of boundedLines(input, MAX_LINE_BYTES)) {
+      lineNumber += 1;
       if (last !== undefined) parser.push(last);
-      if (line.length > MAX_LINE_CHARS) return { skipped: `a line longer than ${MAX_LINE_CHARS} characters` };
+      // The file is skipped: stop reading it rather than decompress the rest.
+      if (line === LINE_TOO_LONG) return { skipped: `line ${lineNumber} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB` };
       last = line;
     }
     if (signal?.aborted) return { skipped: 'interrupted' };
@@ -142,7 +146,6 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
     return { skipped: describeError(error) };
   } finally {
     signal?.removeEventListener('abort', abort);
-    lines.close();
     source.destroy();
     input.destroy();
   }

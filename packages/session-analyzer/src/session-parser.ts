@@ -4,6 +4,12 @@
  * the tools presented to the model (`request/header`), each call as the model streamed it (`tool-call-chunks`) and
  * as it ran (`tool/call`), results (`tool/result`), Code-Mode sub-calls (`tool/code-dispatch`) and the usage of
  * every model request (`assistant/message`), from which the cost of a failure is read.
+ *
+ * DSH has written `tool/result` in two shapes, and real logs hold both: the current one wraps the result in a
+ * tool message (`data.message.content[]` holds a `tool-result` block with `isError`, `data.error` the host's
+ * `{ name, code }`); the other is flat (`data.callId`, `data.content`, `data.isError`, and `data.error` as
+ * `{ name, code }`, `{ message, info: { name, code } }` or `{ message }`). Both are read; each result is counted
+ * once. A call or result event in neither shape makes the log skipped, never silently left out.
  */
 import { classifyResult, type Environment, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import { previewText } from '@dsh-tool-normalizer/telemetry-store/query';
@@ -73,6 +79,7 @@ function sameJson(a: string, b: string): boolean {
 }
 
 function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   let text = '';
   for (const part of content) if (isRecord(part) && typeof part.text === 'string') text += part.text;
@@ -86,6 +93,40 @@ function argumentsText(value: unknown): string {
   } catch {
     return '';
   }
+}
+
+/** One `tool/result` event, whichever shape it was written in. */
+interface ToolResultEvent {
+  callId: string;
+  content: unknown;
+  isError: boolean;
+  /** The host's error code and error class name, when recorded. */
+  code: string | undefined;
+  errorName: string | undefined;
+}
+
+/**
+ * Reads a `tool/result` event's data in either shape DSH writes (see the file header), or undefined when it is in
+ * neither. The wrapped shape is preferred when an event carries both.
+ */
+export function readToolResult(data: Json): ToolResultEvent | undefined {
+  const error = isRecord(data.error) ? data.error : {};
+  const info = isRecord(error.info) ? error.info : {};
+  const code = str(error.code) ?? str(info.code);
+  const errorName = str(error.name) ?? str(info.name);
+  if (isRecord(data.message)) {
+    const message = data.message;
+    const source = isRecord(message.source) ? message.source : {};
+    const blocks = Array.isArray(message.content) ? message.content : [];
+    const block = blocks.find((part) => isRecord(part) && part.type === 'tool-result') as Json | undefined;
+    const callId = str(source.callId) ?? str(block?.toolCallId);
+    if (callId && block) return { callId, content: block.content, isError: block.isError === true, code, errorName };
+  }
+  const callId = str(data.callId);
+  if (callId && (Array.isArray(data.content) || typeof data.content === 'string')) {
+    return { callId, content: data.content, isError: data.isError === true, code, errorName };
+  }
+  return undefined;
 }
 
 interface PendingCall {
@@ -125,6 +166,7 @@ export class SessionParser {
       toolsRecorded: false,
       models: [],
       toolCalls: 0,
+      toolResults: 0,
       successesByTool: Object.create(null) as Record<string, number>,
       errors: 0,
       subCalls: 0,
@@ -188,7 +230,8 @@ export class SessionParser {
         this.onSubCall(data);
         break;
       case 'tool/result':
-        this.onResult(data);
+        // A surface replacement rewrites an earlier result's content (DSH allows nothing else): not a new result.
+        if (event.surfaceOp === undefined || event.surfaceOp === 'append') this.onResult(data);
         break;
     }
   }
@@ -262,7 +305,7 @@ export class SessionParser {
   private onCall(data: Json): void {
     const callId = str(data.callId);
     const name = str(data.name);
-    if (!callId || !name) return;
+    if (!callId || !name) throw new SkipSession(`line ${this.lineNumber}: a tool/call without a call id or tool name`);
     this.analysis.toolCalls += 1;
     this.callIds.add(callId);
     const text = argumentsText(data.arguments);
@@ -282,42 +325,40 @@ export class SessionParser {
     const parent = str(data.parentCallId) ?? str(data.rootCallId);
     const name = str(data.name);
     if (!parent || !name) return;
-    const message = textOf(data.content).replace(/^Error: /, '');
+    // Some logs record a sub-call's result as `resultSummary` text instead of `content` parts.
+    const message = (textOf(data.content) || (str(data.resultSummary) ?? '')).replace(/^Error: /, '');
     const list = this.failedSubCalls.get(parent) ?? [];
     if (list.length < 64) list.push({ name, arguments: data.arguments, message });
     this.failedSubCalls.set(parent, list);
   }
 
   private onResult(data: Json): void {
-    const message = isRecord(data.message) ? data.message : {};
-    const source = isRecord(message.source) ? message.source : {};
-    const blocks = Array.isArray(message.content) ? message.content : [];
-    const block = blocks.find((part) => isRecord(part) && part.type === 'tool-result') as Json | undefined;
-    const callId = str(source.callId) ?? str(block?.toolCallId);
-    if (!callId || !block) return;
-    const text = textOf(block.content);
+    const read = readToolResult(data);
+    if (!read) throw new SkipSession(`line ${this.lineNumber}: a tool/result in neither shape DSH writes (no call id or content)`);
+    const { callId } = read;
+    this.analysis.toolResults += 1;
+    const text = textOf(read.content);
     this.addChars(text.length);
     const call = this.pending.get(callId);
     this.pending.delete(callId);
     if (this.lastTime !== undefined && call) this.resultTimes.push({ callId, tools: call.raw ? [call.raw.name, call.name] : [call.name], time: this.lastTime });
     const subCalls = this.failedSubCalls.get(callId) ?? [];
     this.failedSubCalls.delete(callId);
-    if (block.isError !== true) {
+    if (!read.isError) {
       if (call?.raw) this.healedCallIds.add(callId);
       const tool = call?.name ?? 'unknown';
       this.analysis.successesByTool[tool] = (this.analysis.successesByTool[tool] ?? 0) + 1;
       return;
     }
     this.analysis.errors += 1;
-    const error = isRecord(data.error) ? data.error : {};
     const hintAt = text.indexOf(HINT_MARK);
     if (hintAt >= 0) this.evidence.hintedErrors += 1;
     const original = (hintAt >= 0 ? text.slice(0, hintAt) : text).replace(/^Error: /, '');
     // The plugin's hint replaces the host's result, which drops the error code: read it back from the text.
-    const code = str(error.code) ?? (hintAt >= 0 ? codeFromMessage(original) : undefined);
+    const code = read.code ?? (hintAt >= 0 ? codeFromMessage(original) : undefined);
     const name = call?.raw?.name ?? call?.name ?? 'unknown';
     const args = call?.raw?.argumentsText ?? call?.argumentsText ?? '';
-    const result = resultOf(original, code, str(error.name));
+    const result = resultOf(original, code, read.errorName);
     const replay = call ? replayFailure({ name, arguments: args }, result, this.env, subCalls) : { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined };
     const failure: FailureRecord = {
       callId,

@@ -68,6 +68,8 @@ export interface SessionAnalysis {
   toolsRecorded: boolean;
   models: string[];
   toolCalls: number;
+  /** `tool/result` events read (either shape DSH writes; a content rewrite of an earlier result is not counted). */
+  toolResults: number;
   /** Successful results per tool name (the name that ran). */
   successesByTool: Record<string, number>;
   errors: number;
@@ -105,6 +107,8 @@ export interface AnalysisReport {
   census: {
     sessions: number;
     toolCalls: number;
+    /** `tool/result` events read; a call the session ended before answering has none. */
+    toolResults: number;
     errors: number;
     errorRate: number | null;
     sessionsWithErrors: number;

@@ -19,8 +19,18 @@ describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
 
   beforeAll(async () => {
     dir = tempDir('real');
-    // every 25th log, plus the folders whose logs carry errors (PTY tools, cancelled calls) and the corrupt one
-    files = copyRealSample(dir, 25, ['pty-tools', 'cancel-tool-calls', 'product-subagent-result-diagnostic', 'approval-composer', 'persistent-pwsh-tool-turn']);
+    // every 25th log, plus the folders whose logs carry errors (PTY tools, cancelled calls, hooks, outcome-unknown
+    // closers; most of them written in the flat tool/result shape) and the corrupt one
+    files = copyRealSample(dir, 25, [
+      'pty-tools',
+      'cancel-tool-calls',
+      'product-subagent-result-diagnostic',
+      'approval-composer',
+      'persistent-pwsh-tool-turn',
+      'hook-cc-posttool-block',
+      'tool-outcome-unknown',
+      'subagent-continuable',
+    ]);
     reference = referenceCount(files);
     ({ report, sessions } = await analyzeSessions({ sessionsDir: dir, keepSessions: true, now: () => 0 }));
   });
@@ -29,9 +39,13 @@ describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
   it('counts what an independent whole-file reading counts', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(reference.errors).toBeGreaterThan(10);
+    // both tool/result shapes are in the sample, errors included
+    expect(reference.flatErrors).toBeGreaterThan(10);
+    expect(reference.errors - reference.flatErrors).toBeGreaterThan(10);
     const { census } = report;
     expect(census.sessions).toBe(reference.sessions);
     expect(census.toolCalls).toBe(reference.toolCalls);
+    expect(census.toolResults).toBe(reference.toolResults);
     expect(census.errors).toBe(reference.errors);
     expect(census.sessionsWithErrors).toBe(reference.sessionsWithErrors);
     expect(Object.fromEntries(census.byCode.map((row) => [row.key, row.count]))).toEqual(reference.byCode);
@@ -70,7 +84,8 @@ describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
-      const resultAt = (callId: string) => events.findIndex((event) => event.type === 'tool/result' && event.data?.message?.source?.callId === callId);
+      const resultAt = (callId: string) =>
+        events.findIndex((event) => event.type === 'tool/result' && (event.data?.message?.source?.callId ?? event.data?.callId) === callId);
       const resultIndex = resultAt(failure.callId);
       const nextIndex = events.findIndex((event, index) => index > resultIndex && event.type === 'assistant/message');
       const previousIndex = events.findLastIndex((event, index) => index < resultIndex && event.type === 'assistant/message');

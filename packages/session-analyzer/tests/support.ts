@@ -53,15 +53,22 @@ export function copyRealSample(dir: string, step: number, alsoMatching: string[]
 export interface ReferenceCount {
   sessions: number;
   toolCalls: number;
+  toolResults: number;
   errors: number;
+  /** Errors written in the flat `tool/result` shape (`data.callId`, `data.isError`), not wrapped in a message. */
+  flatErrors: number;
   sessionsWithErrors: number;
   byCode: Record<string, number>;
   corrupt: string[];
 }
 
-/** Counts the same things as the census, reading each file whole with a plain JSON.parse per line. */
+/**
+ * Counts the same things as the census, reading each file whole with a plain JSON.parse per line. Deliberately
+ * simple: a `tool/result` is an error when its flat `data.isError` is true or, in the wrapped shape, any block of
+ * `data.message.content` has `isError: true`; its code is `data.error.code`, else `data.error.info.code`.
+ */
 export function referenceCount(files: string[]): ReferenceCount {
-  const count: ReferenceCount = { sessions: 0, toolCalls: 0, errors: 0, sessionsWithErrors: 0, byCode: {}, corrupt: [] };
+  const count: ReferenceCount = { sessions: 0, toolCalls: 0, toolResults: 0, errors: 0, flatErrors: 0, sessionsWithErrors: 0, byCode: {}, corrupt: [] };
   for (const file of files) {
     const lines = decompress(file).split('\n').filter((line) => line.trim() !== '');
     let events: { type?: string; data?: any }[];
@@ -77,10 +84,13 @@ export function referenceCount(files: string[]): ReferenceCount {
     for (const event of events) {
       if (event.type === 'tool/call') count.toolCalls += 1;
       if (event.type !== 'tool/result') continue;
-      const block = (event.data?.message?.content ?? []).find((part: any) => part?.type === 'tool-result');
-      if (block?.isError !== true) continue;
+      count.toolResults += 1;
+      const flat = typeof event.data?.callId === 'string';
+      const isError = flat ? event.data.isError === true : (event.data?.message?.content ?? []).some((part: any) => part?.isError === true);
+      if (!isError) continue;
       errors += 1;
-      const code = event.data?.error?.code ?? '(no code)';
+      if (flat) count.flatErrors += 1;
+      const code = event.data?.error?.code ?? event.data?.error?.info?.code ?? '(no code)';
       count.byCode[code] = (count.byCode[code] ?? 0) + 1;
     }
     count.errors += errors;
