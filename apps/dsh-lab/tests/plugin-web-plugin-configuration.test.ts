@@ -6,8 +6,8 @@
  * restart (the web process's stats feed reports the errorHints rule off: it reads the same config object the seams
  * read on every call). A real session through the scripted model in the same DSH_HOME shows what the switch does to
  * a tool call: `read` past the end of a file gets the plugin's hint before, and only the host's own error after.
- * Reset removes the override again. And an invalid value in the document never stops DSH: the plugin reports the
- * refused namespace and keeps working on its loader row's config. Screenshot: `artifacts/dsh-web-plugin-configuration.png`. Skipped, with the reason,
+ * Reset removes the override again. With DSH's Language set to 中文 the card is in Chinese. And an invalid value in the document never stops DSH: the plugin reports the
+ * refused namespace and keeps working on its loader row's config. Screenshots: `artifacts/dsh-web-plugin-configuration{,-zh}.png`. Skipped, with the reason,
  * when no Chromium binary exists.
  */
 import fs from 'node:fs';
@@ -79,11 +79,28 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
   afterAll(async () => {
     await browser?.close();
     await web?.stop();
-    if (fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')));
+    // Also drop a saved language, should the switch back to English have failed, so later tests find DSH in English.
+    if (fs.existsSync(settingsFile)) {
+      const text = withoutPluginSection(fs.readFileSync(settingsFile, 'utf8'));
+      fs.writeFileSync(settingsFile, text.replace(/^locale:\n(?:[ \t]+.*\n?)*/m, ''));
+    }
   });
 
   const dialog = () => page.getByRole('dialog');
   const card = () => dialog().locator('li[data-plugin-card="tool-normalizer"]');
+
+  /** Settings > General > Language (labels in the language DSH shows), then Plugins > Plugin configuration. */
+  async function chooseLanguage(from: string, to: string, general: string, plugins: string, tab: string): Promise<void> {
+    await dialog().getByRole('button', { name: general, exact: true }).click();
+    await dialog().getByRole('button', { name: from, exact: true }).click();
+    await page.getByRole('menuitem', { name: to }).or(page.getByRole('menuitemradio', { name: to })).or(page.getByRole('option', { name: to })).first().click();
+    await openPluginConfiguration(plugins, tab);
+  }
+
+  async function openPluginConfiguration(plugins = 'Plugins', tab = 'Plugin configuration'): Promise<void> {
+    await dialog().getByRole('button', { name: plugins, exact: true }).click();
+    await dialog().getByRole('tab', { name: tab }).or(dialog().getByRole('button', { name: tab, exact: true })).first().click();
+  }
 
   it('lists Tool Normalizer with its live options; errorHints off is saved to settings.yaml and applies without a restart', async () => {
     expect(await errorHintsRuleOn()).toBe(true);
@@ -94,8 +111,7 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     const notice = page.getByRole('button', { name: 'Continue', exact: true });
     await notice.waitFor({ timeout: 1500 }).then(() => notice.click(), () => undefined);
     await settings.click();
-    await dialog().getByRole('button', { name: 'Plugins', exact: true }).click();
-    await dialog().getByRole('tab', { name: 'Plugin configuration' }).or(dialog().getByRole('button', { name: 'Plugin configuration', exact: true })).first().click();
+    await openPluginConfiguration();
 
     await card().waitFor({ timeout: 30_000 });
     await card().getByRole('button', { name: /Tool Normalizer/ }).click();
@@ -123,6 +139,20 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     await expect.poll(() => fs.readFileSync(settingsFile, 'utf8')).not.toMatch(/errorHints/);
     expect(pageErrors).toEqual([]);
   }, 300_000);
+
+  it('follows DSH\'s Language setting: the card in Chinese, then back', async () => {
+    try {
+      await chooseLanguage('English', '中文', 'General', '插件', '插件配置');
+      await card().getByRole('button', { name: /Tool Normalizer/ }).click();
+      await expect.poll(() => card().textContent(), { timeout: 15_000 }).toContain('为无法修复的错误附加一条可操作的提示。');
+      expect(await card().textContent()).toContain('错误提示');
+      await card().screenshot({ path: path.join(artifactsDir, 'dsh-web-plugin-configuration-zh.png') });
+    } finally {
+      await chooseLanguage('中文', 'English', '通用设置', 'Plugins', 'Plugin configuration').catch(() => undefined);
+    }
+    await expect.poll(() => card().textContent(), { timeout: 15_000 }).toContain('Repairs failing tool calls');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 
   it('an invalid value in settings.yaml does not stop DSH: the session runs on the row config (hints on)', async () => {
     const before = fs.existsSync(settingsFile) ? withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')) : '';
