@@ -60,8 +60,9 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     const run = await runSession({ mode: 'native', plugin: true, label, steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
     expect(run.exitCode, run.stderr).toBe(0);
     const message = run.toolMessages.find((m) => m.callId === 'n_read_past_end');
-    expect(message?.content).toContain('is out of range');
-    return message!.content!;
+    const content = message?.content ?? '';
+    expect(content).toContain('is out of range');
+    return content;
   }
 
   beforeAll(async () => {

@@ -147,9 +147,12 @@ interface ReactLike {
   useSyncExternalStore<T>(subscribe: (listener: () => void) => () => void, getSnapshot: () => T): T;
 }
 
+/** What a setup may return: its disposer, or nothing. */
+type Disposer = (() => void) | undefined;
+
 interface ClientContext {
-  effect(setup: () => (() => void) | void, label?: string): void;
-  slots: { inject(name: string, setup: () => (() => void) | void): void; register(options: Record<string, unknown>, component: unknown): () => void };
+  effect(setup: () => Disposer, label?: string): void;
+  slots: { inject(name: string, setup: () => Disposer): void; register(options: Record<string, unknown>, component: unknown): () => void };
   locale: {
     register(namespace: string, dictionaries: { en: typeof en; zh: typeof zh }): () => void;
     bind(namespace: string): (key: string) => string;
