@@ -60,13 +60,14 @@ describe('redact', () => {
     'a basic example of a bearer of news',
     '{"path":"/srv/app/index.ts","line":12}',
     'const token_count = tokens.length; // prose about tokens',
+    'the token limit is 4096 and the password field is required',
+    '{"max_tokens":1000,"maxTokens":5,"input_tokens":12,"model":"deepseek-chat"}',
+    'call_0_8f2c rule json-repair tool bash category CODE_RUN_FAILED',
+    'git clone ssh://git@github.com/o/r && git checkout -b feature/x && set -x PATH /usr/bin',
+    'echo hello | grep h; openssl enc -pass env:PW',
   ])('leaves %j untouched (same string)', (text) => {
-    if (/token/.test(text)) {
-      // prose that mentions tokens without an assignment is kept as is
-      expect(redact('tokens are counted')).toBe('tokens are counted');
-      return;
-    }
     expect(redact(text)).toBe(text);
+    expect(previewValue({ text }, 10_000)).toBe(JSON.stringify({ text }));
   });
 
   it('keeps the label of a redacted pair so the preview still says what was there', () => {

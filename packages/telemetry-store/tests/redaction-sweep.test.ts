@@ -52,6 +52,37 @@ const shapes: Record<string, Shape> = {
   bearer: () => { const s = random(30); return { secret: s, value: `curl -H 'Authorization: Bearer ${s}' https://x` }; },
   postgres: () => { const s = pw(); return { secret: s, value: `psql postgres://app:${s}@db.example.com:5432/app` }; },
   mongo: () => { const s = pw(); return { secret: s, value: `mongodb+srv://user:${s}@cluster0.example.net/db` }; },
+  djangoSettings: () => { const s = pw(); return { secret: s, value: `SECRET_KEY = "${s}"` }; },
+  tomlPassword: () => { const s = pw(); return { secret: s, value: `[database]\npassword = "${s}"\n` }; },
+  pySubscript: () => { const s = random(32); return { secret: s, value: `os.environ['SERVICE_TOKEN'] = '${s}'` }; },
+  goSetenv: () => { const s = random(32); return { secret: s, value: `os.Setenv("API_TOKEN", "${s}")` }; },
+  googleOauth: () => { const s = random(60, `${ALNUM}_-`); return { secret: s, value: `gcloud auth print-access-token\nya29.${s}` }; },
+  sendgrid: () => { const s = `${random(22, `${ALNUM}_-`)}.${random(43, `${ALNUM}_-`)}`; return { secret: s, value: `SENDGRID=SG.${s}` }; },
+  odbc: () => { const s = pw(); return { secret: s, value: `Driver={ODBC Driver 18};Server=db;Uid=sa;Pwd=${s};` }; },
+  curlCookieFlag: () => { const s = random(40); return { secret: s, value: `curl -b 'session=${s}' https://app.example.com` }; },
+  redisCli: () => { const s = pw(); return { secret: s, value: `redis-cli -h cache -a ${s} ping` }; },
+  sqlcmd: () => { const s = pw(); return { secret: s, value: `sqlcmd -S db -U sa -P '${s}' -Q "SELECT 1"` }; },
+  opensslPass: () => { const s = pw(); return { secret: s, value: `openssl enc -aes-256-cbc -in a -out a.enc -pass pass:${s}` }; },
+  opensslPassout: () => { const s = pw(); return { secret: s, value: `openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:${s}` }; },
+  keytool: () => { const s = pw(); return { secret: s, value: `keytool -importcert -keystore ks.jks -storepass ${s} -file c.crt` }; },
+  htpasswd: () => { const s = pw(); return { secret: s, value: `htpasswd -b -c .htpasswd admin ${s}` }; },
+  dockerStdin: () => { const s = pw(); return { secret: s, value: `echo "${s}" | docker login ghcr.io -u ci --password-stdin` }; },
+  ghSecretSet: () => { const s = pw(); return { secret: s, value: `gh secret set NPM_TOKEN --body "${s}"` }; },
+  dotnetSecrets: () => { const s = pw(); return { secret: s, value: `dotnet user-secrets set "Db:Password" "${s}"` }; },
+  fishSet: () => { const s = random(32); return { secret: s, value: `set -x GITHUB_TOKEN ${s}` }; },
+  mavenXml: () => { const s = pw(); return { secret: s, value: `<server><id>nexus</id><password>${s}</password></server>` }; },
+  pgpass: () => { const s = pw(); return { secret: s, value: `echo "db.internal:5432:app:app:${s}" >> ~/.pgpass` }; },
+  httpieAuth: () => { const s = pw(); return { secret: s, value: `http -a alice:${s} GET https://api.example.com` }; },
+  twine: () => { const s = random(60); return { secret: s, value: `twine upload -u __token__ -p pypi-${s} dist/*` }; },
+  vaultLogin: () => { const s = random(24); return { secret: s, value: `vault login hvs.${s}` }; },
+  discordWebhook: () => { const s = random(68, `${ALNUM}_-`); return { secret: s, value: `https://discord.com/api/webhooks/971362713835625028/${s}` }; },
+  telegramBot: () => { const s = random(35, `${ALNUM}_-`); return { secret: s, value: `curl https://api.telegram.org/bot0278762436:${s}/getMe` }; },
+  laravelKey: () => { const s = random(44); return { secret: s, value: `APP_KEY=base64:${s}` }; },
+  puttyKey: () => { const s = random(64); return { secret: s, value: `PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n${s}\nPrivate-MAC: ${random(64, '0123456789abcdef')}` }; },
+  chpasswd: () => { const s = pw(); return { secret: s, value: `echo 'deploy:${s}' | chpasswd` }; },
+  wranglerStdin: () => { const s = pw(); return { secret: s, value: `echo "${s}" | wrangler secret put API_KEY` }; },
+  rclone: () => { const s = pw(); return { secret: s, value: `rclone config create s3 s3 access_key_id AKIAX secret_access_key ${s}` }; },
+  sentryDsn: () => { const s = random(32, '0123456789abcdef'); return { secret: s, value: `SENTRY_DSN=https://${s}@o12345.ingest.sentry.io/678` }; },
   cliFlag: () => { const s = pw(); return { secret: s, value: `deploy --api-key=${s} --env prod` }; },
 };
 
@@ -64,6 +95,11 @@ const placements: Record<string, Placement> = {
   changes: (value) => ({ changes: [`ran ${asText(value)}`] }),
   toolName: (value) => ({ tool: asText(value) }),
   categoryAndModel: (value) => ({ category: asText(value), model: asText(value) }),
+  escapedThreeTimes: (value) => {
+    let text: unknown = { command: value };
+    for (let i = 0; i < 3; i += 1) text = JSON.stringify(text);
+    return { before: { arguments: text } };
+  },
 };
 
 describe('redaction sweep', () => {
