@@ -3,8 +3,8 @@
  * adapter): one ESM file, `dist/index.js`, with the adapter, the engine (core-rules, syntax-healer, Babel parser,
  * typebox, the host's Schemastery) and telemetry-store inlined. Other `@deepseek-ai/*` stay external, and the
  * adapter imports them only as types, so the bundle has no runtime import of them at all: a plugin installed from a
- * local path (`link:`) cannot
- * resolve `@deepseek-ai/*` from its own folder (see docs/host-facts.md). No source maps are published. The web
+ * local path (`link:`) cannot resolve `@deepseek-ai/*` from its own folder (see docs/host-facts.md). No source maps
+ * are published. The web
  * client bundle (`./client`) is built here from `client/index.ts`. `dist/cli.js` is the `dsh-tool-normalizer` command (doctor).
  */
 import { build } from 'esbuild';
@@ -14,18 +14,11 @@ import { fileURLToPath } from 'node:url';
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Resolves the workspace packages to their TypeScript sources (like vitest.shared.ts does for tests), so the
- * bundle never picks up a stale `dist/` of a sibling package.
+ * Workspace packages resolve to their TypeScript sources through their `@dsh-tool-normalizer/source` export
+ * condition (as vitest.shared.ts does for tests), so the bundle never picks up a stale `dist/` of a sibling package.
+ * Listing conditions drops esbuild's implicit `module` condition, so it is listed again.
  */
-const workspaceSources = {
-  name: 'workspace-sources',
-  setup(build) {
-    build.onResolve({ filter: /^@dsh-tool-normalizer\/[a-z-]+(\/[a-z-]+)?$/ }, (args) => {
-      const [, pkg, sub] = /^@dsh-tool-normalizer\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(args.path);
-      return { path: here(`../${pkg}/src/${sub ?? 'index'}.ts`) };
-    });
-  },
-};
+const SOURCE_CONDITIONS = ['@dsh-tool-normalizer/source', 'module'];
 
 /**
  * `@deepseek-ai/*` stays external (types only in the adapter), except the host's Schemastery library and its
@@ -54,7 +47,8 @@ export async function buildBundle() {
     sourcemap: false,
     legalComments: 'inline',
     metafile: true,
-    plugins: [hostExternals, workspaceSources],
+    plugins: [hostExternals],
+    conditions: SOURCE_CONDITIONS,
     logLevel: 'warning',
     // Bundled CommonJS dependencies (secretlint's rules) call `require('tty')` and other built-ins; an ESM file has no
     // `require`, so the bundle makes one. Without it the secret scan fails closed and stores no free text.
@@ -75,7 +69,8 @@ export async function buildBundle() {
     target: 'node20',
     sourcemap: false,
     legalComments: 'inline',
-    plugins: [hostExternals, workspaceSources],
+    plugins: [hostExternals],
+    conditions: SOURCE_CONDITIONS,
     logLevel: 'warning',
     banner: {
       js: [
@@ -114,7 +109,7 @@ export async function buildClientBundle() {
     legalComments: 'none',
     logLevel: 'warning',
     external: ['react', 'react/jsx-runtime', 'react-dom', '@deepseek-ai/*'],
-    plugins: [workspaceSources],
+    conditions: SOURCE_CONDITIONS,
   });
   const body = client.outputFiles[0].text;
   const wrapped = `window.__ModuleLoader__.load({
