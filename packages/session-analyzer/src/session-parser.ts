@@ -230,7 +230,8 @@ export class SessionParser {
         this.onSubCall(data);
         break;
       case 'tool/result':
-        // A surface replacement rewrites an earlier result's content (DSH allows nothing else): not a new result.
+        // `surfaceOp: { op: 'replace', … }` rewrites an earlier result's content (DSH allows nothing else to change):
+        // not a new result. Logs written before the marker existed carry none.
         if (event.surfaceOp === undefined || event.surfaceOp === 'append') this.onResult(data);
         break;
     }
