@@ -6,11 +6,15 @@
  * refused `write`, the file as `read` shows it before the hint). The only other difference allowed is stack-frame
  * lines removed (or shortened to the program's line) by `trimStackTraces`, checked line by line. The comparison is
  * written to `artifacts/plugin-host-record-<mode>.md`.
+ *
+ * With `errorHints` and `trimStackTraces` off (every recovery switch on, `breakLoops` on), the same script plus an
+ * identical failing call sent three times is played again: every call that fails with the plugin is byte-identical
+ * to the run without it (the `tool/result` error object and the text), the refused `write` included.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pluginStatus, repoRoot, runSession, scenarioFixtures, scenarioScript, scenariosFor, type SessionEvent, type SessionRun, type ToolsMode } from '../src/index.js';
+import { pluginStatus, repoRoot, runSession, scenarioFixtures, scenarioScript, scenariosFor, type ScriptStep, type SessionEvent, type SessionRun, type ToolsMode } from '../src/index.js';
 // @ts-expect-error build.mjs is plain JavaScript
 import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
@@ -129,5 +133,75 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode: the se
       if (!host.isError || !ours?.isError || ours.text.includes('\nHint: ')) continue;
       expect(ours.text === host.text || onlyFramesTrimmed(host.text, ours.text), host.callId).toBe(true);
     }
+  });
+});
+
+/** The same failing call, sent three times in a row (loop detection is on; with errorHints off it must stay silent). */
+function repeatedFailure(mode: ToolsMode): ScriptStep[] {
+  const missing = '{{ws}}/missing_repeat.txt';
+  const once = (n: number): ScriptStep =>
+    mode === 'native'
+      ? { toolCalls: [{ id: `repeat_${n}`, name: 'read', arguments: JSON.stringify({ file_path: missing }) }] }
+      : { toolCalls: [{ id: `repeat_${n}`, name: 'run_code', arguments: JSON.stringify({ code: `return await tools.read({ file_path: '${missing}' });`, description: 'Read a missing file' }) }] };
+  return [once(1), once(2), once(3)];
+}
+
+describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode: errorHints and trimStackTraces off', (mode) => {
+  const scenarios = scenariosFor(mode);
+  let plainResults: Map<string, RecordedResult>;
+  let offResults: Map<string, RecordedResult>;
+  let runs: SessionRun[];
+
+  beforeAll(async () => {
+    await buildBundle();
+    const status = pluginStatus();
+    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+    const script = scenarioScript(scenarios);
+    const steps = [...script.slice(0, -1), ...repeatedFailure(mode), ...script.slice(-1)];
+    const plain = await runSession({ mode, plugin: false, label: 'record-off', steps, workspaceFixtures: scenarioFixtures });
+    const off = await runSession({
+      mode,
+      plugin: true,
+      label: 'record-off',
+      steps,
+      workspaceFixtures: scenarioFixtures,
+      patch: '- id: tool-normalizer\n  config: {errorHints: false, trimStackTraces: false}\n',
+    });
+    runs = [plain, off];
+    plainResults = toolResults(plain.sessionEvents, plain.workspace, plain.dshHome);
+    offResults = toolResults(off.sessionEvents, off.workspace, off.dshHome);
+  });
+
+  it('both runs play the whole script and exit 0', () => {
+    for (const run of runs) {
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(run.exitCode, run.stderr).toBe(0);
+    }
+    expect([...offResults.keys()]).toEqual(expect.arrayContaining([...scenarios.map((s) => s.id), 'repeat_1', 'repeat_2', 'repeat_3']));
+  });
+
+  it('every error the model sees is exactly the host error (object and text); calls only ever get healed, never broken', () => {
+    const problems: string[] = [];
+    let failedInBoth = 0;
+    for (const host of plainResults.values()) {
+      const ours = offResults.get(host.callId);
+      if (!ours) {
+        problems.push(`${host.callId}: missing with the plugin`);
+        continue;
+      }
+      if (!host.isError && ours.isError) problems.push(`${host.callId}: succeeded without the plugin, failed with it`);
+      if (!host.isError || !ours.isError) continue;
+      failedInBoth += 1;
+      if (JSON.stringify(ours.error) !== JSON.stringify(host.error)) problems.push(`${host.callId}: error ${JSON.stringify(ours.error)} != host ${JSON.stringify(host.error)}`);
+      if (ours.text !== host.text) problems.push(`${host.callId}: ${JSON.stringify(host.text)} -> ${JSON.stringify(ours.text)}`);
+    }
+    expect(problems).toEqual([]);
+    // Not vacuous: the refused write (native) and the three identical failures are among the compared calls.
+    expect(failedInBoth).toBeGreaterThanOrEqual(mode === 'native' ? 9 : 7);
+    for (const id of ['repeat_1', 'repeat_2', 'repeat_3', ...(mode === 'native' ? ['n_e_write_unread'] : [])]) {
+      expect(plainResults.get(id)?.isError, id).toBe(true);
+      expect(offResults.get(id)?.text, id).toBe(plainResults.get(id)?.text);
+    }
+    expect([...offResults.values()].filter((result) => result.text.includes('\nHint: '))).toEqual([]);
   });
 });
