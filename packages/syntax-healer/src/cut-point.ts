@@ -9,35 +9,16 @@
  * literals are told apart from blocks of statements).
  */
 import { parse } from '@babel/parser';
+import { type AstNode as AnyNode, childNodes, isNode } from './program-analysis.js';
 
-interface AstNode {
-  type: string;
-  start: number;
-  end: number;
-  [key: string]: unknown;
-}
+/** A node of a parse without error recovery: every node has its offsets. */
+type AstNode = AnyNode & { start: number; end: number };
 
 const WRAP_PREFIX = 'async function __dsh_program__() {\n';
 const WRAP_SUFFIX = '\n}';
-const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'comments']);
 
-function isNode(value: unknown): value is AstNode {
-  return typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
-}
-
-function childrenOf(node: AstNode): AstNode[] {
-  const children: AstNode[] = [];
-  for (const key of Object.keys(node)) {
-    if (SKIPPED_KEYS.has(key)) continue;
-    const value = node[key];
-    if (Array.isArray(value)) {
-      for (const child of value) if (isNode(child)) children.push(child);
-    } else if (isNode(value)) {
-      children.push(value);
-    }
-  }
-  return children;
-}
+const isPlacedNode = isNode as (value: unknown) => value is AstNode;
+const childrenOf = childNodes as (node: AstNode) => AstNode[];
 
 /** The statement list a node holds, if it is a block of statements. */
 function statementsOf(node: AstNode): AstNode[] | undefined {
@@ -50,9 +31,9 @@ function statementsOf(node: AstNode): AstNode[] | undefined {
 function optionalContinuation(statement: AstNode): string | undefined {
   switch (statement.type) {
     case 'IfStatement':
-      return isNode(statement.alternate) ? optionalContinuation(statement.alternate) : 'an `else` branch';
+      return isPlacedNode(statement.alternate) ? optionalContinuation(statement.alternate) : 'an `else` branch';
     case 'TryStatement':
-      return isNode(statement.finalizer) ? undefined : 'a `finally` block';
+      return isPlacedNode(statement.finalizer) ? undefined : 'a `finally` block';
     case 'ForStatement':
     case 'ForInStatement':
     case 'ForOfStatement':
@@ -77,9 +58,9 @@ function isFinishedBlockStatement(statement: AstNode): boolean {
     case 'TSEnumDeclaration':
       return true;
     case 'IfStatement':
-      return isNode(statement.alternate) && isFinishedBlockStatement(statement.alternate);
+      return isPlacedNode(statement.alternate) && isFinishedBlockStatement(statement.alternate);
     case 'TryStatement':
-      return isNode(statement.finalizer);
+      return isPlacedNode(statement.finalizer);
     case 'ForStatement':
     case 'ForInStatement':
     case 'ForOfStatement':
@@ -131,6 +112,8 @@ export function unfinishedStatementAtCut(closed: string, cutEnd: number): string
       }
       return 'right after the opening of a block, before any statement in it was finished';
     }
+    const enclosing = refusedEnclosing(node, cut);
+    if (enclosing) return `inside ${enclosing[0]} that starts at line ${programLine(node.start)}: ${enclosing[1]}`;
     for (const child of childrenOf(node)) {
       // A switch case ends with its last statement: the cut may be at its very end.
       if (child.type === 'SwitchCase' && child.start < cut && cut <= child.end) return descend({ ...child, end: cut + 1 });
@@ -141,10 +124,54 @@ export function unfinishedStatementAtCut(closed: string, cutEnd: number): string
   };
 
   const main = ast.program.body[0];
-  const body = main && isNode(main.body) ? main.body : undefined;
+  const body = main && isPlacedNode(main.body) ? main.body : undefined;
   if (!body) return 'the program could not be read';
   return descend(body);
 }
+
+const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
+
+/**
+ * Why a cut strictly inside `node` (a construct that is not itself a list of statements) may not be closed, or
+ * undefined when closing there drops nothing that could be required. Only plain statement nesting is allowed:
+ * a labelled statement, a `switch`, a function declaration's body, the `else` block of an `if` and the `finally`
+ * block of a `try`. Everything else is refused: a loop body (its remaining statements may be its exit or its
+ * progress: a `break`, an `i++`), an `if` block (an `else` may follow), a `try` or `catch` block (a `finally` may
+ * follow), and any expression (an argument list, an array, an object literal, a class body, a function passed as
+ * an argument or assigned: the code after the cut may be a required argument such as a timer's delay).
+ */
+function refusedEnclosing(node: AstNode, cut: number): [what: string, why: string] | undefined {
+  if (LOOPS.has(node.type)) return ['a loop', 'the rest of its body may be its exit or its progress'];
+  switch (node.type) {
+    case 'LabeledStatement':
+    case 'SwitchStatement':
+    case 'SwitchCase':
+    case 'FunctionDeclaration':
+      return undefined;
+    case 'IfStatement': {
+      const alternate = node.alternate;
+      return isNode(alternate) && (alternate as AstNode).start < cut ? undefined : ['an `if` block', 'an `else` branch may follow'];
+    }
+    case 'TryStatement': {
+      const finalizer = node.finalizer;
+      return isNode(finalizer) && (finalizer as AstNode).start < cut ? undefined : ['a `try` statement', 'a `catch` or `finally` may follow'];
+    }
+    default:
+      return [describe(innermostConstruct(node, cut)), 'the code after the cut may be required (an argument, a delay, a member)'];
+  }
+}
+
+/** The innermost argument list, array, object, class or function around the cut, for the refusal's wording. */
+function innermostConstruct(node: AstNode, cut: number): AstNode {
+  let found = node;
+  for (let current: AstNode | undefined = node; current; ) {
+    if (SPECIFIC.has(current.type)) found = current;
+    current = childrenOf(current).find((child) => child.start < cut && cut < child.end);
+  }
+  return found;
+}
+
+const SPECIFIC = new Set(['CallExpression', 'NewExpression', 'ArrayExpression', 'ObjectExpression', 'ClassBody', 'ArrowFunctionExpression', 'FunctionExpression', 'TSInterfaceBody', 'TSTypeLiteral']);
 
 function describe(node: AstNode): string {
   switch (node.type) {
@@ -160,6 +187,19 @@ function describe(node: AstNode): string {
       return 'a class body';
     case 'ObjectExpression':
       return 'an object literal';
+    case 'ArrayExpression':
+      return 'an array';
+    case 'CallExpression':
+    case 'NewExpression':
+      return 'an argument list';
+    case 'ArrowFunctionExpression':
+    case 'FunctionExpression':
+      return 'a function used as a value';
+    case 'ExpressionStatement':
+    case 'VariableDeclaration':
+    case 'ReturnStatement':
+    case 'ThrowStatement':
+      return 'an expression (an argument list, an object literal or a function passed as a value)';
     default:
       return 'a statement';
   }

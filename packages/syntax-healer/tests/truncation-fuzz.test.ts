@@ -51,6 +51,39 @@ function statementSplitter(code: string): (tokenEnd: number) => AstNode | undefi
   };
 }
 
+/**
+ * Constructs whose remaining code may be required when a cut falls inside them: a loop (its exit or its progress),
+ * an expression (an argument, a delay, the rest of a callback), a class or object body, a type.
+ */
+function isRequiringConstruct(node: AstNode): boolean {
+  return (
+    /^(While|DoWhile|For|ForIn|ForOf)Statement$/.test(node.type) ||
+    /Expression$|^Object|^Class|^TS/.test(node.type)
+  );
+}
+
+/** For one program: the innermost enclosing construct in which something other than closers follows the cut. */
+function requiredAfterCut(code: string): (tokenEnd: number) => AstNode | undefined {
+  const ast = parse(WRAP_PREFIX + code + '\n}', { sourceType: 'script', plugins: ['typescript'], allowImportExportEverywhere: true }) as unknown as { program: AstNode };
+  const shift = WRAP_PREFIX.length;
+  return (tokenEnd) => {
+    const at = tokenEnd + shift;
+    let found: AstNode | undefined;
+    const visit = (node: AstNode): void => {
+      if (!(node.start < at && at < node.end)) return;
+      const rest = code.slice(tokenEnd, node.end - shift).replace(/\/\/.*$/gm, '').replace(/[\s)\]};,]/g, '');
+      if (isRequiringConstruct(node) && rest !== '') found = node;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'loc' || key.endsWith('Comments')) continue;
+        if (Array.isArray(value)) for (const child of value) if (isNode(child)) visit(child);
+        if (isNode(value)) visit(value);
+      }
+    };
+    visit(ast.program);
+    return found;
+  };
+}
+
 /** End of the last token before `offset` (skipping blanks and `//` comments). */
 function lastTokenEnd(code: string, offset: number): number {
   let lineEnd = offset;
@@ -84,6 +117,7 @@ describe('truncation fuzz over every line-end prefix', () => {
     const wrongHeals: string[] = [];
     for (const { name, code } of programs) {
       const splits = statementSplitter(code);
+      const required = requiredAfterCut(code);
       for (let newline = code.indexOf('\n'); newline !== -1; newline = code.indexOf('\n', newline + 1)) {
         const prefix = code.slice(0, newline + 1);
         if (prefix.trim() === '') continue;
@@ -104,12 +138,15 @@ describe('truncation fuzz over every line-end prefix', () => {
         expect(result.code.slice(prefix.length).replace(/\s/g, '')).toMatch(/^[)\]}]+$/);
         const split = splits(lastTokenEnd(code, newline));
         if (split) wrongHeals.push(`${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`);
+        const construct = required(lastTokenEnd(code, newline));
+        if (construct) wrongHeals.push(`${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`);
       }
     }
     console.log(`${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`);
     expect(wrongHeals).toEqual([]);
-    // The property is not vacuous: many prefixes are checked and the safe cuts are still closed.
+    // The property is not vacuous: many prefixes are checked and the safe cuts (between statements of the program,
+    // a function declaration or an `else` block) are still closed.
     expect(prefixes).toBeGreaterThan(200);
-    expect(healed).toBeGreaterThan(20);
+    expect(healed).toBeGreaterThanOrEqual(5);
   });
 });
