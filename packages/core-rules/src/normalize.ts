@@ -51,7 +51,8 @@ function argumentRules(tool: ToolSchema, env: Environment, toggles: RuleToggles)
   if (toggles.autoWrapRunCode) {
     rules.push((args) => renameAliasKeys(tool, args));
     rules.push((args) => dropNullOptionals(tool, args));
-    if (tool.name !== EDITOR) rules.push((args) => coerceScalars(tool, args));
+    // On the editor, view_range has its own reshaping rule; insert_line ("5") is an ordinary integer.
+    rules.push((args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : []));
     rules.push((args) => fillDescription(tool, args));
   }
   if (toggles.autoClampRanges && tool.name === EDITOR) {

@@ -2,7 +2,8 @@
  * Small text helpers shared by the rules: bounded previews for receipts (worded like telemetry-store's
  * previews: `head...[N chars omitted]...tail`), a small redaction of obvious secret shapes, and the short
  * display descriptions the engine writes when a required `description` is missing (derived from the call's
- * own arguments after redaction, never invented content).
+ * own arguments, never invented content; a shell command is described by its program, subcommands and bare
+ * flags only, never by an argument that could be a password or token).
  */
 
 /** Text of any value for a preview; never throws (hostile getters and `toString`s included). */
@@ -80,10 +81,68 @@ export function firstLine(text: string, max = 60): string {
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
-/** Description of a shell command: `Run: git status`. */
+/** Separators between the commands of one shell line. */
+const SHELL_OPERATOR = /(\s*(?:&&|\|\||[|;&])\s*)/;
+/** A program word: a name or a path, nothing quoted or expanded. */
+const PROGRAM_WORD = /^[A-Za-z0-9_./+-]{1,60}$/;
+/** A subcommand word (`status` in `git status`): lowercase letters only, so no value-looking argument passes. */
+const SUBCOMMAND_WORD = /^[a-z]+(?:-[a-z]+)*$/;
+/** A flag without a glued value: `-la` (at most three letters), `--short`; never `--name=value` or `-pSecret`. */
+const BARE_FLAG = /^(?:-[A-Za-z]{1,3}|--[a-z]+(?:-[a-z]+)*)$/;
+/** Programs whose arguments are data (printed or exported), never described by them. */
+const DATA_PROGRAMS = new Set(['echo', 'printf', 'export', 'set', 'print']);
+/** Most subcommand words kept per command. */
+const MAX_SUBCOMMANDS = 2;
+
+/**
+ * The safe words of one simple command: leading `NAME=value` assignments dropped, then the program, then up
+ * to two lowercase subcommand words, then bare flags. It stops at the first word that could carry a value
+ * (anything quoted, with digits, capitals, `=`, `:`, `/`, `@`, or any word after a flag, which may be that
+ * flag's value), so an argument such as a password, token or `-u user:pass` is never copied.
+ */
+function describeSimpleCommand(command: string): string {
+  const words = command.split(/\s+/).filter((word) => word !== '');
+  let index = 0;
+  while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] as string)) index++;
+  const program = words[index];
+  if (program === undefined || !PROGRAM_WORD.test(program)) return '';
+  const kept = [program];
+  let subcommands = 0;
+  let flagSeen = false;
+  for (const word of words.slice(index + 1)) {
+    if (BARE_FLAG.test(word)) {
+      flagSeen = true;
+      kept.push(word);
+    } else if (!flagSeen && subcommands < MAX_SUBCOMMANDS && SUBCOMMAND_WORD.test(word) && word.length <= 16 && !DATA_PROGRAMS.has(program)) {
+      subcommands++;
+      kept.push(word);
+    } else {
+      // The word that stopped us may be the value of the flag before it: that flag goes too.
+      if (flagSeen && BARE_FLAG.test(kept[kept.length - 1] as string)) kept.pop();
+      break;
+    }
+  }
+  return kept.join(' ');
+}
+
+/**
+ * Description of a shell command from its first line: each command's program, subcommands and bare flags
+ * (`Run: git status --short`, `Run: cd src && make`), never an argument that could be a value. A command
+ * line whose words cannot be described safely reads `Run a shell command`.
+ */
 export function describeCommand(command: string): string {
-  const line = firstLine(command);
-  return line ? `Run: ${line}` : 'Run a shell command';
+  const line = (command.slice(0, 2000).trim().split('\n', 1)[0] ?? '').trim();
+  const parts = line.split(SHELL_OPERATOR);
+  const described: string[] = [];
+  for (let index = 0; index < parts.length && described.length < 5; index += 2) {
+    const words = describeSimpleCommand(parts[index] ?? '');
+    if (words === '') break;
+    if (described.length > 0) described.push((parts[index - 1] ?? ' ').trim());
+    described.push(words);
+  }
+  const text = described.join(' ');
+  if (text === '') return 'Run a shell command';
+  return `Run: ${text.length <= 60 ? text : `${text.slice(0, 59)}…`}`;
 }
 
 /** Description of a program from the tools it calls: `Run program calling read, bash`. */

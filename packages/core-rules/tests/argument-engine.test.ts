@@ -163,6 +163,56 @@ describe('shapes the engine now reaches', () => {
     },
   );
 
+  it.each([
+    // JSON escapes keep their JSON meaning (\n is a newline, \\ one backslash): the one reading.
+    ['read', "{'file_path': 'C:\\\\work\\\\a.txt'}", { file_path: 'C:\\work\\a.txt' }],
+    ['write', "{'file_path': 'a.py', 'content': 'print(1)\\tx\\n'}", { file_path: 'a.py', content: 'print(1)\tx\n' }],
+    ['write', "{'content': 'it\\'s', 'file_path': 'a',}", { content: "it's", file_path: 'a' }],
+    ['write', "{'content': 'say \"hi\"', 'file_path': 'a'}", { content: 'say "hi"', file_path: 'a' }],
+    ['bash', "{'command': \"echo it's\", 'description': 'Echo'}", { command: "echo it's", description: 'Echo' }],
+    ['bash', "{'command': 'ls', 'description': 'd', 'run_in_background': True}", { command: 'ls', description: 'd', run_in_background: true }],
+  ])('%s: near-JSON whose every string keeps its exact characters is repaired: %j', (name, text, expected) => {
+    expect(expectValidChange({ name, arguments: text }, nativeEnv).call.arguments).toEqual(expected);
+  });
+
+  it.each([
+    // A backslash that is not a JSON escape: jsonrepair drops it, a literal reading keeps it; two readings.
+    ['grep', '{"pattern": "\\d+"}'],
+    ['grep', "{pattern: '\\d+\\.\\d+', path: 'src',}"],
+    ['bash', '{command: "sed -i \'s/\\./,/g\' f", description: \'x\',}'],
+    ['read', '{"file_path": "C:\\path\\a.txt"}'],
+    ['write', "{'file_path': 'a.py', 'content': 're.compile(\"\\w+\")'}"],
+    // Quotes inside a single-quoted value (an even number of them still leaves a second reading).
+    ['bash', "{'command': 'echo '$HOME' > out.txt', 'description': 'x'}"],
+    ['write', "{'file_path': 'a.md', 'content': 'rock 'n' roll'}"],
+    ['bash', "{'command': 'it's it's ', 'description': 'x'}"],
+    ['bash', "{'command': 'git commit -m 'fix: don't crash'', 'description': 'Commit'}"],
+    // A repeated key, a value jsonrepair would respell, a bare word it would turn into a string.
+    ['bash', "{'command': 'rm -rf /tmp/a', 'command': 'ls', 'description': 'd'}"],
+    ['read', '{"file_path": "a", "offset": 010}'],
+    ['bash', '{command: ls, description: "List"}'],
+  ])('%s: near-JSON with a second reading is refused: %j', (name, text) => {
+    const call = { name, arguments: text };
+    const result = normalizeCall(call, nativeEnv);
+    expect(result.call).toBe(call);
+    expect(result.reason).toMatch(/not repaired/);
+  });
+
+  it.each(['{"file_path": "a.txt", // the file\n}', '{"file_path": "a.txt" /* the file */}'])('near-JSON with comments %j is refused as such, not as cut off', (text) => {
+    const call = { name: 'read', arguments: text };
+    const result = normalizeCall(call, nativeEnv);
+    expect(result.call).toBe(call);
+    expect(result.reason).toMatch(/comments/);
+    expect(result.reason).not.toMatch(/cut off/);
+  });
+
+  it('near-JSON over the size bound is refused without calling jsonrepair (its time grows superlinearly)', () => {
+    const text = `{'file_path': 'a', 'content': '${'ab\\n'.repeat(100_000)}'}`;
+    const result = normalizeCall({ name: 'write', arguments: text }, nativeEnv);
+    expect(result.changed).toBe(false);
+    expect(result.reason).toMatch(/over 256 KB/);
+  });
+
   it('empty argument text in Code Mode is read as {} (the host reading) and bridged', () => {
     const result = expectValidChange({ name: 'job_list', arguments: '' }, codeEnv);
     expect((result.call.arguments as Record<string, unknown>).code).toBe('return await tools["job_list"]({});');
@@ -189,17 +239,10 @@ describe('shapes the engine now reaches', () => {
   it.each([
     ['read', { file_path: '/a', offset: '10', limit: '20' }, { file_path: '/a', offset: 10, limit: 20 }],
     ['bash', { command: 'sleep 1', description: 'Wait', run_in_background: 'true' }, { command: 'sleep 1', description: 'Wait', run_in_background: true }],
-    ['str_replace_editor', { command: 'insert', path: '/a', insert_line: '3', new_str: 'x' }, { command: 'insert', path: '/a', insert_line: '3', new_str: 'x' }],
+    ['str_replace_editor', { command: 'insert', path: '/a', insert_line: '3', new_str: 'x' }, { command: 'insert', path: '/a', insert_line: 3, new_str: 'x' }],
     ['web_search', { queries: '["a", "b"]' }, { queries: ['a', 'b'] }],
   ])('%s: lossless scalar forms %j', (name, args, expected) => {
-    const call = { name, arguments: args };
-    const result = normalizeCall(call, nativeEnv);
-    if (name === 'str_replace_editor') {
-      // insert_line is an integer the editor's own code reads; the scalar rule does not run on the editor.
-      expect(result.call).toBe(call);
-      return;
-    }
-    expect(expectValidChange(call, nativeEnv).call.arguments).toEqual(expected);
+    expect(expectValidChange({ name, arguments: args }, nativeEnv).call.arguments).toEqual(expected);
   });
 
   it.each([
@@ -208,6 +251,21 @@ describe('shapes the engine now reaches', () => {
     ['read', { file_path: '/a', offset: '010' }],
     ['read', { file_path: '/a', offset: 'ten' }],
     ['bash', { command: 'ls', description: 'x', run_in_background: 'yes' }],
+    // Only the exact canonical text is read: surrounding whitespace is not what a model writes for a number.
+    ['read', { file_path: '/a', offset: ' 5' }],
+    ['read', { file_path: '/a', offset: '5 ' }],
+    ['read', { file_path: '/a', offset: '5\n' }],
+    ['bash', { command: 'ls', description: 'x', run_in_background: 'true ' }],
+    ['bash', { command: 'ls', description: 'x', run_in_background: ' false' }],
+    ['str_replace_editor', { command: 'insert', path: '/a', insert_line: ' 5', new_str: 'x' }],
+    ['str_replace_editor', { command: 'insert', path: '/a', insert_line: '05', new_str: 'x' }],
+    ['str_replace_editor', { command: 'view', path: '/a', view_range: ['010', '20'] }],
+    ['str_replace_editor', { command: 'view', path: '/a', view_range: [' 5', '9'] }],
+    ['str_replace_editor', { command: 'view', path: '/a', view_range: ['5', '9\n'] }],
+    ['str_replace_editor', { command: 'view', path: '/a', view_range: ' 1,20' }],
+    // A negative start is refused by the host whatever its spelling; reshaping it cannot make the call pass.
+    ['str_replace_editor', { command: 'view', path: '/a', view_range: ['-5', '-1'] }],
+    ['str_replace_editor', { command: 'view', path: '/a', view_range: '[-5,-1]' }],
   ])('%s: lossy or unclear scalar forms %j are left alone', (name, args) => {
     const call = { name, arguments: args };
     expect(normalizeCall(call, nativeEnv).call).toBe(call);
@@ -219,11 +277,77 @@ describe('descriptions', () => {
     const result = expectValidChange({ name: 'bash', arguments: { command: 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 gh repo list' } }, nativeEnv);
     const description = (result.call.arguments as Record<string, string>).description;
     expect(description).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123');
-    expect(description).toContain('[REDACTED]');
+    expect(description).toBe('Run: gh repo list');
     for (const command of ['curl -H "Authorization: Bearer abcdefghijklmnop" x', 'psql postgres://admin:hunter22@db/app', 'deploy --password s3cretvalue', 'echo sk-abcdefghijklmnopqrstu']) {
       const derived = (expectValidChange({ name: 'bash', arguments: { command } }, nativeEnv).call.arguments as Record<string, string>).description;
       expect(derived).not.toMatch(/abcdefghijklmnop|hunter22|s3cretvalue|sk-abcdefghijklmnopqrstu/);
     }
+  });
+
+  /** [command, the secret it carries] */
+  const secretCommands: [string, string][] = [
+    ['curl -u bob:Tr0ub4dor https://x', 'Tr0ub4dor'],
+    ['docker login -p MyDockerPass123 registry', 'MyDockerPass123'],
+    ['docker login --password MyDockerPass123 registry.example.com', 'MyDockerPass123'],
+    ['curl -d \'{"password":"pa55word"}\' https://x/login', 'pa55word'],
+    ['curl -H "Authorization: Bearer sk-live-abcdef1234567890abcdef" https://api.x', 'abcdef1234567890'],
+    ['curl -H "X-Api-Key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0" https://x', '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
+    ['curl -H \'Authorization: token ghp_1234567890abcdefghijklmnopqrstuvwxyz12\' x', 'ghp_1234567890abcdefghijklmnopqrstuvwxyz12'],
+    ['curl --user admin:S3cr3tPw https://x', 'S3cr3tPw'],
+    ['curl https://admin:hunter22@example.com/api', 'hunter22'],
+    ['mysql -u root -pS3cretPass! db', 'S3cretPass'],
+    ['mysql -u root -phunterpass db', 'hunterpass'],
+    ['psql --password=hunter22x -h db', 'hunter22x'],
+    ['PGPASSWORD=pg_pass_99 psql -h db', 'pg_pass_99'],
+    ['sshpass -p rootpw99 ssh host', 'rootpw99'],
+    ['sshpass -p rootpassword ssh host', 'rootpassword'],
+    ['export OPENAI_API_KEY=sk-proj-abc123def456ghi789', 'sk-proj-abc123def456ghi789'],
+    ['AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+    ['aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE'],
+    ['gh auth login --with-token ghp_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', 'ghp_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz'],
+    ['git clone https://oauth2:glpat-abcdefghij1234567890@gitlab.com/x.git', 'glpat-abcdefghij1234567890'],
+    ['echo sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA | pbcopy', 'sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['echo rootpassword | sudo -S apt update', 'rootpassword'],
+    ['printf mysecretvalue | docker login --password-stdin', 'mysecretvalue'],
+    ['SLACK=xoxb-1234-5678-abcdefgh curl x', 'xoxb-1234-5678-abcdefgh'],
+    ['npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['npm config set authtoken hunterhunter', 'hunterhunter'],
+    ['echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c', 'sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'],
+    ['htpasswd -b .htpasswd admin letmeinplease', 'letmeinplease'],
+    ['vault login s.abcdefghijklmnop', 's.abcdefghijklmnop'],
+    ['redis-cli -a redispassword ping', 'redispassword'],
+    ['mongo mongodb://user:mongopass1@db/app', 'mongopass1'],
+    ['kubectl create secret generic db --from-literal=password=kubepass99', 'kubepass99'],
+    ['openssl enc -aes-256-cbc -k encryptionkey -in a -out b', 'encryptionkey'],
+    ['git -c http.extraheader="AUTHORIZATION: basic dXNlcjpwYXNz" clone x', 'dXNlcjpwYXNz'],
+    ['TOKEN=abcdef123456 ./deploy.sh', 'abcdef123456'],
+    ['cd app && API_KEY=k3y-secret-value npm run deploy', 'k3y-secret-value'],
+  ];
+  /** Every piece of `secret` at least `length` characters long. */
+  const piecesOf = (secret: string, length = 6) => Array.from({ length: Math.max(0, secret.length - length + 1) }, (_, index) => secret.slice(index, index + length));
+
+  it.each(secretCommands)('the description derived for %j copies no 6-character piece of its secret', (command, secret) => {
+    expect(secret.length).toBeGreaterThanOrEqual(6);
+    for (const env of [nativeEnv, codeEnv]) {
+      const result = expectValidChange({ name: 'bash', arguments: { command } }, env);
+      const description = (result.call.arguments as Record<string, string>).description;
+      const filled = result.receipts.filter((receipt) => receipt.ruleId.endsWith('fill-description'));
+      const shown = `${description} ${JSON.stringify(filled.map((receipt) => receipt.after))}`;
+      for (const piece of piecesOf(secret)) expect(shown, `"${piece}" of the secret`).not.toContain(piece);
+    }
+  });
+
+  it.each([
+    ['git status --short', 'Run: git status --short'],
+    ['ls -la', 'Run: ls -la'],
+    ['npm test', 'Run: npm test'],
+    ['cd src && make test | tee log', 'Run: cd src && make test | tee log'],
+    ['gh repo list --limit 5', 'Run: gh repo list'],
+    // `-5` could be the value of `--oneline` as far as a word list knows: the flag goes with it.
+    ['git log --oneline -5', 'Run: git log'],
+    ['"$HOME/bin/tool" --flag', 'Run a shell command'],
+  ])('a shell command %j is described by its program, subcommands and bare flags: %j', (command, expected) => {
+    expect(expectValidChange({ name: 'bash', arguments: { command } }, nativeEnv).call.arguments).toMatchObject({ description: expected });
   });
 
   it('a bridged call reuses the inner call\'s own description', () => {

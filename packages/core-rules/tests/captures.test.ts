@@ -156,7 +156,7 @@ describe('exact repaired calls', () => {
 
   it('bash {cmd} becomes {command} in place; bash without description gets one from the command', () => {
     expect(normalizeCall(capture('n_bash_wrong_key').modelCall, envFor('n_bash_wrong_key')).call.arguments).toEqual({ command: 'ls', description: 'List files' });
-    expect(normalizeCall(capture('n_bash_no_description').modelCall, envFor('n_bash_no_description')).call.arguments).toEqual({ command: 'echo hi', description: 'Run: echo hi' });
+    expect(normalizeCall(capture('n_bash_no_description').modelCall, envFor('n_bash_no_description')).call.arguments).toEqual({ command: 'echo hi', description: 'Run: echo' });
   });
 
   it('the relative editor path resolves against the session cwd, not the root the host suggests', () => {

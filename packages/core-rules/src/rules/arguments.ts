@@ -129,10 +129,11 @@ export function dropNullOptionals(tool: ToolSchema, args: Record<string, unknown
 }
 
 /** A lossless reading of `value` as the property's declared type, or undefined. */
-function coerced(schema: Record<string, unknown>, value: unknown): { value: unknown } | undefined {
+export function coerced(schema: Record<string, unknown>, value: unknown): { value: unknown } | undefined {
   const type = typeOf(schema);
   if (typeof value !== 'string' || type === undefined) return undefined;
-  const text = value.trim();
+  // Exactly the canonical text: `" 5"`, `"5\n"` or `"true "` are not what a model writes for 5 or true.
+  const text = value;
   if ((type === 'integer' || type === 'number') && /^-?(0|[1-9]\d{0,14})(\.\d{1,15})?$/.test(text)) {
     const number = Number(text);
     if (String(number) !== text || (type === 'integer' && !Number.isInteger(number))) return undefined;
@@ -150,10 +151,14 @@ function coerced(schema: Record<string, unknown>, value: unknown): { value: unkn
   return undefined;
 }
 
-/** `"10"` -> 10 for an integer parameter, `"true"` -> true for a boolean one, `"[...]"` -> the list for an array one. */
-export function coerceScalars(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+/**
+ * `"10"` -> 10 for an integer parameter, `"true"` -> true for a boolean one, `"[...]"` -> the list for an array one.
+ * Keys in `skip` are left to their own rules (the editor's `view_range`).
+ */
+export function coerceScalars(tool: ToolSchema, args: Record<string, unknown>, skip: readonly string[] = []): RuleOutcome {
   const changes = new Map<string, unknown>();
   for (const key of Object.keys(args)) {
+    if (skip.includes(key)) continue;
     const schema = propertySchema(tool, key);
     const reading = schema ? coerced(schema, args[key]) : undefined;
     if (reading) changes.set(key, reading.value);

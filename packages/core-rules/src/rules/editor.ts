@@ -107,13 +107,15 @@ export function absoluteEditorPath(args: Record<string, unknown>, cwd: string | 
 
 function toInteger(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
-  if (typeof value === 'string' && /^\s*-?\d{1,9}\s*$/.test(value)) return Number(value);
+  // Exactly the canonical text of an integer: `"010"`, `" 5"` and `"5\n"` stay (the host's error stands).
+  if (typeof value === 'string' && /^-?(?:0|[1-9]\d{0,8})$/.test(value)) return Number(value);
   return undefined;
 }
 
 /** The pair or single number a text range stands for: `"[1, 20]"`, `"1,20"`, `"1, -1"`, `"1-20"`, `"1:20"`, `"12"`. */
 function parseRangeText(value: string): unknown[] | undefined {
-  const text = value.trim();
+  if (value !== value.trim()) return undefined;
+  const text = value;
   if (/^\[[^\]]*\]$/.test(text)) {
     try {
       const parsed = JSON.parse(text) as unknown;
