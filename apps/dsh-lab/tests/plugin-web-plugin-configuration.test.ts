@@ -7,7 +7,8 @@
  * read on every call). A real session through the scripted model in the same DSH_HOME shows what the switch does to
  * a tool call: `read` past the end of a file gets the plugin's hint before, and only the host's own error after.
  * Reset removes the override again. With DSH's Language set to 中文 the card is in Chinese. And an invalid value in the document never stops DSH: the plugin reports the
- * refused namespace and keeps working on its loader row's config. Screenshots: `artifacts/dsh-web-plugin-configuration{,-zh}.png`. Skipped, with the reason,
+ * refused namespace (a plugin error on the stats feed, 0 with a valid document) and keeps working on its loader
+ * row's config, in a headless session and in a fresh web boot. Screenshots: `artifacts/dsh-web-plugin-configuration{,-zh}.png`. Skipped, with the reason,
  * when no Chromium binary exists.
  */
 import fs from 'node:fs';
@@ -105,6 +106,8 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
 
   it('lists Tool Normalizer with its live options; errorHints off is saved to settings.yaml and applies without a restart', async () => {
     expect(await errorHintsRuleOn()).toBe(true);
+    // A valid document (no plugin section): the namespace registers without a plugin error.
+    expect(((await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload).pluginErrors).toBe(0);
     expect(await readPastEnd('plugin-configuration-hints-on')).toContain('Hint: the file has 10 lines');
     await page.goto(web.url);
     const settings = page.getByRole('button', { name: 'Settings', exact: true });
@@ -155,12 +158,18 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
-  it('an invalid value in settings.yaml does not stop DSH: the session runs on the row config (hints on)', async () => {
+  it('an invalid value in settings.yaml does not stop DSH: sessions and the web UI run on the row config (hints on)', async () => {
     const before = fs.existsSync(settingsFile) ? withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')) : '';
     const separator = before === '' || before.endsWith('\n') ? '' : '\n';
     fs.writeFileSync(settingsFile, `${before}${separator}tool-normalizer:\n  errorHints: "no"\n`);
     try {
       expect(await readPastEnd('plugin-configuration-invalid')).toContain('Hint: the file has 10 lines');
+      // A web boot on the same document: up, the refused namespace counted as a plugin error, the row config in force.
+      await web.stop();
+      web = await startWebProfile({ kind: 'plugin' });
+      const stats = (await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload;
+      expect(stats.pluginErrors).toBeGreaterThanOrEqual(1);
+      expect(stats.rules?.find((rule) => rule.option === 'errorHints')?.enabled).toBe(true);
     } finally {
       fs.writeFileSync(settingsFile, before);
     }
