@@ -7,6 +7,7 @@
 import { unfinishedStatementAtCut } from './cut-point.js';
 import { lex, type Bracket, type LexResult } from './lexer.js';
 import { applyEdits, type TextEdit } from './program-analysis.js';
+import { pythonStringToTemplate } from './python-strings.js';
 import type { Diagnostic, Repair } from './types.js';
 
 export type RepairOutcome =
@@ -34,27 +35,8 @@ function candidate(code: string, edits: readonly TextEdit[], repair: Repair): Re
   return edited === undefined ? NOT_APPLICABLE : { kind: 'candidate', code: edited, repair };
 }
 
-/** Escapes text so it reads the same inside a template literal. */
-function escapeForTemplate(text: string): string {
-  let output = '';
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (char === '\\') {
-      output += char + (text[index + 1] ?? '');
-      index++;
-    } else if (char === '`') {
-      output += '\\`';
-    } else if (char === '$' && text[index + 1] === '{') {
-      output += '\\$';
-    } else {
-      output += char;
-    }
-  }
-  return output;
-}
-
 /**
- * Class 2: Python triple-quoted strings become template literals with the same text. A prefixed one
+ * Class 2: Python triple-quoted strings become template literals with the same value. A prefixed one
  * (f"""…""", r'''…''') is Python, not a JavaScript string: it is refused, never turned into a tagged
  * template call of `f`.
  */
@@ -73,10 +55,13 @@ export function repairTripleQuotes(code: string): RepairOutcome {
       },
     };
   }
-  const edits = scan.tripleQuotes.map((triple) => {
-    const contentEnd = triple.end - 3;
-    return { start: triple.start, end: triple.end, text: '`' + escapeForTemplate(code.slice(triple.start + 3, contentEnd)) + '`' };
-  });
+  const edits: TextEdit[] = [];
+  for (const triple of scan.tripleQuotes) {
+    // The template must hold Python's VALUE: backslashes are read differently (see python-strings.ts).
+    const body = pythonStringToTemplate(code.slice(triple.start + 3, triple.end - 3));
+    if (body === undefined) return NOT_APPLICABLE;
+    edits.push({ start: triple.start, end: triple.end, text: '`' + body + '`' });
+  }
   return candidate(code, edits, { kind: 'python-triple-quote', count: edits.length, line: positionOf(code, scan.tripleQuotes[0]!.start).line });
 }
 
