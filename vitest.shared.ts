@@ -1,18 +1,24 @@
 /**
  * Shared vitest settings: tests import workspace packages from their TypeScript sources, so a test run
- * never depends on a stale build. Browser tests of built output opt out by importing files from dist directly.
+ * never depends on a stale build. Every workspace package's `exports` entries carry a `@dsh-tool-normalizer/source`
+ * condition pointing at the entry's source file; vitest (here) and esbuild (the meta-package's bundle) resolve with
+ * that condition first, and `pnpm pack` strips it (`.pnpmfile.cjs`), so the published manifests never name a
+ * source file. Browser tests of built output opt out by importing files from dist directly.
  */
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
-const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
+/** The export condition that maps a workspace package to its TypeScript sources. */
+export const SOURCE_CONDITION = '@dsh-tool-normalizer/source';
 
-export const workspaceAliases = [
-  {
-    find: /^@dsh-tool-normalizer\/([a-z-]+)\/([a-z-]+)$/,
-    replacement: `${packagesDir}$1/src/$2.ts`,
-  },
-  {
-    find: /^@dsh-tool-normalizer\/([a-z-]+)$/,
-    replacement: `${packagesDir}$1/src/index.ts`,
-  },
-];
+// Setting `conditions` replaces Vite's defaults, so prepend to the defaults of the Vite that vitest runs on.
+const vitestRequire = createRequire(createRequire(import.meta.url).resolve('vitest/package.json'));
+const vite: { defaultClientConditions: string[]; defaultServerConditions: string[] } = await import(
+  pathToFileURL(vitestRequire.resolve('vite')).href
+);
+
+/** Resolution options for a vitest project: the source condition first, for browser-like and Node (SSR) modules. */
+export const workspaceSources = {
+  resolve: { conditions: [SOURCE_CONDITION, ...vite.defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...vite.defaultServerConditions] } },
+};

@@ -338,7 +338,9 @@ export async function releaseCheck({ log = () => {}, only } = {}) {
     await step('npm install of the library tarballs + ESM import of every export', async () => {
       const dir = await npmInstall(libraries.map((pkg) => tarballs.get(pkg.manifest.name)), 'libraries');
       installs.push(dir);
-      return importInstalled(dir, libraries.flatMap((pkg) => exportSpecifiers(pkg.manifest)));
+      // The installed (packed) manifests: what a user can import, without the workspace-only source entries.
+      const installed = (pkg) => readJson(path.join(dir, 'node_modules', pkg.manifest.name, 'package.json'));
+      return importInstalled(dir, libraries.flatMap((pkg) => exportSpecifiers(installed(pkg))));
     });
     if (meta) {
       await step('npm install of the dsh-tool-normalizer tarball alone + ESM import, dsh field, patch, client, pinned parts', async () => {

@@ -1,10 +1,10 @@
 import { defineProject } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.js';
+import { workspaceSources } from '../../vitest.shared.js';
 
 // The real-host tier boots DSH (Node 24 child processes) and shares one cache and DSH_HOME per run kind,
 // so its files run one after another and get generous time for a cold provisioning (install of DSH rc.8).
 export default defineProject({
-  resolve: { alias: workspaceAliases },
+  ...workspaceSources,
   test: {
     name: 'dsh-lab',
     include: ['tests/**/*.test.ts'],

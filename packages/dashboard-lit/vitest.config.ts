@@ -1,8 +1,8 @@
 import { defineProject } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.js';
+import { workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
-  resolve: { alias: workspaceAliases },
+  ...workspaceSources,
   test: {
     name: 'dashboard-lit',
     include: ['tests/**/*.test.ts'],

@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.js';
+import { workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
-  resolve: { alias: workspaceAliases },
+  ...workspaceSources,
   test: { name: 'dsh-tool-normalizer', include: ['tests/**/*.test.ts'] },
 });

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { workspaceAliases } from '../../../vitest.shared.js';
+import { SOURCE_CONDITION } from '../../../vitest.shared.js';
 
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -29,7 +29,7 @@ describe('purity', () => {
       format: 'esm',
       metafile: true,
       logLevel: 'silent',
-      alias: Object.fromEntries(['syntax-healer', 'core-rules'].map((name) => [`@dsh-tool-normalizer/${name}`, String(workspaceAliases[1]!.replacement).replace('$1', name)])),
+      conditions: [SOURCE_CONDITION, 'module'],
     });
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile!.inputs);

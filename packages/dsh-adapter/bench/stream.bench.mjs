@@ -41,17 +41,10 @@ if (typeof nodeModule?.stripTypeScriptTypes !== 'function') {
 async function pluginBundle(dir) {
   const argument = process.argv.indexOf('--plugin');
   if (argument !== -1) return import(pathToFileURL(process.argv[argument + 1]).href);
-  const workspaceSources = {
-    name: 'workspace-sources',
-    setup(b) {
-      b.onResolve({ filter: /^@dsh-tool-normalizer\/[a-z-]+(\/[a-z-]+)?$/ }, (args) => {
-        const [, pkg, sub] = /^@dsh-tool-normalizer\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(args.path);
-        return { path: here(`../../${pkg}/src/${sub ?? 'index'}.ts`) };
-      });
-    },
-  };
   const outfile = join(dir, 'plugin.mjs');
-  await build({ entryPoints: [here('../src/index.ts')], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node22', external: ['@deepseek-ai/*'], plugins: [workspaceSources], logLevel: 'error',
+  await build({ entryPoints: [here('../src/index.ts')], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node22', external: ['@deepseek-ai/*'], logLevel: 'error',
+    // Workspace packages from their sources through their export condition (listing conditions drops esbuild's `module`).
+    conditions: ['@dsh-tool-normalizer/source', 'module'],
     // CommonJS dependencies that require Node built-ins need a real `require` inside the ESM bundle.
     banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
   });

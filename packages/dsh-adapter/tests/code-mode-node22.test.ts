@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SOURCE_CONDITION } from '../../../vitest.shared.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -43,17 +44,8 @@ beforeAll(async () => {
     logLevel: 'warning',
     // Like the published bundle: bundled CommonJS dependencies (prom-client, secretlint) call `require` for Node built-ins.
     banner: { js: "import { createRequire as __tnCreateRequire } from 'node:module';\nconst require = __tnCreateRequire(import.meta.url);" },
-    plugins: [
-      {
-        name: 'workspace-sources',
-        setup(b) {
-          b.onResolve({ filter: /^@dsh-tool-normalizer\/[a-z-]+(\/[a-z-]+)?$/ }, (args) => {
-            const [, pkg, sub] = /^@dsh-tool-normalizer\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(args.path)!;
-            return { path: `${repoRoot}packages/${pkg}/src/${sub ?? 'index'}.ts` };
-          });
-        },
-      },
-    ],
+    // Workspace packages from their sources, like the published build (listing conditions drops esbuild's `module`).
+    conditions: [SOURCE_CONDITION, 'module'],
   });
   const node = execFileSync('bash', [`${repoRoot}scripts/ensure-node22.sh`], { encoding: 'utf8' }).trim();
   without = runChild(node, false);
