@@ -82,6 +82,12 @@ row('run_code {command} wrapped', () => normalizeCall(captures.c_a_command_inste
 row('Code Mode direct read bridged', () => normalizeCall(captures.c_c_direct_read.modelCall, codeEnv), { batch: 20 });
 row('bash {cmd} repaired (native)', () => normalizeCall(captures.n_bash_wrong_key.modelCall, nativeEnv));
 row('planRecovery FS_NOT_OBSERVED', () => planRecovery(captures.n_e_edit_unread.modelCall, captures.n_e_edit_unread.finalResult, nativeEnv));
+// Near-JSON: a single-quoted value full of apostrophes (refused by the token reading before jsonrepair, whose
+// time grows faster than linearly on it: 200 KB took 14 s), and a valid 240 KB near-JSON write (repaired).
+const apostrophes = { name: 'bash', arguments: `{'command': '${"it's ".repeat(40_000)}', 'description': 'x'}` };
+row(`near-JSON ${apostrophes.arguments.length}-char single-quoted value with apostrophes (refused)`, () => normalizeCall(apostrophes, nativeEnv), { batch: 1, rounds: 10 });
+const nearWrite = { name: 'write', arguments: `{file_path: 'a', content: '${'ab\\n'.repeat(60_000)}',}` };
+row(`near-JSON ${nearWrite.arguments.length}-char write repaired`, () => normalizeCall(nearWrite, nativeEnv), { batch: 1, rounds: 10 });
 row('hintFor collapsed direct call', () => hintFor(captures.c_c_direct_read.modelCall, captures.c_c_direct_read.finalResult, codeEnv));
 
 console.log(`node ${process.version}`);
