@@ -50,19 +50,27 @@ export function parseProgram(code: string): AstNode | undefined {
   }
 }
 
+/** The child nodes of a node, in source order (locations, comments and parser extras are not children). */
+export function childNodes(node: AstNode): AstNode[] {
+  const children: AstNode[] = [];
+  for (const key of Object.keys(node)) {
+    if (SKIPPED_KEYS.has(key)) continue;
+    const value = node[key];
+    if (Array.isArray(value)) {
+      for (const child of value) if (isNode(child)) children.push(child);
+    } else if (isNode(value)) children.push(value);
+  }
+  return children;
+}
+
 /** Every node of the tree, depth first in source order, without recursion. */
 export function* walk(root: AstNode): Generator<AstNode> {
   const stack: AstNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as AstNode;
     yield node;
-    for (const key of Object.keys(node)) {
-      if (SKIPPED_KEYS.has(key)) continue;
-      const child = node[key];
-      if (Array.isArray(child)) {
-        for (let index = child.length - 1; index >= 0; index--) if (isNode(child[index])) stack.push(child[index] as AstNode);
-      } else if (isNode(child)) stack.push(child);
-    }
+    const children = childNodes(node);
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as AstNode);
   }
 }
 
