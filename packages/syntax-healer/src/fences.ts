@@ -54,6 +54,11 @@ export type FenceMatch =
   | { kind: 'foreign'; language: string; line: number }
   /** More than one fenced block: which one is the program is a guess, so nothing is stripped. */
   | { kind: 'ambiguous'; line: number }
+  /**
+   * A fenced block followed by code: the whole compiles as a tagged template (and fails when run), and whether the
+   * code after the closer belongs to the program is a guess, so nothing is stripped. `line` is that code's line.
+   */
+  | { kind: 'code-after-fence'; line: number }
   | {
       kind: 'fence';
       /** The program inside the fence, byte for byte. */
@@ -105,7 +110,7 @@ function findStrayCloser(code: string, lines: Line[]): FenceMatch {
  */
 export function findFence(code: string): FenceMatch {
   const match = findOuterFence(code);
-  if (match.kind !== 'ambiguous' && match.kind !== 'none') return match;
+  if (match.kind !== 'ambiguous' && match.kind !== 'none' && match.kind !== 'code-after-fence') return match;
   return fenceHoldingTemplateFences(code) ?? match;
 }
 
@@ -207,7 +212,10 @@ function findOuterFence(code: string): FenceMatch {
     closed = 'line';
     const after = lines.slice(closeIndex + 1);
     if (after.some((line) => OPENER.test(line.text))) return { kind: 'ambiguous', line: closeIndex + 2 };
-    if (!isTrailingProse(after)) return { kind: 'none' };
+    if (!isTrailingProse(after)) {
+      const codeLine = after.findIndex((line) => !isBlank(line.text));
+      return { kind: 'code-after-fence', line: closeIndex + 2 + codeLine };
+    }
   } else {
     let last = lines.length - 1;
     while (last > openIndex && isBlank(lines[last]!.text)) last--;

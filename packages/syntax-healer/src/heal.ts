@@ -145,6 +145,14 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
       column: 1,
     });
   }
+  if (fence.kind === 'code-after-fence') {
+    return unchanged(code, false, {
+      kind: 'code-after-fence',
+      message: 'The program is a Markdown fenced block with more code after its closing fence, which JavaScript reads as a tagged template that fails when run; send only the program, without Markdown fences. The program was not run.',
+      line: fence.line,
+      column: 1,
+    });
+  }
   if (fence.kind === 'fence' && fence.body.trim() === '') {
     return unchanged(code, false, { kind: 'empty-program', message: 'The program is only a Markdown fence with nothing inside; nothing was run.' });
   }

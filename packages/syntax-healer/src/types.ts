@@ -19,6 +19,7 @@ export type DiagnosticKind =
   | 'empty-program'
   | 'foreign-fence'
   | 'multiple-fences'
+  | 'code-after-fence'
   | 'too-large-to-repair'
   | 'ambiguous-repair'
   | 'truncated'
