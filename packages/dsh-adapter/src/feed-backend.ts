@@ -79,7 +79,6 @@ function requireStore(input: FeedBackendInput): TelemetryStore {
 }
 
 export function createFeedBackend(input: FeedBackendInput): RouteBackend {
-  const options = optionStates(input.config);
   return {
     async stats(query: StatsQuery): Promise<FeedPayload> {
       const store = requireStore(input);
@@ -91,7 +90,8 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
         pluginErrors: input.pluginErrors(),
         rules: ruleStates(input.config, newest.events),
         ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
-        options,
+        // Read per request: options changed live in Plugins > Plugin configuration update this same config object.
+        options: optionStates(input.config),
       };
     },
     async events(query: EventsQuery): Promise<EventsPage> {

@@ -140,3 +140,23 @@ describe('events past the store count cap', () => {
     }
   }, 60_000);
 });
+
+describe('options changed while running', () => {
+  it('the stats feed shows the value the live settings wrote into the running config, not the value at load', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tn-feed-live-'));
+    const store = createTelemetryStore({ dir, flushIntervalMs: 60_000 });
+    try {
+      const config = resolveConfig({});
+      const backend = createFeedBackend({ config, store: () => store, pluginErrors: () => 0 });
+      const before = await backend.stats({});
+      expect(before.options?.find((option) => option.name === 'errorHints')?.value).toBe(true);
+      (config as { errorHints: boolean }).errorHints = false;
+      const after = await backend.stats({});
+      expect(after.options?.find((option) => option.name === 'errorHints')?.value).toBe(false);
+      expect(after.rules?.find((rule) => rule.option === 'errorHints')?.enabled).toBe(false);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
