@@ -1,8 +1,9 @@
 /**
  * `planRecovery`: what to run after an error result, as a small serialisable plan of nested calls. Only
- * side-effect-safe recoveries: an `edit`/`str_replace_editor` refused with FS_NOT_OBSERVED reads the file then
- * retries once (its anchor proves the model knew the content); a `write` refused the same way only reads the
- * file and shows it to the model (a retry would overwrite content the model never saw); FS_STALE_VERSION only
+ * side-effect-safe recoveries: an `edit`/`str_replace_editor` `str_replace` refused with FS_NOT_OBSERVED reads the
+ * file then retries once (its anchor proves the model knew the content); a `write` or `str_replace_editor`
+ * `insert`/`create` refused the same way only reads the file and shows it to the model (a retry would write into
+ * content the model never saw); FS_STALE_VERSION only
  * re-reads (someone else changed the file: re-applying would clobber it); a view_range past the end is retried
  * clamped to the line count the error reports; an unknown name with exactly one fitting target is retried as
  * that tool; a call the host rejected for its arguments (nothing ran) is retried once with the repaired
@@ -11,15 +12,26 @@
  */
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
-import { normalizeCall, repairArguments } from './normalize.js';
+import { normalizeCall } from './normalize.js';
 import { resolveToggles } from './toggles.js';
 import { resolveInside } from './rules/editor.js';
 import { findTool, isRecord, RUN_CODE } from './tools.js';
-import { toolNameCandidates } from './tool-names.js';
+import { resolveToolAlias } from './tool-names.js';
 import type { CategoryId, Environment, PlannedCall, RecoveryPlan, RuleToggles, ToolCall, ToolResultLike } from './types.js';
 
-/** Tools whose FS_NOT_OBSERVED is read-then-retried: the anchor they carry proves the model knew the content. */
-const ANCHORED_FILE_TOOLS = new Set(['edit', 'str_replace_editor']);
+/**
+ * Calls whose FS_NOT_OBSERVED is read-then-retried: the anchor they carry (`old_string`, `old_str`) proves the model
+ * knew the content. `str_replace_editor`'s `insert` has no anchor (it would land at a line of a file the model never
+ * saw) and `create` replaces the file: those are handled like `write`.
+ */
+function isAnchoredFileCall(name: string, args: Record<string, unknown>): boolean {
+  return name === 'edit' || (name === 'str_replace_editor' && args.command === 'str_replace');
+}
+
+/** Calls whose FS_NOT_OBSERVED only reads and shows the file: they would write without proof the model saw it. */
+function isUnanchoredWrite(name: string, args: Record<string, unknown>): boolean {
+  return name === 'write' || (name === 'str_replace_editor' && (args.command === 'insert' || args.command === 'create'));
+}
 
 /** Lines of the file a refused `write` shows the model (the read tool's own window, bounded). */
 export const WRITE_OBSERVE_LINES = 200;
@@ -34,6 +46,10 @@ export function showsObservedContent(plan: RecoveryPlan): boolean {
 
 export const WRITE_SEEN_HINT =
   'Hint: nothing was written; you have now seen the file\'s current content (above); resend the write if you still mean to replace it.';
+
+/** The same for a refused `str_replace_editor` `insert`/`create`. */
+export const EDITOR_WRITE_SEEN_HINT =
+  'Hint: nothing was written; you have now seen the file\'s current content (above); resend the call if it still fits that content.';
 
 export interface RecoveryOptions {
   toggles?: Partial<RuleToggles>;
@@ -116,12 +132,13 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
       if (!toggles.autoObserveFiles || !args) return undefined;
       const path = targetPath(message, args, env.cwd);
       if (path === undefined) return undefined;
-      if (call.name === 'write') {
+      if (isUnanchoredWrite(call.name, args)) {
         const observe = observeStep(path, env, WRITE_OBSERVE_LINES);
         if (!observe) return undefined;
-        return { ruleId: 'recover.observe-before-write', category, steps: [observe], resultFrom: 'original', hint: WRITE_SEEN_HINT };
+        const hint = call.name === 'write' ? WRITE_SEEN_HINT : EDITOR_WRITE_SEEN_HINT;
+        return { ruleId: 'recover.observe-before-write', category, steps: [observe], resultFrom: 'original', hint };
       }
-      if (!ANCHORED_FILE_TOOLS.has(call.name)) return undefined;
+      if (!isAnchoredFileCall(call.name, args)) return undefined;
       const observe = observeStep(path, env);
       if (!observe) return undefined;
       return { ruleId: 'recover.observe-then-retry', category, steps: [observe, { name: call.name, arguments: args, role: 'retry' }], resultFrom: 'last-step' };
@@ -143,15 +160,9 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
       return retryRepaired(call, env, toggles, category);
     }
     case 'unknown-tool': {
-      if (!toggles.autoBridgeDirectTools || !args || findTool(env, call.name)) return undefined;
-      const fitting = toolNameCandidates(call.name, env).flatMap((name) => {
-        const tool = findTool(env, name);
-        const repaired = tool ? repairArguments(tool, args, env, toggles) : undefined;
-        return repaired?.ok ? [{ name, arguments: repaired.args }] : [];
-      });
-      if (fitting.length !== 1) return undefined;
-      const target = fitting[0] as { name: string; arguments: Record<string, unknown> };
-      return { ruleId: 'recover.unknown-tool-alias', category, steps: [{ ...target, role: 'retry' }], resultFrom: 'last-step' };
+      const alias = args ? resolveToolAlias(call, env, toggles) : undefined;
+      if (!alias || !isRecord(alias.call.arguments)) return undefined;
+      return { ruleId: 'recover.unknown-tool-alias', category, steps: [{ name: alias.call.name, arguments: alias.call.arguments, role: 'retry' }], resultFrom: 'last-step' };
     }
     case 'invalid-args':
     case 'editor-path':
