@@ -43,6 +43,25 @@ describe('planRecovery on real host errors', () => {
     expect(planFor('n_e_write_unread', { toggles: { autoObserveFiles: false } })).toBeUndefined();
   });
 
+  it('FS_NOT_OBSERVED on str_replace_editor insert/create: shown the file like write, never retried (no anchor)', () => {
+    const { modelCall, finalResult } = capture('n_e_sre_str_replace_unread');
+    const path = (modelCall.arguments as { path: string }).path;
+    const env = envFor('n_e_sre_str_replace_unread');
+    for (const args of [
+      { command: 'insert', path, insert_line: 3, new_str: 'inserted line' },
+      { command: 'create', path, file_text: 'replacement' },
+    ]) {
+      const plan = planRecovery({ name: 'str_replace_editor', arguments: args }, finalResult, env);
+      expect(plan?.ruleId, args.command).toBe('recover.observe-before-write');
+      expect(plan?.resultFrom).toBe('original');
+      expect(plan?.steps.map((step) => step.role)).toEqual(['observe']);
+      expect(plan?.hint).toMatch(/nothing was written; you have now seen the file/);
+      expect(showsObservedContent(plan!)).toBe(true);
+    }
+    // Other editor commands after FS_NOT_OBSERVED are left alone (never guessed into a retry).
+    expect(planRecovery({ name: 'str_replace_editor', arguments: { command: 'undo_edit', path } }, finalResult, env)).toBeUndefined();
+  });
+
   it('reads the file the call names, resolved against the cwd; a quoted path is used only when it is that file', () => {
     const unobserved = (path: string): ToolResultLike => ({ isError: true, error: { message: `edit requires reading "${path}" first — read the file, then retry`, info: { code: 'FS_NOT_OBSERVED', name: 'FsError' } } });
     const edit = (file_path: string) => ({ name: 'edit', arguments: { file_path, old_string: 'a', new_string: 'b' } });
