@@ -5,14 +5,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateArguments } from '@dsh-tool-normalizer/core-rules';
 import { schemasFromSdk } from '../src/sdk-schemas.js';
 
-const CAPTURES = path.resolve(process.env.DSH_CAPTURES_DIR ?? '/work/shared/dsh-captures');
-const hasCaptures = fs.existsSync(path.join(CAPTURES, 'code-system-prompt.txt'));
+// Captured from DSH 0.1.0-rc.8 (`tests/fixtures/`); DSH_CAPTURES_DIR points the test at another host's captures.
+const CAPTURES = path.resolve(process.env.DSH_CAPTURES_DIR ?? fileURLToPath(new URL('./fixtures/', import.meta.url)));
 
-describe.skipIf(!hasCaptures)('schemas from the Code-Mode SDK', () => {
+describe('schemas from the Code-Mode SDK', () => {
   const sdk = schemasFromSdk(fs.readFileSync(path.join(CAPTURES, 'code-system-prompt.txt'), 'utf8'));
   const native = (JSON.parse(fs.readFileSync(path.join(CAPTURES, 'native-tool-schemas.json'), 'utf8')) as { function?: { name: string; parameters: { properties?: object; required?: string[] } }; name?: string; parameters?: { properties?: object; required?: string[] } }[]).map(
     (tool) => tool.function ?? (tool as { name: string; parameters: { properties?: object; required?: string[] } }),
