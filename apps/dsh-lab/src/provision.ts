@@ -20,8 +20,8 @@ export interface DshInstall {
 }
 
 /**
- * The rc.8 HMR-row workaround (the host notes describe it for headless; the web profile of rc.8 fails the same
- * way, measured): the profile's `hmr` row is not active at boot, yet the launcher reads `ctx.get('hmr')` right
+ * The rc.8 HMR-row workaround (docs/host-facts.md#boot-workarounds; measured for both the headless and the web
+ * profile): the profile's `hmr` row is not active at boot, yet the launcher reads `ctx.get('hmr')` right
  * after creating it lazily (undefined) and fails with "user patch-layer watching requires the Cordis HMR
  * service". Mounting the row, watching nothing, makes HMR active at boot. Written to both profiles.
  */
