@@ -35,50 +35,42 @@ const hostExternals = {
   },
 };
 
+/**
+ * What the plugin file and the command file share: one ESM file for Node 20+, workspace sources, host packages
+ * external. Bundled CommonJS dependencies (secretlint's rules, prom-client) call `require('tty')` and other
+ * built-ins; an ESM file has no `require`, so each file starts by making one. Without it the secret scan fails
+ * closed and stores no free text, and the metrics route cannot load.
+ */
+const NODE_FILE = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: false,
+  legalComments: 'inline',
+  plugins: [hostExternals],
+  conditions: SOURCE_CONDITIONS,
+  logLevel: 'warning',
+};
+const CREATE_REQUIRE = ["import { createRequire as __tnCreateRequire } from 'node:module';", 'const require = __tnCreateRequire(import.meta.url);'];
+
 export async function buildBundle() {
   await mkdir(here('./dist'), { recursive: true });
   const result = await build({
+    ...NODE_FILE,
     entryPoints: [here('./src/index.ts')],
     outfile: here('./dist/index.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: false,
-    legalComments: 'inline',
     metafile: true,
-    plugins: [hostExternals],
-    conditions: SOURCE_CONDITIONS,
-    logLevel: 'warning',
-    // Bundled CommonJS dependencies (secretlint's rules) call `require('tty')` and other built-ins; an ESM file has no
-    // `require`, so the bundle makes one. Without it the secret scan fails closed and stores no free text.
     banner: {
-      js: [
-        '// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.',
-        "import { createRequire as __tnCreateRequire } from 'node:module';",
-        'const require = __tnCreateRequire(import.meta.url);',
-      ].join('\n'),
+      js: ['// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.', ...CREATE_REQUIRE].join('\n'),
     },
   });
   await build({
+    ...NODE_FILE,
     entryPoints: [here('./src/cli/bin.ts')],
     outfile: here('./dist/cli.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: false,
-    legalComments: 'inline',
-    plugins: [hostExternals],
-    conditions: SOURCE_CONDITIONS,
-    logLevel: 'warning',
     banner: {
-      js: [
-        '#!/usr/bin/env node',
-        '// dsh-tool-normalizer command line (doctor, analyze). Source: the dsh-tool-normalizer monorepo.',
-        "import { createRequire as __tnCreateRequire } from 'node:module';",
-        'const require = __tnCreateRequire(import.meta.url);',
-      ].join('\n'),
+      js: ['#!/usr/bin/env node', '// dsh-tool-normalizer command line (doctor, analyze). Source: the dsh-tool-normalizer monorepo.', ...CREATE_REQUIRE].join('\n'),
     },
   });
   await chmod(here('./dist/cli.js'), 0o755);
