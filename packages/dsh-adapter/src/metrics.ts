@@ -14,14 +14,17 @@
  * processes and make counters go down. These counters see exactly the calls this process recorded, the same calls
  * (and the same acceptance rule) the store counts.
  *
- * Labels are bounded: tool, category, model and rule names are redacted and cut the way the store names its rows,
- * and fold into "other" past a cap, as do label combinations past `MAX_SERIES`.
+ * Labels are bounded: a tool, category, model or rule name is its own label value only when it is a plain
+ * identifier-like name that redaction leaves unchanged (telemetry-store's `plainName`); any other name is shown as
+ * "redacted". The store's second redaction layer (secretlint) is asynchronous and cannot run at count time, so a
+ * name that merely looks unusual is folded rather than trusted. Names fold into "other" past a cap, as do label
+ * combinations past `MAX_SERIES`.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { displayName, inputProblem, isRepeatCaught, OTHER, REDACTED, REPEAT_RULE_ID, redact, type TelemetryEventInput, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { inputProblem, isRepeatCaught, OTHER, plainName, REDACTED, REPEAT_RULE_ID, redact, type TelemetryEventInput, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 
 /** This plugin's version (kept equal to the published package's version by a test). */
 export const PLUGIN_VERSION = '0.1.0';
@@ -81,7 +84,10 @@ class SeriesTable<L extends string> {
   }
 }
 
-/** Raw name -> label value, redacted and cut once per distinct name, "other" past the cap. */
+/** The label value of a name that is not a plain identifier-like name (it may hold a secret). */
+export const REDACTED_LABEL = 'redacted';
+
+/** Raw name -> label value ("redacted" for a name that is not plain), decided once per distinct name, "other" past the cap. */
 class LabelNames {
   readonly #names = new Map<string, string>();
   constructor(readonly cap: number) {}
@@ -90,7 +96,7 @@ class LabelNames {
     const known = this.#names.get(raw);
     if (known !== undefined) return known;
     if (this.#names.size >= this.cap) return OTHER;
-    const label = displayName(raw.length > 1024 ? raw.slice(0, 1024) : raw);
+    const label = plainName(raw) ?? REDACTED_LABEL;
     this.#names.set(raw, label);
     return label;
   }

@@ -188,6 +188,23 @@ describe('FleetCounters', () => {
     expect(JSON.stringify(rows)).not.toContain('abcdefghijklmnop');
   });
 
+  it('shows a name only the secret scan would catch, or any name that is not identifier-like, as "redacted"', () => {
+    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    const random = (n: number) => Array.from({ length: n }, () => alnum[Math.floor(Math.random() * alnum.length)]).join('');
+    const sendgrid = `SG.${random(22)}.${random(43)}`;
+    const linear = `lin_api_${random(40)}`;
+    const counters = new FleetCounters();
+    counters.count(call(`SENDGRID=${sendgrid}`, 'fs-not-found'));
+    counters.count(call(linear, 'fs-not-found'));
+    counters.count(call('ghp_' + random(36), 'fs-not-found'));
+    counters.count(call('read the file at /tmp', 'fs-not-found'));
+    counters.count(call('mcp__github__create_pull_request', 'fs-not-found'));
+    const text = JSON.stringify([...counters.calls.rows()]);
+    for (const secret of [sendgrid.slice(3, 25), linear.slice(8, 30)]) expect(text).not.toContain(secret);
+    const tools = new Set([...counters.calls.rows()].map((row) => row.labels.tool));
+    expect(tools).toEqual(new Set(['redacted', 'mcp__github__create_pull_request']));
+  });
+
   it('counts each rule once per call, heals only for healed outcomes, repeats by tool', () => {
     const counters = new FleetCounters();
     counters.count(call('edit', 'fs-not-observed', 'healed-success', { ruleIds: ['recover.observe-then-retry', 'recover.observe-then-retry'], tokensSaved: 120 }));

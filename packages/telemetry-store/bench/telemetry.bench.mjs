@@ -83,7 +83,7 @@ function filled(name, count) {
       delta.tokensSaved += 10;
       counts.set(key, delta);
     }
-    db.writeBatch({ events, counts: [...counts.values()], dropped: 0 }, caps, retention);
+    db.writeBatch({ events, counts: [...counts.values()], repeats: 0, dropped: 0 }, caps, retention);
   }
   db.close();
   return createTelemetryStore({ dir, flushIntervalMs: 60_000, maxStoredEvents: 2_000_000, maxStoredBytes: 4 * 1024 ** 3, warn: () => {} });

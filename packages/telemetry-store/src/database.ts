@@ -167,6 +167,11 @@ export class TelemetryDatabase {
     }
   }
 
+  /** How long later statements wait for another process's lock. */
+  setBusyTimeout(busyTimeoutMs: number): void {
+    this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  }
+
   /** Throws ForeignDatabaseError unless the file is ours or empty; returns true when it is ours already. */
   private checkOwner(): boolean {
     const applicationId = Number(this.db.prepare('PRAGMA application_id').get()?.['application_id'] ?? 0);

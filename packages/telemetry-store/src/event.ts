@@ -68,6 +68,22 @@ export function displayName(name: string): string {
   return cutLabel(redactedText(name), MAX_KEY_CHARS);
 }
 
+/** An identifier-like name: a letter, then letters, digits and `_ . : / -`, at most 128 characters. */
+const IDENTIFIER_NAME = /^[A-Za-z][A-Za-z0-9_.:/-]{0,127}$/;
+/** A run between separators long enough, and mixed enough, to be a key or a token rather than a word. */
+const TOKEN_LIKE_PART = /^(?=.*[0-9])(?=.*[A-Za-z])[A-Za-z0-9]{16,}$|^[A-Za-z0-9]{32,}$/;
+
+/**
+ * The name itself when it is a plausible tool, model or category name (identifier-like, no token-like part, left
+ * unchanged by redaction), otherwise `undefined`. Used where the asynchronous secret scan cannot run: the caller
+ * shows anything else under a fold such as "other".
+ */
+export function plainName(name: string): string | undefined {
+  if (!IDENTIFIER_NAME.test(name)) return undefined;
+  if (name.split(/[_.:/-]+/).some((part) => TOKEN_LIKE_PART.test(part))) return undefined;
+  return redactedText(name) === name ? name : undefined;
+}
+
 /** The stored event from already redacted texts: every field cut to its bound. */
 export function boundEvent(texts: RedactedTexts, input: TelemetryEventInput, id: string, at: number): TelemetryEvent {
   const event: TelemetryEvent = {

@@ -4,7 +4,9 @@
  * writer (a timer, or `flush()`) turns the queue into redacted events (own rules, then secretlint), writes events
  * and counts to the SQLite database in one transaction, then appends the events to the JSONL journal. `stats()`
  * and `events()` read the database, so they show every process sharing the directory. A directory that cannot be
- * written turns the store into an in-memory database with one warning: counting and stats continue.
+ * written turns the store into an in-memory database with one warning: counting and stats continue. A database
+ * another process holds locked at start is not waited for: the store opens it on a later writer cycle, keeping
+ * everything recorded meanwhile queued (a busy lock is transient, never a reason to stop saving).
  */
 import { mkdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -12,7 +14,7 @@ import { join } from 'node:path';
 import { captureInput, captureString, resolveCapture, type DeferBudget } from './capture.js';
 import { OTHER } from './counters.js';
 import { ForeignDatabaseError, TelemetryDatabase, isBusyError, isCorruptError, moveAside, type WriteBatch } from './database.js';
-import { boundEvent, cutLabel, inputProblem, redactTexts, tokenCount, type RedactedTexts } from './event.js';
+import { boundEvent, cutLabel, inputProblem, plainName, redactTexts, tokenCount, type RedactedTexts } from './event.js';
 import { appendLines, rotateLog, truncateLog } from './log-file.js';
 import { serializeEvent } from './log-format.js';
 import { MAX_KEY_CHARS } from './counters.js';
@@ -108,6 +110,10 @@ const MAX_PENDING_KEYS = 2000;
  * (so that record() never reads, and so never flattens, a huge string). Past it, strings are cut on the spot.
  */
 const DEFER_BUDGET_CHARS = 256 * 1024 * 1024;
+/** How long close() keeps retrying a write another process's lock held up (at least; 5 busy timeouts if longer). */
+const CLOSE_RETRY_MS = 5000;
+/** Raw names remembered with their redacted display names for an exit-time save. */
+const MAX_KNOWN_NAMES = 4096;
 /** Events turned into rows per writer step before yielding to the event loop. */
 const BUILD_SLICE = 16;
 
@@ -150,6 +156,11 @@ class SqliteTelemetryStore implements TelemetryStore {
   private readonly caps: { maxTools: number; maxCategories: number };
   private readonly retention: { maxRows: number; maxBytes: number };
   private db: TelemetryDatabase;
+  private readonly busyTimeoutMs: number;
+  /** True while the file could not be opened because another process held its lock (`db` is an empty stand-in). */
+  private waitingForFile = false;
+  /** Display names this process already passed through both redaction layers (what an exit-time save may use). */
+  private readonly knownNames = new Map<string, string>();
   private persistent = true;
   private journaling = true;
 
@@ -163,6 +174,8 @@ class SqliteTelemetryStore implements TelemetryStore {
   private pendingCounts = new Map<string, PendingCount>();
   /** A batch built but not yet committed (another process held the lock): written first by the next cycle. */
   private unwritten: WriteBatch | undefined;
+  /** What the current writer cycle took from the queue and the counts while it redacts (for an exit-time save). */
+  private inFlight: { pending: PendingCount[]; events: number; dropped: number; repeats: number } | undefined;
   private repeatsSinceFlush = 0;
   private ioChain: Promise<void> = Promise.resolve();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -200,7 +213,10 @@ class SqliteTelemetryStore implements TelemetryStore {
       maxBytes: countOption(options, 'maxStoredBytes', DEFAULT_MAX_STORED_BYTES, 1024 * 1024),
     };
     this.queue = new Array<QueuedEvent | undefined>(this.maxQueued);
-    this.db = this.open(countOption(options, 'busyTimeoutMs', 1000, 0));
+    this.busyTimeoutMs = countOption(options, 'busyTimeoutMs', 1000, 0);
+    // No busy wait here: this runs at plugin load on DSH's thread. A locked file is opened by a later writer cycle.
+    this.db = this.open(0) ?? this.standIn();
+    process.on('exit', this.saveAtExit);
   }
 
   get logging(): boolean {
@@ -212,28 +228,56 @@ class SqliteTelemetryStore implements TelemetryStore {
   }
 
   /**
-   * The database in `dir`. A corrupt file is moved aside and rebuilt; someone else's database is left alone; a
-   * directory that cannot be used gives an in-memory database. Each case warns once; none throws.
+   * The database in `dir`, waiting at most `busyTimeoutMs` for another process's lock. A corrupt file is moved aside
+   * and rebuilt; someone else's database is left alone; a directory that cannot be used gives an in-memory database
+   * (each case warns once). Undefined, with `waitingForFile` set, when the file is locked: never throws.
    */
-  private open(busyTimeoutMs: number): TelemetryDatabase {
+  private open(busyTimeoutMs: number): TelemetryDatabase | undefined {
     const options = { busyTimeoutMs, now: this.now() };
     try {
       mkdirSync(this.dir, { recursive: true });
+      let db: TelemetryDatabase;
       try {
-        return new TelemetryDatabase(this.databasePath, options);
+        db = new TelemetryDatabase(this.databasePath, options);
       } catch (error) {
         if (!isCorruptError(error)) throw error;
         const movedTo = moveAside(this.databasePath, options.now);
         this.warn(`the telemetry database ${this.databasePath} was corrupt (${errorCode(error)}); moved to ${movedTo} and started a new one`);
-        return new TelemetryDatabase(this.databasePath, options);
+        db = new TelemetryDatabase(this.databasePath, options);
       }
+      db.setBusyTimeout(this.busyTimeoutMs);
+      this.waitingForFile = false;
+      return db;
     } catch (error) {
+      if (isBusyError(error)) {
+        this.waitingForFile = true;
+        return undefined;
+      }
+      this.waitingForFile = false;
       const reason = error instanceof ForeignDatabaseError ? error.message : errorCode(error);
       this.warn(`telemetry is not saved: cannot use ${this.databasePath} (${reason}); counting continues in memory`);
       this.persistent = false;
       this.journaling = false;
       return new TelemetryDatabase(':memory:', options);
     }
+  }
+
+  /** An empty in-memory database read by stats() while the file is locked; it is never written. */
+  private standIn(): TelemetryDatabase {
+    return new TelemetryDatabase(':memory:', { busyTimeoutMs: 0, now: this.now() });
+  }
+
+  /**
+   * While the file was locked at open: tries again, waiting at most `busyTimeoutMs` (the writer waits as long as a
+   * write would; stats() does not wait). True when the store's database is ready to write.
+   */
+  private openIfWaiting(busyTimeoutMs: number): boolean {
+    if (!this.waitingForFile) return true;
+    const db = this.open(busyTimeoutMs);
+    if (db === undefined) return false;
+    this.db.close();
+    this.db = db;
+    return true;
   }
 
   record(input: TelemetryEventInput): void {
@@ -308,6 +352,7 @@ class SqliteTelemetryStore implements TelemetryStore {
 
   stats(query?: StatsQuery): StatsPayload {
     const valid = validateStatsQuery(query);
+    this.openIfWaiting(0);
     const { counters, dropped, pruned, storedEvents } = this.db.readCounters(this.caps);
     const { events, invalid } = this.db.newestEvents(this.recentCapacity);
     return computeStats({
@@ -349,6 +394,7 @@ class SqliteTelemetryStore implements TelemetryStore {
     this.invalidRows = 0;
     return this.enqueueCycle(async () => {
       this.unwritten = undefined;
+      this.openIfWaiting(this.busyTimeoutMs);
       this.db.clear(this.now());
       if (this.journaling) {
         try {
@@ -366,12 +412,25 @@ class SqliteTelemetryStore implements TelemetryStore {
 
   async close(): Promise<void> {
     if (this.closed) return this.ioChain;
+    process.off('exit', this.saveAtExit);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const flushed = this.flush();
     this.closed = true;
     await flushed.catch(() => undefined);
+    // Another process holding the lock is transient: retry (without blocking the thread between tries) for a while.
+    const deadline = Date.now() + Math.max(CLOSE_RETRY_MS, 5 * this.busyTimeoutMs);
+    while (this.hasUnsaved() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await this.flush().catch(() => undefined);
+    }
+    if (this.hasUnsaved()) this.warn(`telemetry of this process was not saved: ${this.databasePath} stayed locked until close`);
     await this.enqueueCycle(async () => this.db.close());
+  }
+
+  /** Counts or events this process could not write yet because the file was locked. */
+  private hasUnsaved(): boolean {
+    return this.waitingForFile || this.unwritten !== undefined;
   }
 
   private scheduleFlush(): void {
@@ -394,8 +453,45 @@ class SqliteTelemetryStore implements TelemetryStore {
     const names = [...new Set(raw)];
     const own = names.map((name) => redactTexts({ tool: name, category: '', outcome: 'passthrough', ruleIds: [] }).tool);
     const scanned = await this.scan(own, own);
-    return new Map(names.map((name, i) => [name, cutLabel(scanned[i] as string, MAX_KEY_CHARS)]));
+    const display = new Map(names.map((name, i) => [name, cutLabel(scanned[i] as string, MAX_KEY_CHARS)]));
+    for (const [name, shown] of display) {
+      if (this.knownNames.size >= MAX_KNOWN_NAMES) break;
+      if (name.length <= MAX_KEY_CHARS) this.knownNames.set(name, shown);
+    }
+    return display;
   }
+
+  /**
+   * The process is exiting without close() (a graceful `process.exit`): only synchronous work runs now, and the
+   * secret scan is asynchronous. So the batch a lock held up is written as built, pending counts are written under
+   * names already redacted by both layers, or plain identifier-like names (anything else counts as "other"), and queued events, which
+   * cannot be redacted in time, are counted as dropped rather than stored.
+   */
+  private readonly saveAtExit = (): void => {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (!this.openIfWaiting(this.busyTimeoutMs)) return;
+      if (this.unwritten !== undefined) this.db.writeBatch(this.unwritten, this.caps, this.retention);
+      this.unwritten = undefined;
+      const inFlight = this.inFlight ?? { pending: [], events: 0, dropped: 0, repeats: 0 };
+      const dropped = this.droppedSinceFlush + this.takeQueue().length + inFlight.dropped + inFlight.events;
+      const repeats = this.repeatsSinceFlush + inFlight.repeats;
+      const counts = [...inFlight.pending, ...this.pendingCounts.values()].map((count) => ({
+        tool: this.knownNames.get(count.tool) ?? plainName(count.tool) ?? OTHER,
+        category: this.knownNames.get(count.category) ?? plainName(count.category) ?? OTHER,
+        outcome: count.outcome,
+        calls: count.calls,
+        tokensSaved: count.tokensSaved,
+      }));
+      if (counts.length > 0 || dropped > 0) {
+        this.db.writeBatch({ events: [], counts, repeats, dropped }, this.caps, this.retention);
+      }
+      this.db.close();
+    } catch {
+      // exiting: nothing more can be done, and an exit handler must not throw
+    }
+  };
 
   /** secretlint over texts; if it fails, `fallback` (warned once). */
   private async scan(texts: string[], fallback: string[]): Promise<string[]> {
@@ -440,6 +536,11 @@ class SqliteTelemetryStore implements TelemetryStore {
 
   /** One writer cycle: build the queued events, commit events and counts in one transaction, then journal them. */
   private async writeCycle(): Promise<void> {
+    if (!this.openIfWaiting(this.busyTimeoutMs)) {
+      // the file is still locked: keep counts and events queued and try again on the next cycle
+      this.scheduleFlush();
+      return;
+    }
     if (this.unwritten === undefined) {
       const items = this.takeQueue();
       const pending = [...this.pendingCounts.values()];
@@ -449,6 +550,7 @@ class SqliteTelemetryStore implements TelemetryStore {
       const repeats = this.repeatsSinceFlush;
       this.repeatsSinceFlush = 0;
       if (items.length === 0 && pending.length === 0 && dropped === 0) return;
+      this.inFlight = { pending, events: items.length, dropped, repeats };
       const names = await this.displayNames([
         ...pending.flatMap((count) => [count.tool, count.category]),
         ...items.flatMap((item) => [item.input.tool, item.input.category]),
@@ -467,6 +569,7 @@ class SqliteTelemetryStore implements TelemetryStore {
         tokensSaved: count.tokensSaved,
       }));
       this.unwritten = { events, counts, repeats, dropped };
+      this.inFlight = undefined;
     }
     const batch = this.unwritten;
     try {

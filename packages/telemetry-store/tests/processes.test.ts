@@ -144,3 +144,86 @@ describe('a directory the process may not write', () => {
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
 });
+
+/** A child that records `count` calls, then `close`s, or exits gracefully without close (`exit`). */
+function lifecycleScript(): string {
+  const script = join(work, 'lifecycle.mjs');
+  writeFileSync(
+    script,
+    `import { createTelemetryStore } from ${JSON.stringify(join(work, 'telemetry-store.mjs'))};
+const [dir, tag, count, busyTimeoutMs, ending] = process.argv.slice(2);
+const warnings = [];
+const store = createTelemetryStore({ dir, busyTimeoutMs: Number(busyTimeoutMs), flushIntervalMs: 5, warn: (m) => warnings.push(m) });
+process.stdout.write('opened\\n');
+for (let i = 0; i < Number(count); i += 1) {
+  store.record({ tool: tag, category: 'C', outcome: 'healed-success', ruleIds: ['r'], callId: tag + '-' + i, before: { i } });
+  if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+process.stdout.write('recorded\\n');
+if (ending === 'exit') process.exit(0);
+if (ending === 'wait') await new Promise((resolve) => process.stdin.once('data', resolve));
+await store.close();
+process.stdout.write(JSON.stringify({ warnings, logging: store.logging }) + '\\n');
+`,
+  );
+  return script;
+}
+
+describe('a database another process holds locked', () => {
+  it('at start: the store opens without waiting, keeps counting, and saves everything once the lock is gone', async () => {
+    const dir = join(work, 'locked-at-start');
+    await statsOf(dir); // creates the database
+    const { DatabaseSync } = loadSqlite();
+    const holder = new DatabaseSync(join(dir, 'tool-normalizer.sqlite'));
+    holder.exec('BEGIN IMMEDIATE');
+    holder.exec('CREATE TABLE IF NOT EXISTS held (x)');
+    const child = spawn(process.execPath, [lifecycleScript(), dir, 'L', '200', '1000', 'wait'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    // The child opened and recorded every call while the lock was still held (nothing in it waited for the lock).
+    await expect.poll(() => output, { timeout: 30_000 }).toContain('recorded');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // a few writer cycles find the file still locked
+    holder.exec('ROLLBACK');
+    holder.close();
+    child.stdin.end('go\n');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const result = JSON.parse(output.trim().split('\n').at(-1) as string) as { warnings: string[]; logging: boolean };
+    expect(result).toEqual({ warnings: [], logging: true });
+    const { stats, storedEvents } = await statsOf(dir);
+    expect(stats.totals.calls).toBe(200);
+    expect(storedEvents).toBe(200);
+  }, 60_000);
+
+  it('three processes starting together with a 1 ms busy timeout lose no count', async () => {
+    const dir = join(work, 'three-at-once');
+    const script = lifecycleScript();
+    await Promise.all(['X', 'Y', 'Z'].map((tag) => run(process.execPath, [script, dir, tag, '400', '1', 'close'])));
+    const { stats } = await statsOf(dir);
+    expect(stats.totals.calls).toBe(1200);
+    expect(stats.tools.map((row) => [row.name, row.calls]).sort()).toEqual([['X', 400], ['Y', 400], ['Z', 400]]);
+  }, 60_000);
+});
+
+describe('a graceful exit without close()', () => {
+  it('saves the counts of every recorded call (their events, not secret-scanned yet, count as dropped)', async () => {
+    const dir = join(work, 'exit-without-close');
+    await run(process.execPath, [lifecycleScript(), dir, 'E', '100', '1000', 'exit']);
+    const { stats, storedEvents } = await statsOf(dir);
+    expect(stats.totals.calls).toBe(100);
+    expect(stats.tools.map((row) => [row.name, row.calls])).toEqual([['E', 100]]);
+    expect(storedEvents + stats.storage.dropped).toBe(100);
+  }, 60_000);
+
+  it('does not keep an exit listener for a closed store (no leak across reloads)', async () => {
+    const before = process.listenerCount('exit');
+    for (let i = 0; i < 20; i += 1) {
+      const store = createTelemetryStore({ dir: join(work, 'reloads'), warn: () => undefined });
+      store.record({ tool: 't', category: 'C', outcome: 'healed-success', ruleIds: [] });
+      await store.close();
+    }
+    expect(process.listenerCount('exit')).toBe(before);
+    expect((await statsOf(join(work, 'reloads'))).stats.totals.calls).toBe(20);
+  }, 60_000);
+});
