@@ -25,6 +25,7 @@ export const README_TARGETS = Object.freeze([
   { file: 'README.zh.md', lang: 'zh', parts: ['options', 'rules'] },
   { file: 'packages/dsh-tool-normalizer/README.md', lang: 'en', parts: ['options', 'rules', 'prompt'] },
   { file: 'packages/dsh-tool-normalizer/README.zh.md', lang: 'zh', parts: ['options', 'rules', 'prompt'] },
+  { file: 'packages/core-rules/README.md', lang: 'en', parts: ['rules'] },
 ]);
 
 const HEADERS = {

@@ -14,7 +14,7 @@ import { dispatchProgram } from './rules/run-code.js';
 import { describeCall } from './text.js';
 import { findTool, RUN_CODE, requiredKeys, toolNames } from './tools.js';
 import { toolNameCandidates } from './tool-names.js';
-import { STALE_HINT } from './recovery.js';
+import { STALE_UNREAD_HINT } from './recovery.js';
 import type { Diagnostic, Environment, ToolCall, ToolResultLike } from './types.js';
 
 /** Longest ready-to-paste call a hint will carry. */
@@ -191,7 +191,8 @@ export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment
         if (call.name === RUN_CODE) return innerNotObservedHint(message);
         return message.includes('read the file, then retry') ? undefined : `Hint: read ${/"([^"]+)"/.exec(message)?.[1] ?? 'the file'} first, then resend the same call.`;
       case 'fs-stale-version':
-        return STALE_HINT;
+        // hintFor runs when no recovery refreshed the file: do not claim it was re-read.
+        return STALE_UNREAD_HINT;
       case 'editor-path':
         return editorPathHint(call, env);
       case 'editor-range':

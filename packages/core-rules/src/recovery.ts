@@ -116,6 +116,9 @@ export function clampViewRange(range: readonly number[], lines: number): [number
 
 export const STALE_HINT = 'Hint: the file changed on disk after you read it; it has been re-read now, so read it again and apply your change to its current content instead of resending the old edit.';
 
+/** The stale-file hint when nothing was re-read (an unanchored write, or autoObserveFiles off). */
+export const STALE_UNREAD_HINT = 'Hint: the file changed on disk after you read it; read it again and apply your change to its current content instead of resending the old call.';
+
 function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, options: RecoveryOptions): RecoveryPlan | undefined {
   if (options.aborted || options.fromPlan || !result?.isError) return undefined;
   if (typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
@@ -144,7 +147,9 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
       return { ruleId: 'recover.observe-then-retry', category, steps: [observe, { name: call.name, arguments: args, role: 'retry' }], resultFrom: 'last-step' };
     }
     case 'fs-stale-version': {
-      if (!toggles.autoObserveFiles || !args) return undefined;
+      // A write/insert/create carries no anchor: after a silent refresh, resending it blindly would overwrite content
+      // the model has not seen. Only anchored edits get the refresh; the rest are told to read the file again.
+      if (!toggles.autoObserveFiles || !args || isUnanchoredWrite(call.name, args)) return undefined;
       const path = targetPath(message, args, env.cwd);
       const observe = path ? observeStep(path, env) : undefined;
       if (!observe) return undefined;

@@ -185,3 +185,25 @@ describe('planRecovery on real host errors', () => {
     expect(planRecovery({ name: 'edit', arguments: 'nope' }, { isError: true, error: { message: 'x', info: { code: 'FS_NOT_OBSERVED' } } }, codeEnv)).toBeUndefined();
   });
 });
+
+describe('a stale file is never refreshed for a call without an anchor', () => {
+  const staleError = (path: string) => ({ isError: true, error: { message: `cannot edit "${path}": file changed since it was read — re-read the file, then retry`, info: { name: 'FsError', code: 'FS_STALE_VERSION' } } });
+  const env = { mode: 'native' as const, cwd: '/workspace', tools: [{ name: 'read', parameters: {} }, { name: 'write', parameters: {} }, { name: 'edit', parameters: {} }, { name: 'str_replace_editor', parameters: {} }] };
+
+  it.each([
+    ['write', { file_path: '/workspace/a.txt', content: 'new' }],
+    ['str_replace_editor', { command: 'insert', path: '/workspace/a.txt', insert_line: 1, new_str: 'x' }],
+    ['str_replace_editor', { command: 'create', path: '/workspace/a.txt', file_text: 'x' }],
+  ])('%s %j: no silent re-read (a blind resend would overwrite what the model has not seen)', (name, args) => {
+    const call = { name, arguments: args };
+    expect(planRecovery(call, staleError('/workspace/a.txt'), env)).toBeUndefined();
+    expect(hintFor(call, staleError('/workspace/a.txt'), env)).toMatch(/read it again/);
+    expect(hintFor(call, staleError('/workspace/a.txt'), env)).not.toMatch(/re-read now/);
+  });
+
+  it('an anchored edit is refreshed (its anchors protect a resend) and told it was re-read', () => {
+    const plan = planRecovery({ name: 'edit', arguments: { file_path: '/workspace/a.txt', old_string: 'a', new_string: 'b' } }, staleError('/workspace/a.txt'), env);
+    expect(plan?.ruleId).toBe('recover.stale-refresh');
+    expect(plan?.hint).toMatch(/re-read now/);
+  });
+});

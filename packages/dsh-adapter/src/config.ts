@@ -22,7 +22,7 @@ export const ConfigSchema = Type.Object(
   {
     autoWrapRunCode: Type.Boolean({ default: true, description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.' }),
     autoBridgeDirectTools: Type.Boolean({ default: true, description: 'Code Mode: turn a direct call to a visible tool into a run_code call.' }),
-    autoObserveFiles: Type.Boolean({ default: true, description: 'Edit of an unread file: read it, then retry once. Write over an unread file: read it and show it to the model with the error (never retried).' }),
+    autoObserveFiles: Type.Boolean({ default: true, description: 'Edit of an unread file: read it, then retry once. Write (or editor insert/create) over an unread file: read it and show it to the model with the error, never retried (only with errorHints on). A stale edit is re-read, never re-applied.' }),
     autoClampRanges: Type.Boolean({ default: true, description: 'Clamp a str_replace_editor view_range that runs past the end of the file.' }),
     injectPrompt: Type.Boolean({ default: true, description: 'Add a short static tool-call guidance section to the system prompt.' }),
     errorHints: Type.Boolean({ default: true, description: 'Append one actionable hint to errors nobody could heal.' }),

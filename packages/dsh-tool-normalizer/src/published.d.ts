@@ -14,8 +14,9 @@ export interface ToolNormalizerConfig {
   /** Code Mode: turn a direct call to a visible tool into a run_code call. Default true. */
   autoBridgeDirectTools: boolean;
   /**
-   * Edit of an unread file: read it, then retry once. Write over an unread file: read it and show it to the model
-   * with the error (never retried). Default true.
+   * Edit of an unread file: read it, then retry once. Write (or editor insert/create) over an unread file: read it
+   * and show it to the model with the error, never retried (only with errorHints on). A stale edit is re-read, never
+   * re-applied. Default true.
    */
   autoObserveFiles: boolean;
   /** Clamp a str_replace_editor view_range that runs past the end of the file. Default true. */
