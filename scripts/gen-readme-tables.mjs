@@ -73,17 +73,22 @@ export function optionType(name, property) {
       break;
     case 'object': {
       // A typebox Record of strings: every value schema (pattern keys or additional properties) is a string.
-      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter((v) => typeof v === 'object');
+      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter(
+        (v) => typeof v === 'object',
+      );
       if (values.length > 0 && values.every((v) => v.type === 'string')) return 'map of string to string';
       break;
     }
   }
-  throw new Error(`gen-readme-tables: option "${name}" has a schema kind the generator does not render (${JSON.stringify(property.type)}); extend optionType()`);
+  throw new Error(
+    `gen-readme-tables: option "${name}" has a schema kind the generator does not render (${JSON.stringify(property.type)}); extend optionType()`,
+  );
 }
 
 function optionDefault(property) {
   const value = property.default;
-  if (typeof value === 'number' && value >= 1024 * 1024 && value % (1024 * 1024) === 0) return `${code(value)} (${value / (1024 * 1024)} MiB)`;
+  if (typeof value === 'number' && value >= 1024 * 1024 && value % (1024 * 1024) === 0)
+    return `${code(value)} (${value / (1024 * 1024)} MiB)`;
   return code(JSON.stringify(value));
 }
 
@@ -100,7 +105,13 @@ export function renderOptionsTable(configSchema, lang = 'en') {
 
 /** The rule catalogue table from core-rules' `ruleCatalogue`. */
 export function renderRulesTable(ruleCatalogue, lang = 'en') {
-  const rows = ruleCatalogue.map((rule) => [code(rule.id), rule.stage, code(rule.category), code(rule.option), `**${rule.title}.** ${rule.description}`]);
+  const rows = ruleCatalogue.map((rule) => [
+    code(rule.id),
+    rule.stage,
+    code(rule.category),
+    code(rule.option),
+    `**${rule.title}.** ${rule.description}`,
+  ]);
   return table(HEADERS[lang].rules, rows);
 }
 
@@ -111,7 +122,8 @@ export function estimateTokens(text) {
 
 /** The prompt section exactly as the plugin adds it, and its size. */
 export function renderPromptSection(text, lang = 'en') {
-  if (text.includes('```')) throw new Error('gen-readme-tables: the prompt section contains a Markdown fence; render it another way');
+  if (text.includes('```'))
+    throw new Error('gen-readme-tables: the prompt section contains a Markdown fence; render it another way');
   const size =
     lang === 'zh'
       ? `共 ${text.length} 个字符，按 DSH 自己的估算（字符数 / 4，向上取整）约 ${estimateTokens(text)} 个 token。打印命令：\`node scripts/gen-readme-tables.mjs --prompt\`。`
@@ -138,7 +150,10 @@ export function applyTables(text, tables, file = 'README') {
   for (const [name, body] of Object.entries(tables)) {
     const begin = out.indexOf(beginMarker(name));
     const end = out.indexOf(endMarker(name));
-    if (begin === -1 || end === -1 || end < begin) throw new Error(`${file}: missing or misordered markers for the generated ${name} (${beginMarker(name)} … ${endMarker(name)})`);
+    if (begin === -1 || end === -1 || end < begin)
+      throw new Error(
+        `${file}: missing or misordered markers for the generated ${name} (${beginMarker(name)} … ${endMarker(name)})`,
+      );
     out = `${out.slice(0, begin + beginMarker(name).length)}\n${body}\n${out.slice(end)}`;
   }
   return out;
@@ -150,7 +165,9 @@ async function main() {
   const sources = await loadGeneratorSources();
   if (process.argv.includes('--prompt')) {
     const text = sources.PROMPT_SECTION_TEXT;
-    console.log(`${text}\n\n${text.length} characters, about ${estimateTokens(text)} tokens (characters / 4, DSH's estimate)`);
+    console.log(
+      `${text}\n\n${text.length} characters, about ${estimateTokens(text)} tokens (characters / 4, DSH's estimate)`,
+    );
     return;
   }
   const drifted = [];

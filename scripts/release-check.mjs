@@ -93,7 +93,9 @@ function pnpmBin() {
  */
 export function checkChangesets() {
   const config = readJson(path.join(repoRoot, '.changeset', 'config.json'));
-  const groups = (config.fixed ?? []).map((group) => group.map((pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`)));
+  const groups = (config.fixed ?? []).map((group) =>
+    group.map((pattern) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`)),
+  );
   const problems = [];
   for (const { manifest } of publicPackages()) {
     const group = groups.findIndex((patterns) => patterns.some((re) => re.test(manifest.name)));
@@ -117,9 +119,14 @@ export async function pack(pkg, destination) {
 /** The file list and the manifest inside a tarball (paths without the leading `package/`). */
 export async function tarballContents(tarball) {
   const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 16 * 1024 * 1024 });
-  const files = stdout.split('\n').filter(Boolean).map((entry) => entry.replace(/^package\//, ''));
+  const files = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((entry) => entry.replace(/^package\//, ''));
   const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout);
-  const readme = files.includes('README.md') ? (await run('tar', ['-xzOf', tarball, 'package/README.md'], { maxBuffer: 16 * 1024 * 1024 })).stdout : '';
+  const readme = files.includes('README.md')
+    ? (await run('tar', ['-xzOf', tarball, 'package/README.md'], { maxBuffer: 16 * 1024 * 1024 })).stdout
+    : '';
   return { files, manifest, readme };
 }
 
@@ -130,14 +137,16 @@ export function checkTarballContents(name, { files, manifest, readme }) {
     if (!files.includes(required)) problems.push(`${name}: ${required} is not in the tarball`);
   }
   for (const file of files) {
-    if (/(^|\/)(tests?|__tests__|test-bundle|fixtures|bench)\//.test(file) || /\.(test|spec)\.[cm]?[jt]s$/.test(file)) problems.push(`${name}: ships a test file ${file}`);
+    if (/(^|\/)(tests?|__tests__|test-bundle|fixtures|bench)\//.test(file) || /\.(test|spec)\.[cm]?[jt]s$/.test(file))
+      problems.push(`${name}: ships a test file ${file}`);
     if (/\.map$/.test(file)) problems.push(`${name}: ships a map ${file}`);
     if (/\.tsbuildinfo$/.test(file)) problems.push(`${name}: ships build info ${file}`);
     if (/(^|\/)src\//.test(file)) problems.push(`${name}: ships a source file ${file}`);
   }
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies']) {
     for (const [dep, range] of Object.entries(manifest[field] ?? {})) {
-      if (String(range).startsWith('workspace:')) problems.push(`${name}: ${field}.${dep} is still "${range}" (pack with pnpm)`);
+      if (String(range).startsWith('workspace:'))
+        problems.push(`${name}: ${field}.${dep} is still "${range}" (pack with pnpm)`);
     }
   }
   for (const target of declaredTargets(manifest)) {
@@ -146,7 +155,8 @@ export function checkTarballContents(name, { files, manifest, readme }) {
   for (const [, link] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
     if (/^(https?:|mailto:|#)/.test(link) || !/^[.\w][\w./-]*$/.test(link)) continue;
     const target = path.posix.normalize(link.split('#')[0]);
-    if (!files.some((file) => file === target || file.startsWith(`${target}/`))) problems.push(`${name}: README links to ${link}, which the tarball does not contain`);
+    if (!files.some((file) => file === target || file.startsWith(`${target}/`)))
+      problems.push(`${name}: README links to ${link}, which the tarball does not contain`);
   }
   return problems;
 }
@@ -156,8 +166,17 @@ export async function runPublint(tarball) {
   const { publint } = await import(pathToFileURL(requireTool.resolve('publint')).href);
   const { formatMessage } = await import(pathToFileURL(requireTool.resolve('publint/utils')).href);
   const data = fs.readFileSync(tarball);
-  const { messages, pkg } = await publint({ pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) }, strict: true, level: 'warning' });
-  return messages.filter((message) => !isHostLoaderScript(pkg, message)).map((message) => `${pkg?.name ?? path.basename(tarball)}: publint ${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`);
+  const { messages, pkg } = await publint({
+    pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+    strict: true,
+    level: 'warning',
+  });
+  return messages
+    .filter((message) => !isHostLoaderScript(pkg, message))
+    .map(
+      (message) =>
+        `${pkg?.name ?? path.basename(tarball)}: publint ${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`,
+    );
 }
 
 /**
@@ -166,13 +185,21 @@ export async function runPublint(tarball) {
  * `require` as CommonJS. That one format message, for that one export, is expected.
  */
 function isHostLoaderScript(pkg, message) {
-  return message.code.endsWith('INVALID_FORMAT') && message.path?.[0] === 'exports' && message.path?.[1] === './client' && HOST_LOADER_PACKAGES.has(pkg?.name);
+  return (
+    message.code.endsWith('INVALID_FORMAT') &&
+    message.path?.[0] === 'exports' &&
+    message.path?.[1] === './client' &&
+    HOST_LOADER_PACKAGES.has(pkg?.name)
+  );
 }
 /** Packages shipping a host-loader `./client` (only the meta-package: dashboard-lit ships `./dsh-settings`, an ESM module). */
 const HOST_LOADER_PACKAGES = new Set(['dsh-tool-normalizer']);
 
 /** Entry points that are not TypeScript modules: the bundle patch, the host-loader client script, the prebuilt `<script>` bundle. */
-const NOT_MODULE_ENTRYPOINTS = { 'dsh-tool-normalizer': ['./client', './cordis.patch.yml'], '@dsh-tool-normalizer/dashboard-lit': ['./tn-dashboard.js'] };
+const NOT_MODULE_ENTRYPOINTS = {
+  'dsh-tool-normalizer': ['./client', './cordis.patch.yml'],
+  '@dsh-tool-normalizer/dashboard-lit': ['./tn-dashboard.js'],
+};
 
 /**
  * The exceptions above each name an export that exists: an entry left behind after an export was removed or moved
@@ -186,14 +213,18 @@ export function staleExceptions(packages) {
     const name = [...byName.keys()].find((n) => specifier === n || specifier.startsWith(`${n}/`));
     if (name === undefined) continue; // that package is not part of this run (--package)
     const key = specifier === name ? '.' : `.${specifier.slice(name.length)}`;
-    if (!isExport(name, key)) problems.push(`release-check: BROWSER_ONLY_EXPORTS lists ${specifier}, which ${name} does not export`);
+    if (!isExport(name, key))
+      problems.push(`release-check: BROWSER_ONLY_EXPORTS lists ${specifier}, which ${name} does not export`);
   }
   for (const name of HOST_LOADER_PACKAGES) {
-    if (byName.has(name) && !isExport(name, './client')) problems.push(`release-check: HOST_LOADER_PACKAGES lists ${name}, which has no ./client export`);
+    if (byName.has(name) && !isExport(name, './client'))
+      problems.push(`release-check: HOST_LOADER_PACKAGES lists ${name}, which has no ./client export`);
   }
   for (const [name, keys] of Object.entries(NOT_MODULE_ENTRYPOINTS)) {
     if (!byName.has(name)) continue;
-    for (const key of keys) if (!isExport(name, key)) problems.push(`release-check: NOT_MODULE_ENTRYPOINTS lists ${name} ${key}, which it does not export`);
+    for (const key of keys)
+      if (!isExport(name, key))
+        problems.push(`release-check: NOT_MODULE_ENTRYPOINTS lists ${name} ${key}, which it does not export`);
   }
   return problems;
 }
@@ -202,7 +233,16 @@ export function staleExceptions(packages) {
 export async function runAttw(tarball, name) {
   const cli = requireTool.resolve('@arethetypeswrong/cli/package.json').replace(/package\.json$/, 'dist/index.js');
   const excluded = NOT_MODULE_ENTRYPOINTS[name] ?? [];
-  const args = [cli, tarball, '--profile', 'esm-only', '--format', 'json', '--no-color', ...(excluded.length > 0 ? ['--exclude-entrypoints', ...excluded] : [])];
+  const args = [
+    cli,
+    tarball,
+    '--profile',
+    'esm-only',
+    '--format',
+    'json',
+    '--no-color',
+    ...(excluded.length > 0 ? ['--exclude-entrypoints', ...excluded] : []),
+  ];
   try {
     await run(process.execPath, args, { timeout: 2 * MINUTE, maxBuffer: 32 * 1024 * 1024 });
     return [];
@@ -220,12 +260,25 @@ export async function runAttw(tarball, name) {
 /** `npm install` of tarballs into a fresh folder; returns the folder. */
 export async function npmInstall(tarballs, label) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `tn-release-${label}-`));
-  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: `release-check-${label}`, private: true, type: 'module' })}\n`);
-  const args = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', '--ignore-scripts', ...tarballs];
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: `release-check-${label}`, private: true, type: 'module' })}\n`,
+  );
+  const args = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+    '--loglevel=error',
+    '--ignore-scripts',
+    ...tarballs,
+  ];
   try {
     await run('npm', args, { cwd: dir, timeout: 5 * MINUTE, env: { ...process.env, npm_config_workspaces: 'false' } });
   } catch (error) {
-    throw new Error(`npm install of ${tarballs.map((t) => path.basename(t)).join(', ')} failed: ${String(error.stderr || error.message).trim()}`);
+    throw new Error(
+      `npm install of ${tarballs.map((t) => path.basename(t)).join(', ')} failed: ${String(error.stderr || error.message).trim()}`,
+    );
   }
   return dir;
 }
@@ -243,15 +296,26 @@ export async function importInstalled(dir, specifiers) {
   const problems = [];
   for (const specifier of specifiers) {
     if (BROWSER_ONLY_EXPORTS.has(specifier)) {
-      const resolved = await run(process.execPath, ['--input-type=module', '-e', `console.log(import.meta.resolve(${JSON.stringify(specifier)}))`], { cwd: dir });
-      if (!fs.existsSync(fileURLToPath(resolved.stdout.trim()))) problems.push(`${specifier}: does not resolve to a file`);
+      const resolved = await run(
+        process.execPath,
+        ['--input-type=module', '-e', `console.log(import.meta.resolve(${JSON.stringify(specifier)}))`],
+        { cwd: dir },
+      );
+      if (!fs.existsSync(fileURLToPath(resolved.stdout.trim())))
+        problems.push(`${specifier}: does not resolve to a file`);
       continue;
     }
     const script = `const m = await import(${JSON.stringify(specifier)}); if (Object.keys(m).length === 0) throw new Error('no exports');`;
     try {
       await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, timeout: MINUTE });
     } catch (error) {
-      problems.push(`${specifier}: ESM import from the npm-installed tarball failed: ${String(error.stderr || error.message).trim().split('\n').slice(0, 6).join(' | ')}`);
+      problems.push(
+        `${specifier}: ESM import from the npm-installed tarball failed: ${String(error.stderr || error.message)
+          .trim()
+          .split('\n')
+          .slice(0, 6)
+          .join(' | ')}`,
+      );
     }
   }
   return problems;
@@ -263,15 +327,24 @@ export function checkMetaPackage(installedDir, packages) {
   const manifest = readJson(path.join(installedDir, 'package.json'));
   const patch = manifest.dsh?.bundle?.patch;
   if (!patch) problems.push('dsh-tool-normalizer: package.json has no dsh.bundle.patch');
-  else if (!fs.readFileSync(path.join(installedDir, patch), 'utf8').includes('name: \'dsh-tool-normalizer\'')) problems.push(`dsh-tool-normalizer: ${patch} does not insert the dsh-tool-normalizer row`);
-  if (manifest.dsh?.client?.platform !== 'web') problems.push('dsh-tool-normalizer: package.json has no dsh.client for the web platform');
+  else if (!fs.readFileSync(path.join(installedDir, patch), 'utf8').includes("name: 'dsh-tool-normalizer'"))
+    problems.push(`dsh-tool-normalizer: ${patch} does not insert the dsh-tool-normalizer row`);
+  if (manifest.dsh?.client?.platform !== 'web')
+    problems.push('dsh-tool-normalizer: package.json has no dsh.client for the web platform');
   const client = path.join(installedDir, String(manifest.exports?.['./client'] ?? ''));
-  if (!fs.existsSync(client) || !fs.readFileSync(client, 'utf8').startsWith('window.__ModuleLoader__.load(')) problems.push('dsh-tool-normalizer: the web client bundle (exports["./client"]) is missing or not in the host module-loader format');
-  if (Object.keys(manifest.dependencies ?? {}).length > 0) problems.push('dsh-tool-normalizer: the bundle must have no runtime dependencies');
+  if (!fs.existsSync(client) || !fs.readFileSync(client, 'utf8').startsWith('window.__ModuleLoader__.load('))
+    problems.push(
+      'dsh-tool-normalizer: the web client bundle (exports["./client"]) is missing or not in the host module-loader format',
+    );
+  if (Object.keys(manifest.dependencies ?? {}).length > 0)
+    problems.push('dsh-tool-normalizer: the bundle must have no runtime dependencies');
   const versions = new Map(packages.map((pkg) => [pkg.manifest.name, pkg.manifest.version]));
   for (const [dep, range] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies })) {
     if (!versions.has(dep)) continue;
-    if (range !== versions.get(dep)) problems.push(`dsh-tool-normalizer: its part ${dep} is pinned as "${range}", not the exact version ${versions.get(dep)}`);
+    if (range !== versions.get(dep))
+      problems.push(
+        `dsh-tool-normalizer: its part ${dep} is pinned as "${range}", not the exact version ${versions.get(dep)}`,
+      );
   }
   for (const bin of Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}))) {
     if (!fs.existsSync(path.join(installedDir, bin))) problems.push(`dsh-tool-normalizer: bin ${bin} is missing`);
@@ -319,7 +392,10 @@ export async function releaseCheck({ log = () => {}, only } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-release-'));
   const installs = [];
   try {
-    const build = await step('build output present', () => [...staleExceptions(packages), ...packages.flatMap(checkBuildOutput)]);
+    const build = await step('build output present', () => [
+      ...staleExceptions(packages),
+      ...packages.flatMap(checkBuildOutput),
+    ]);
     if (build.problems.length > 0) return { steps, packages: packages.map((p) => p.manifest.name) };
     const tarballs = new Map();
     await step('pnpm pack of every public package', async () => {
@@ -328,27 +404,39 @@ export async function releaseCheck({ log = () => {}, only } = {}) {
     });
     await step('tarball contents (LICENSE, README, no tests or maps, no workspace: ranges, README links)', async () => {
       const problems = [];
-      for (const [name, tarball] of tarballs) problems.push(...checkTarballContents(name, await tarballContents(tarball)));
+      for (const [name, tarball] of tarballs)
+        problems.push(...checkTarballContents(name, await tarballContents(tarball)));
       return problems;
     });
     await step('publint --strict', async () => (await Promise.all([...tarballs.values()].map(runPublint))).flat());
-    await step('are the types wrong (esm-only)', async () => (await Promise.all([...tarballs].map(([name, tarball]) => runAttw(tarball, name)))).flat());
+    await step('are the types wrong (esm-only)', async () =>
+      (await Promise.all([...tarballs].map(([name, tarball]) => runAttw(tarball, name)))).flat(),
+    );
     const libraries = packages.filter((pkg) => pkg.dir !== metaDir);
     const meta = packages.find((pkg) => pkg.dir === metaDir);
     await step('npm install of the library tarballs + ESM import of every export', async () => {
-      const dir = await npmInstall(libraries.map((pkg) => tarballs.get(pkg.manifest.name)), 'libraries');
+      const dir = await npmInstall(
+        libraries.map((pkg) => tarballs.get(pkg.manifest.name)),
+        'libraries',
+      );
       installs.push(dir);
       // The installed (packed) manifests: what a user can import, without the workspace-only source entries.
       const installed = (pkg) => readJson(path.join(dir, 'node_modules', pkg.manifest.name, 'package.json'));
-      return importInstalled(dir, libraries.flatMap((pkg) => exportSpecifiers(installed(pkg))));
+      return importInstalled(
+        dir,
+        libraries.flatMap((pkg) => exportSpecifiers(installed(pkg))),
+      );
     });
     if (meta) {
-      await step('npm install of the dsh-tool-normalizer tarball alone + ESM import, dsh field, patch, client, pinned parts', async () => {
-        const dir = await npmInstall([tarballs.get(meta.manifest.name)], 'meta');
-        installs.push(dir);
-        const problems = await importInstalled(dir, exportSpecifiers(meta.manifest));
-        return [...problems, ...checkMetaPackage(path.join(dir, 'node_modules', meta.manifest.name), packages)];
-      });
+      await step(
+        'npm install of the dsh-tool-normalizer tarball alone + ESM import, dsh field, patch, client, pinned parts',
+        async () => {
+          const dir = await npmInstall([tarballs.get(meta.manifest.name)], 'meta');
+          installs.push(dir);
+          const problems = await importInstalled(dir, exportSpecifiers(meta.manifest));
+          return [...problems, ...checkMetaPackage(path.join(dir, 'node_modules', meta.manifest.name), packages)];
+        },
+      );
     }
     await step('changesets: one fixed version group for every public package', checkChangesets);
     await step('GitHub workflows pass actionlint', async () => (await lintWorkflows()).problems);
@@ -368,7 +456,11 @@ export function stampRepository(url) {
   for (const pkg of publicPackages()) {
     const file = path.join(pkg.dir, 'package.json');
     const manifest = readJson(file);
-    manifest.repository = { type: 'git', url: gitUrl, directory: path.relative(repoRoot, pkg.dir).split(path.sep).join('/') };
+    manifest.repository = {
+      type: 'git',
+      url: gitUrl,
+      directory: path.relative(repoRoot, pkg.dir).split(path.sep).join('/'),
+    };
     fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
   }
 }
@@ -376,7 +468,8 @@ export function stampRepository(url) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const stamp = process.argv.indexOf('--stamp-repository');
   if (stamp !== -1) {
-    if (!/^https:\/\/\S+\/\S+$/.test(process.argv[stamp + 1] ?? '')) throw new Error('--stamp-repository needs an https URL');
+    if (!/^https:\/\/\S+\/\S+$/.test(process.argv[stamp + 1] ?? ''))
+      throw new Error('--stamp-repository needs an https URL');
     stampRepository(process.argv[stamp + 1]);
     process.exit(0);
   }
@@ -384,10 +477,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const only = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--package' ? [arg] : []));
   const report = await releaseCheck({
     only: only.length > 0 ? only : undefined,
-    log: json ? undefined : ({ name, problems, ms }) => {
-      console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name} (${(ms / 1000).toFixed(1)} s)`);
-      for (const problem of problems) console.log(`     - ${problem}`);
-    },
+    log: json
+      ? undefined
+      : ({ name, problems, ms }) => {
+          console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name} (${(ms / 1000).toFixed(1)} s)`);
+          for (const problem of problems) console.log(`     - ${problem}`);
+        },
   });
   if (json) console.log(JSON.stringify(report, null, 2));
   process.exit(report.steps.every((s) => s.problems.length === 0) ? 0 : 1);

@@ -8,10 +8,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_pnpm
 install_and_build
 cd "$REPO_ROOT"
+rc=0
 NODE_DSH="$(bash scripts/ensure-node22.sh)"
+
+# Format and lint (Biome, one config at the root): a failure fails the run, but the tests still run.
+echo "[test] biome ci (format + lint)" >&2
+node_modules/.bin/biome ci --reporter=summary . >&2 || { echo "[test] biome found problems: run node_modules/.bin/biome check --write ." >&2; rc=1; }
 VITEST=node_modules/vitest/vitest.mjs
 reports=()
-rc=0
 
 echo "[test] every project on $("$NODE_DSH" --version) ($NODE_DSH)" >&2
 "$NODE_DSH" "$VITEST" run --reporter=default --reporter=json --outputFile.json=.vitest-results.json "$@" || rc=$?

@@ -52,7 +52,10 @@ const NODE_FILE = {
   conditions: SOURCE_CONDITIONS,
   logLevel: 'warning',
 };
-const CREATE_REQUIRE = ["import { createRequire as __tnCreateRequire } from 'node:module';", 'const require = __tnCreateRequire(import.meta.url);'];
+const CREATE_REQUIRE = [
+  "import { createRequire as __tnCreateRequire } from 'node:module';",
+  'const require = __tnCreateRequire(import.meta.url);',
+];
 
 export async function buildBundle() {
   await mkdir(here('./dist'), { recursive: true });
@@ -62,7 +65,10 @@ export async function buildBundle() {
     outfile: here('./dist/index.js'),
     metafile: true,
     banner: {
-      js: ['// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.', ...CREATE_REQUIRE].join('\n'),
+      js: [
+        '// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.',
+        ...CREATE_REQUIRE,
+      ].join('\n'),
     },
   });
   await build({
@@ -70,7 +76,11 @@ export async function buildBundle() {
     entryPoints: [here('./src/cli/bin.ts')],
     outfile: here('./dist/cli.js'),
     banner: {
-      js: ['#!/usr/bin/env node', '// dsh-tool-normalizer command line (doctor, analyze). Source: the dsh-tool-normalizer monorepo.', ...CREATE_REQUIRE].join('\n'),
+      js: [
+        '#!/usr/bin/env node',
+        '// dsh-tool-normalizer command line (doctor, analyze). Source: the dsh-tool-normalizer monorepo.',
+        ...CREATE_REQUIRE,
+      ].join('\n'),
     },
   });
   await chmod(here('./dist/cli.js'), 0o755);

@@ -29,12 +29,16 @@ export function tsType(name, property) {
       break;
     case 'object': {
       // A typebox Record of strings: every value schema (pattern keys or additional properties) is a string.
-      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter((v) => typeof v === 'object');
+      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter(
+        (v) => typeof v === 'object',
+      );
       if (values.length > 0 && values.every((v) => v.type === 'string')) return 'Record<string, string>';
       break;
     }
   }
-  throw new Error(`gen-published-types: option "${name}" has a schema kind without a TypeScript rendering (${JSON.stringify(property.type)}); extend tsType()`);
+  throw new Error(
+    `gen-published-types: option "${name}" has a schema kind without a TypeScript rendering (${JSON.stringify(property.type)}); extend tsType()`,
+  );
 }
 
 /** JSDoc text: a star-slash inside a description can never close the comment early. */
@@ -109,7 +113,9 @@ async function main() {
   const current = await readFile(target, 'utf8').catch(() => '');
   if (current === next) return;
   if (process.argv.includes('--check')) {
-    console.error(`${path.relative(process.cwd(), target)} is out of date: run node packages/dsh-tool-normalizer/gen-published-types.mjs`);
+    console.error(
+      `${path.relative(process.cwd(), target)} is out of date: run node packages/dsh-tool-normalizer/gen-published-types.mjs`,
+    );
     process.exit(1);
   }
   await writeFile(target, next);

@@ -75,10 +75,15 @@ export function runCommand(command: string, args: readonly string[], options: Co
 }
 
 /** Like {@link runCommand} but a timeout or a non-zero exit throws a {@link LabStepError}. */
-export async function runStep(command: string, args: readonly string[], options: CommandOptions): Promise<CommandResult> {
+export async function runStep(
+  command: string,
+  args: readonly string[],
+  options: CommandOptions,
+): Promise<CommandResult> {
   const result = await runCommand(command, args, options);
   const tail = lastLines(`${result.stdout}\n${result.stderr}`, 25);
-  if (result.timedOut) throw new LabStepError(options.step, `timed out after ${Math.round(options.timeoutMs / 1000)} s`, tail);
+  if (result.timedOut)
+    throw new LabStepError(options.step, `timed out after ${Math.round(options.timeoutMs / 1000)} s`, tail);
   if (result.exitCode !== 0) throw new LabStepError(options.step, `exit code ${result.exitCode}`, tail);
   return result;
 }
@@ -94,5 +99,9 @@ function killGroup(pid: number | undefined): void {
 
 /** The last `count` non-empty lines of a text (for error messages). */
 export function lastLines(text: string, count: number): string {
-  return text.split('\n').filter((l) => l.trim() !== '').slice(-count).join('\n');
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(-count)
+    .join('\n');
 }

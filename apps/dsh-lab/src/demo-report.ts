@@ -105,7 +105,8 @@ export function pluginMeterTokens(run: Pick<SessionRun, 'eventLogPath' | 'starte
     if (!line.trim()) continue;
     try {
       const event = JSON.parse(line) as { at?: unknown; tokensSaved?: unknown };
-      if (typeof event.at === 'number' && event.at >= run.startedAt && typeof event.tokensSaved === 'number') total += event.tokensSaved;
+      if (typeof event.at === 'number' && event.at >= run.startedAt && typeof event.tokensSaved === 'number')
+        total += event.tokensSaved;
     } catch {
       // a torn line: skip
     }
@@ -114,7 +115,11 @@ export function pluginMeterTokens(run: Pick<SessionRun, 'eventLogPath' | 'starte
 }
 
 /** Compares the baseline run with the plugin run (or records why the plugin run was skipped). */
-export function compareRuns(tasks: readonly DemoTask[], without: SessionRun, withPlugin: SessionRun | { skipped: string }): DemoComparison {
+export function compareRuns(
+  tasks: readonly DemoTask[],
+  without: SessionRun,
+  withPlugin: SessionRun | { skipped: string },
+): DemoComparison {
   const healsByCategory: Record<string, number> = {};
   const stillFailing: string[] = [];
   if (!('skipped' in withPlugin)) {
@@ -122,7 +127,8 @@ export function compareRuns(tasks: readonly DemoTask[], without: SessionRun, wit
       const before = without.toolMessages.find((m) => m.callId === task.first.id);
       const after = withPlugin.toolMessages.find((m) => m.callId === task.first.id);
       if (!before?.isError) continue;
-      if (after && after.content !== undefined && !after.isError) healsByCategory[task.category] = (healsByCategory[task.category] ?? 0) + 1;
+      if (after && after.content !== undefined && !after.isError)
+        healsByCategory[task.category] = (healsByCategory[task.category] ?? 0) + 1;
       else stillFailing.push(`${task.first.id} (${task.category})`);
     }
   }
@@ -154,7 +160,7 @@ const mib = (kb: number | undefined) => (kb === undefined ? 'n/a' : `${Math.roun
  * estimate of what the errors the model did see cost.
  */
 export const TOKENS_SAVED_DEFINITION =
-  '* tokens saved = per healed call, the request size DSH\'s token meter reports at that call (the round-trip the failure would have cost); the dashboard shows the same figure.';
+  "* tokens saved = per healed call, the request size DSH's token meter reports at that call (the round-trip the failure would have cost); the dashboard shows the same figure.";
 
 /** The side-by-side table printed by the demo. */
 export function formatComparison(comparison: DemoComparison): string {
@@ -165,16 +171,25 @@ export function formatComparison(comparison: DemoComparison): string {
     ['errors the model saw', String(w.errorsSeen), p ? String(p.errorsSeen) : '-'],
     ['model round-trips', String(w.roundTrips), p ? String(p.roundTrips) : '-'],
     ['prompt tokens sent (≈chars/4)', thousands(w.promptTokens), p ? thousands(p.promptTokens) : '-'],
-    ['tokens re-read after errors', thousands(w.tokensReReadAfterErrors), p ? thousands(p.tokensReReadAfterErrors) : '-'],
+    [
+      'tokens re-read after errors',
+      thousands(w.tokensReReadAfterErrors),
+      p ? thousands(p.tokensReReadAfterErrors) : '-',
+    ],
     ['tokens saved *', '-', p?.pluginMeterTokensSaved !== undefined ? thousands(p.pluginMeterTokensSaved) : '-'],
     ['DSH exit code', String(w.exitCode), p ? String(p.exitCode) : '-'],
     ['wall time, one run (noisy)', seconds(w.wallMs), p ? seconds(p.wallMs) : '-'],
     ['max RSS of DSH', mib(w.maxRssKb), p ? mib(p.maxRssKb) : '-'],
   ];
-  const categories = new Set([...Object.keys(w.errorsByCategory), ...Object.keys(p?.errorsByCategory ?? {}), ...Object.keys(comparison.healsByCategory)]);
+  const categories = new Set([
+    ...Object.keys(w.errorsByCategory),
+    ...Object.keys(p?.errorsByCategory ?? {}),
+    ...Object.keys(comparison.healsByCategory),
+  ]);
   const lines: string[] = [];
   const width = [34, 16, 16];
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(width[0]!) : cell.padStart(width[i]!))).join('');
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(width[0]!) : cell.padStart(width[i]!))).join('');
   lines.push(line(['', 'without plugin', 'with plugin']));
   lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
   for (const row of rows) lines.push(line(row));
@@ -184,7 +199,13 @@ export function formatComparison(comparison: DemoComparison): string {
   lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
   for (const category of [...categories].sort()) {
     const healed = comparison.healsByCategory[category] ?? 0;
-    lines.push(line([`  ${category}`, String(w.errorsByCategory[category] ?? 0), p ? `${p.errorsByCategory[category] ?? 0} (${healed})` : '-']));
+    lines.push(
+      line([
+        `  ${category}`,
+        String(w.errorsByCategory[category] ?? 0),
+        p ? `${p.errorsByCategory[category] ?? 0} (${healed})` : '-',
+      ]),
+    );
   }
   lines.push('');
   lines.push(line(['first attempt of each task', 'without plugin', p ? 'with plugin' : '']));
@@ -198,7 +219,10 @@ export function formatComparison(comparison: DemoComparison): string {
   else {
     const healed = Object.values(comparison.healsByCategory).reduce((a, b) => a + b, 0);
     lines.push('', `${healed} of ${comparison.tasks} tasks' first attempts were healed in the same round-trip.`);
-    if (comparison.stillFailing.length > 0) lines.push(`Still failing with the plugin (by design or not yet healable): ${comparison.stillFailing.join(', ')}`);
+    if (comparison.stillFailing.length > 0)
+      lines.push(
+        `Still failing with the plugin (by design or not yet healable): ${comparison.stillFailing.join(', ')}`,
+      );
   }
   return lines.join('\n');
 }

@@ -29,7 +29,8 @@ function parseArgs(argv: readonly string[]): DemoOptions {
     else if (arg === '--web') options.web = true;
     else if (arg === '--web-seconds') {
       options.webSeconds = Number(argv[++i]);
-      if (!Number.isFinite(options.webSeconds) || options.webSeconds <= 0) throw new Error('--web-seconds needs a positive number');
+      if (!Number.isFinite(options.webSeconds) || options.webSeconds <= 0)
+        throw new Error('--web-seconds needs a positive number');
     } else if (arg === '--help' || arg === '-h') {
       process.stdout.write('usage: demo [--json] [--web [--web-seconds N]]\n');
       process.exit(0);
@@ -43,13 +44,23 @@ const relative = (file: string | undefined) => (file ? path.relative(process.cwd
 
 async function runDemo(options: DemoOptions): Promise<number> {
   const status = pluginStatus();
-  progress(`real DeepSeek Harness ${DSH_VERSION}, headless, Code Mode; scripted model on 127.0.0.1; cache ${relative(cacheRoot)}`);
+  progress(
+    `real DeepSeek Harness ${DSH_VERSION}, headless, Code Mode; scripted model on 127.0.0.1; cache ${relative(cacheRoot)}`,
+  );
   progress(`run 1/2: without the plugin (${demoTasks.length} tasks)`);
-  const session = { mode: 'code' as const, steps: demoScript(), workspaceFixtures: demoFixtures, task: demoTask, label: 'demo' };
+  const session = {
+    mode: 'code' as const,
+    steps: demoScript(),
+    workspaceFixtures: demoFixtures,
+    task: demoTask,
+    label: 'demo',
+  };
   const without = await runSession({ ...session, plugin: false });
   let withPlugin: SessionRun | { skipped: string };
   if (status.available) {
-    progress(`run 2/2: with ${status.name} installed by \`dsh plugin --profile headless add -w ${path.relative(repoRoot, labPaths.pluginPackage)}\``);
+    progress(
+      `run 2/2: with ${status.name} installed by \`dsh plugin --profile headless add -w ${path.relative(repoRoot, labPaths.pluginPackage)}\``,
+    );
     withPlugin = await runSession({ ...session, plugin: true });
   } else {
     withPlugin = { skipped: status.reason };
@@ -60,10 +71,17 @@ async function runDemo(options: DemoOptions): Promise<number> {
   fs.mkdirSync(path.dirname(summaryFile), { recursive: true });
   fs.writeFileSync(summaryFile, `${JSON.stringify({ dsh: DSH_VERSION, task: demoTask, ...comparison }, null, 2)}\n`);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ dsh: DSH_VERSION, task: demoTask, summaryFile, ...comparison }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ dsh: DSH_VERSION, task: demoTask, summaryFile, ...comparison }, null, 2)}\n`,
+    );
   } else {
     const out: string[] = [];
-    out.push('', `Task given to DSH: "${demoTask}"`, `The scripted model makes ${demoTasks.length} first attempts and sends a corrected call whenever it sees an error.`, '');
+    out.push(
+      '',
+      `Task given to DSH: "${demoTask}"`,
+      `The scripted model makes ${demoTasks.length} first attempts and sends a corrected call whenever it sees an error.`,
+      '',
+    );
     out.push(formatComparison(comparison), '');
     out.push('Written:');
     out.push(`  host session log (without plugin)  ${relative(comparison.without.sessionLogPath)}`);
@@ -86,7 +104,9 @@ async function runWeb(options: DemoOptions): Promise<number> {
   const kind = status.available ? 'plugin' : 'plain';
   const web = await startWebProfile({ kind });
   const { url } = web;
-  const lines = [`DSH web profile (${kind === 'plugin' ? `with ${status.name}` : 'without the plugin'}) is running at ${url}`];
+  const lines = [
+    `DSH web profile (${kind === 'plugin' ? `with ${status.name}` : 'without the plugin'}) is running at ${url}`,
+  ];
   const dashboard = dashboardStatus();
   if (!status.available) lines.push(`The plugin is not installed, so there is no dashboard: ${status.reason}`);
   else if (!dashboard.exists) lines.push(`The plugin is installed without its dashboard: ${dashboard.reason}`);
@@ -103,7 +123,10 @@ async function runWeb(options: DemoOptions): Promise<number> {
     (error: unknown) => `unreachable (${String(error)})`,
   );
   lines.push(`Stats route ${url}/plugin-api/tool-normalizer/stats: ${stats}`);
-  if (status.available) lines.push('The counters fill when the agent makes tool calls (or run `bash scripts/demo.sh` first: it shares this DSH_HOME).');
+  if (status.available)
+    lines.push(
+      'The counters fill when the agent makes tool calls (or run `bash scripts/demo.sh` first: it shares this DSH_HOME).',
+    );
   lines.push(options.webSeconds ? `Stopping after ${options.webSeconds} s.` : 'Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
   const stop = () => void web.stop();
@@ -118,9 +141,13 @@ async function runWeb(options: DemoOptions): Promise<number> {
 /** Whether the meta-package ships a DSH web client (the Settings dashboard). */
 function dashboardStatus(): { exists: boolean; reason: string } {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(labPaths.pluginPackage, 'package.json'), 'utf8')) as { dsh?: { client?: unknown }; exports?: Record<string, unknown> };
+    const manifest = JSON.parse(fs.readFileSync(path.join(labPaths.pluginPackage, 'package.json'), 'utf8')) as {
+      dsh?: { client?: unknown };
+      exports?: Record<string, unknown>;
+    };
     if (!manifest.dsh?.client) return { exists: false, reason: 'the meta-package declares no "dsh.client" web bundle' };
-    if (!manifest.exports?.['./client']) return { exists: false, reason: 'the meta-package exports no "./client" bundle' };
+    if (!manifest.exports?.['./client'])
+      return { exists: false, reason: 'the meta-package exports no "./client" bundle' };
     return { exists: true, reason: 'declared' };
   } catch (error) {
     return { exists: false, reason: String(error) };

@@ -1,7 +1,17 @@
 /** Public API of dsh-lab: provisioning, the scripted model, the session runner and the scenario catalogue. */
 export { LabStepError } from './child-process.js';
 export { cacheRoot, labPaths, repoRoot, DSH_VERSION, HMR_PIN, type DshProfile, type RunKind } from './lab-paths.js';
-export { ensureDshInstalled, ensureProfile, installPlugin, installPluginTarball, pluginStatus, dshEnvironment, HMR_ROW_PATCH, type DshInstall, type InstallPluginOptions } from './provision.js';
+export {
+  ensureDshInstalled,
+  ensureProfile,
+  installPlugin,
+  installPluginTarball,
+  pluginStatus,
+  dshEnvironment,
+  HMR_ROW_PATCH,
+  type DshInstall,
+  type InstallPluginOptions,
+} from './provision.js';
 export {
   startScriptedModel,
   rawArguments,
@@ -15,7 +25,14 @@ export {
   type RecordedRequest,
   type ChatMessage,
 } from './scripted-model.js';
-export { runSession, toolMessagesOf, type RunSessionOptions, type SessionRun, type ToolMessage, type ToolsMode } from './run-session.js';
+export {
+  runSession,
+  toolMessagesOf,
+  type RunSessionOptions,
+  type SessionRun,
+  type ToolMessage,
+  type ToolsMode,
+} from './run-session.js';
 export {
   nativeScenarios,
   codeScenarios,
@@ -28,5 +45,11 @@ export {
   type ModelSees,
   type PluginOutcome,
 } from './scenarios.js';
-export { readSessionLog, findSessionLogs, sessionToolResults, type SessionEvent, type SessionToolResult } from './session-log.js';
+export {
+  readSessionLog,
+  findSessionLogs,
+  sessionToolResults,
+  type SessionEvent,
+  type SessionToolResult,
+} from './session-log.js';
 export { startWebProfile, type StartWebProfileOptions, type WebProfile } from './web-profile.js';

@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 
 /** The cache root (`.dsh-lab/` at the repo root unless `DSH_LAB_CACHE` says otherwise). */
-export const cacheRoot = process.env.DSH_LAB_CACHE ? path.resolve(process.env.DSH_LAB_CACHE) : path.join(repoRoot, '.dsh-lab');
+export const cacheRoot = process.env.DSH_LAB_CACHE
+  ? path.resolve(process.env.DSH_LAB_CACHE)
+  : path.join(repoRoot, '.dsh-lab');
 
 /** The DSH version this lab provisions and every capture was taken with. */
 export const DSH_VERSION = '0.1.0-rc.8';

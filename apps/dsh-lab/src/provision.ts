@@ -55,7 +55,8 @@ async function ensureNode22(): Promise<string> {
     timeoutMs: 5 * MINUTE,
   });
   const bin = result.stdout.trim().split('\n').pop() ?? '';
-  if (!bin || !fs.existsSync(bin)) throw new LabStepError('provision Node >= 22.15', `ensure-node22.sh printed no usable path (${bin})`);
+  if (!bin || !fs.existsSync(bin))
+    throw new LabStepError('provision Node >= 22.15', `ensure-node22.sh printed no usable path (${bin})`);
   return bin;
 }
 
@@ -88,7 +89,15 @@ async function ensureDshPackage(pnpmBin: string): Promise<string> {
   const manifest = { name: 'dsh-lab-host', private: true, dependencies: { '@deepseek-ai/dsh': DSH_VERSION } };
   fs.writeFileSync(path.join(labPaths.dshInstall, 'package.json'), `${JSON.stringify(manifest)}\n`);
   // Bounded network waits: an unreachable registry fails in about a minute, not after pnpm's long backoff.
-  const args = ['install', '--ignore-workspace', '--store-dir', labPaths.pnpmStore, '--reporter=append-only', '--config.fetch-timeout=60000', '--config.fetch-retries=2'];
+  const args = [
+    'install',
+    '--ignore-workspace',
+    '--store-dir',
+    labPaths.pnpmStore,
+    '--reporter=append-only',
+    '--config.fetch-timeout=60000',
+    '--config.fetch-retries=2',
+  ];
   await runStep(pnpmBin, args, {
     step: `install @deepseek-ai/dsh@${DSH_VERSION} from the npm registry into .dsh-lab/dsh`,
     cwd: labPaths.dshInstall,
@@ -119,8 +128,19 @@ export function dshEnvironment(install: DshInstall, dshHome: string, extra: Node
 }
 
 /** Runs `dsh <args>` with Node 24 against the given DSH_HOME. */
-export function runDsh(install: DshInstall, dshHome: string, args: readonly string[], step: string, timeoutMs = 5 * MINUTE) {
-  return runStep(install.nodeBin, [install.dshEntry, ...args], { step, env: dshEnvironment(install, dshHome), cwd: dshHome, timeoutMs });
+export function runDsh(
+  install: DshInstall,
+  dshHome: string,
+  args: readonly string[],
+  step: string,
+  timeoutMs = 5 * MINUTE,
+) {
+  return runStep(install.nodeBin, [install.dshEntry, ...args], {
+    step,
+    env: dshEnvironment(install, dshHome),
+    cwd: dshHome,
+    timeoutMs,
+  });
 }
 
 function profileDir(dshHome: string, profile: DshProfile): string {
@@ -144,7 +164,10 @@ function profileDependencies(dshHome: string, profile: DshProfile): Record<strin
  * as it would for a user), writes the HMR-row patch (headless, web), and for the
  * `plugin` kind installs the built meta-package. Returns the DSH_HOME.
  */
-export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise<{ install: DshInstall; dshHome: string }> {
+export async function ensureProfile(
+  kind: RunKind,
+  profile: DshProfile,
+): Promise<{ install: DshInstall; dshHome: string }> {
   const install = await ensureDshInstalled();
   const dshHome = labPaths.home(kind);
   await withProvisionLock(async () => {
@@ -155,7 +178,15 @@ export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise
       await runDsh(
         install,
         dshHome,
-        ['plugin', '--profile', profile, 'add', '-w', '--config.auto-install-peers=false', `@deepseek-ai/cordis-plugin-hmr@${HMR_PIN}`],
+        [
+          'plugin',
+          '--profile',
+          profile,
+          'add',
+          '-w',
+          '--config.auto-install-peers=false',
+          `@deepseek-ai/cordis-plugin-hmr@${HMR_PIN}`,
+        ],
         `pin @deepseek-ai/cordis-plugin-hmr@${HMR_PIN} in the ${kind}/${profile} profile`,
       );
     }
@@ -163,7 +194,8 @@ export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise
     // `dsh plugin` created, so a test may write a user override there.
     if (profile !== 'tui') {
       const patchFile = path.join(profileDir(dshHome, profile), 'cordis.patch.yml');
-      if (!fs.existsSync(patchFile) || fs.readFileSync(patchFile, 'utf8') !== HMR_ROW_PATCH) fs.writeFileSync(patchFile, HMR_ROW_PATCH);
+      if (!fs.existsSync(patchFile) || fs.readFileSync(patchFile, 'utf8') !== HMR_ROW_PATCH)
+        fs.writeFileSync(patchFile, HMR_ROW_PATCH);
     }
   });
   if (kind === 'plugin') await installPlugin({ dshHome, profile, pluginDir: labPaths.pluginPackage });
@@ -172,7 +204,11 @@ export async function ensureProfile(kind: RunKind, profile: DshProfile): Promise
 }
 
 /** Whether a plugin package can be installed, and if not, why. */
-export function pluginStatus(pluginDir: string = labPaths.pluginPackage): { available: boolean; name?: string; reason: string } {
+export function pluginStatus(pluginDir: string = labPaths.pluginPackage): {
+  available: boolean;
+  name?: string;
+  reason: string;
+} {
   let manifest: { name?: string; main?: string; exports?: unknown; dsh?: { bundle?: { patch?: string } } };
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(pluginDir, 'package.json'), 'utf8'));
@@ -180,10 +216,17 @@ export function pluginStatus(pluginDir: string = labPaths.pluginPackage): { avai
     return { available: false, reason: `no package.json in ${pluginDir}` };
   }
   const patch = manifest.dsh?.bundle?.patch;
-  if (!patch) return { available: false, name: manifest.name, reason: `${manifest.name ?? pluginDir} declares no "dsh.bundle.patch" yet (the plugin is not wired into the meta-package)` };
-  if (!fs.existsSync(path.join(pluginDir, patch))) return { available: false, name: manifest.name, reason: `its bundle patch ${patch} does not exist` };
+  if (!patch)
+    return {
+      available: false,
+      name: manifest.name,
+      reason: `${manifest.name ?? pluginDir} declares no "dsh.bundle.patch" yet (the plugin is not wired into the meta-package)`,
+    };
+  if (!fs.existsSync(path.join(pluginDir, patch)))
+    return { available: false, name: manifest.name, reason: `its bundle patch ${patch} does not exist` };
   const main = manifest.main ?? 'index.js';
-  if (!fs.existsSync(path.join(pluginDir, main))) return { available: false, name: manifest.name, reason: `${main} is missing: build it first (pnpm run build)` };
+  if (!fs.existsSync(path.join(pluginDir, main)))
+    return { available: false, name: manifest.name, reason: `${main} is missing: build it first (pnpm run build)` };
   return { available: true, name: manifest.name, reason: 'built and declares a dsh bundle' };
 }
 
@@ -206,7 +249,12 @@ export async function installPlugin(options: InstallPluginOptions): Promise<void
   const wanted = `link:${pluginDir}`;
   await withProvisionLock(async () => {
     if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === wanted) return;
-    await runDsh(install, options.dshHome, ['plugin', '--profile', options.profile, 'add', '-w', pluginDir], `dsh plugin --profile ${options.profile} add -w ${pluginDir}`);
+    await runDsh(
+      install,
+      options.dshHome,
+      ['plugin', '--profile', options.profile, 'add', '-w', pluginDir],
+      `dsh plugin --profile ${options.profile} add -w ${pluginDir}`,
+    );
   });
 }
 
@@ -224,14 +272,19 @@ export async function installPluginTarball(options: InstallPluginOptions): Promi
     pruneTarballs();
     const staging = fs.mkdtempSync(path.join(labPaths.pack, 'staging-'));
     try {
-      await runStep(install.pnpmBin, ['pack', '--pack-destination', staging], { step: `pnpm pack ${options.pluginDir}`, cwd: options.pluginDir, timeoutMs: 2 * MINUTE });
+      await runStep(install.pnpmBin, ['pack', '--pack-destination', staging], {
+        step: `pnpm pack ${options.pluginDir}`,
+        cwd: options.pluginDir,
+        timeoutMs: 2 * MINUTE,
+      });
       const packed = fs.readdirSync(staging).find((name) => name.endsWith('.tgz'));
       if (!packed) throw new LabStepError(`pnpm pack ${options.pluginDir}`, 'no tarball was written');
       const bytes = fs.readFileSync(path.join(staging, packed));
       const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
       const tarball = path.join(labPaths.pack, packed.replace(/\.tgz$/, `-${hash}.tgz`));
       if (!fs.existsSync(tarball)) fs.renameSync(path.join(staging, packed), tarball);
-      if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === `file:${tarball}`) return tarball;
+      if (status.name && profileDependencies(options.dshHome, options.profile)[status.name] === `file:${tarball}`)
+        return tarball;
       if (status.name) forgetMissingTarball(options.dshHome, options.profile, status.name);
       await runDsh(
         install,
@@ -292,10 +345,12 @@ async function withFileLock<T>(fn: () => Promise<T>): Promise<T> {
       fs.writeFileSync(path.join(labPaths.lock, 'pid'), String(process.pid));
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LabStepError('take the provisioning lock', String(error));
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new LabStepError('take the provisioning lock', String(error));
       const age = Date.now() - safeMtime(labPaths.lock);
       if (age > LOCK_STALE_MS || lockOwnerIsGone()) fs.rmSync(labPaths.lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new LabStepError('take the provisioning lock', `${labPaths.lock} is held by another process`);
+      else if (Date.now() > deadline)
+        throw new LabStepError('take the provisioning lock', `${labPaths.lock} is held by another process`);
       else await new Promise((r) => setTimeout(r, 300));
     }
   }

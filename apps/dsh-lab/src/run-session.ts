@@ -124,13 +124,16 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
   const kind = !options.plugin ? 'plain' : options.pluginInstall === 'tarball' ? 'tarball' : 'plugin';
   const profile = options.profile ?? 'headless';
   const { install, dshHome } = await ensureProfile(kind, profile);
-  const runDir = createRunDir(`${options.label ?? 'session'}-${options.mode}-${kind}${profile === 'headless' ? '' : `-${profile}`}`);
+  const runDir = createRunDir(
+    `${options.label ?? 'session'}-${options.mode}-${kind}${profile === 'headless' ? '' : `-${profile}`}`,
+  );
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
   const fill = (text: string) => text.replaceAll('{{ws}}', workspace);
   for (const [file, content] of Object.entries(options.workspaceFixtures ?? {})) {
     const target = path.resolve(workspace, file);
-    if (!target.startsWith(`${workspace}${path.sep}`)) throw new LabStepError('create workspace fixtures', `fixture path ${file} leaves the workspace`);
+    if (!target.startsWith(`${workspace}${path.sep}`))
+      throw new LabStepError('create workspace fixtures', `fixture path ${file} leaves the workspace`);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, fill(content));
   }
@@ -149,16 +152,26 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
   };
   if (profile === 'tui') addPatch('tui-driver.yml', TUI_SCRIPTED_DRIVER_PATCH);
   if (options.patch !== undefined) addPatch('patch.yml', options.patch);
-  const dshArgs = [install.dshEntry, '--profile', profile, ...patchArgs, options.task ?? 'Work through the scripted task.'];
+  const dshArgs = [
+    install.dshEntry,
+    '--profile',
+    profile,
+    ...patchArgs,
+    options.task ?? 'Work through the scripted task.',
+  ];
   const useTime = fs.existsSync(TIME_BIN);
-  let result;
+  let result: Awaited<ReturnType<typeof runCommand>>;
   try {
-    result = await runCommand(useTime ? TIME_BIN : install.nodeBin, useTime ? ['-f', '%M', '-o', timeFile, install.nodeBin, ...dshArgs] : dshArgs, {
-      step: `boot dsh --profile ${profile} (${options.mode}, ${options.plugin ? 'with' : 'without'} plugin)`,
-      cwd: workspace,
-      env,
-      timeoutMs: options.timeoutMs ?? 180_000,
-    });
+    result = await runCommand(
+      useTime ? TIME_BIN : install.nodeBin,
+      useTime ? ['-f', '%M', '-o', timeFile, install.nodeBin, ...dshArgs] : dshArgs,
+      {
+        step: `boot dsh --profile ${profile} (${options.mode}, ${options.plugin ? 'with' : 'without'} plugin)`,
+        cwd: workspace,
+        env,
+        timeoutMs: options.timeoutMs ?? 180_000,
+      },
+    );
   } finally {
     await model.close();
   }
@@ -217,7 +230,14 @@ export function toolMessagesOf(played: readonly ScriptStep[], requests: readonly
           break;
         }
       }
-      out.push({ callId: call.id, name: call.name, arguments: rawArguments(call), content, isError: content !== undefined && isErrorText(content), requestIndex });
+      out.push({
+        callId: call.id,
+        name: call.name,
+        arguments: rawArguments(call),
+        content,
+        isError: content !== undefined && isErrorText(content),
+        requestIndex,
+      });
     }
   }
   return out;
@@ -235,8 +255,12 @@ function fillStep(step: ScriptStep, fill: (text: string) => string): ScriptStep 
 function createRunDir(label: string): string {
   fs.mkdirSync(labPaths.runs, { recursive: true });
   const existing = fs.readdirSync(labPaths.runs).sort();
-  for (const old of existing.slice(0, Math.max(0, existing.length - KEEP_RUNS + 1))) fs.rmSync(path.join(labPaths.runs, old), { recursive: true, force: true });
-  const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 17);
+  for (const old of existing.slice(0, Math.max(0, existing.length - KEEP_RUNS + 1)))
+    fs.rmSync(path.join(labPaths.runs, old), { recursive: true, force: true });
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:.TZ]/g, '')
+    .slice(0, 17);
   const dir = path.join(labPaths.runs, `${stamp}-${label.replace(/[^A-Za-z0-9-]/g, '-')}`);
   fs.mkdirSync(dir, { recursive: true });
   return dir;

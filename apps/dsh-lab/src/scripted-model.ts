@@ -80,7 +80,10 @@ export interface ScriptedModelOptions {
 const CLOSING_TEXT = 'The scripted session is complete.';
 
 /** Starts the server and resolves once it listens. */
-export async function startScriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  script: readonly ScriptStep[],
+  options: ScriptedModelOptions = {},
+): Promise<ScriptedModel> {
   const queue: ScriptStep[] = [...script];
   const requests: RecordedRequest[] = [];
   const played: ScriptStep[] = [];
@@ -163,14 +166,19 @@ export async function startScriptedModel(script: readonly ScriptStep[], options:
 /** Whether the request carries an `Error: ...` tool message for one of the step's calls. */
 function sawError(body: ChatRequestBody, step: ToolCallStep): boolean {
   const ids = new Set(step.toolCalls.map((c) => c.id));
-  return (body.messages ?? []).some((m) => m.role === 'tool' && m.tool_call_id !== undefined && ids.has(m.tool_call_id) && isErrorText(toolMessageText(m)));
+  return (body.messages ?? []).some(
+    (m) =>
+      m.role === 'tool' && m.tool_call_id !== undefined && ids.has(m.tool_call_id) && isErrorText(toolMessageText(m)),
+  );
 }
 
 /** The text of a tool message (string content or text parts). */
 export function toolMessageText(message: ChatMessage): string {
   if (typeof message.content === 'string') return message.content;
   if (Array.isArray(message.content)) {
-    return message.content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('');
+    return message.content
+      .map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
+      .join('');
   }
   return '';
 }
@@ -181,7 +189,13 @@ export function isErrorText(text: string): boolean {
 }
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
-  return { id: 'scripted', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'scripted', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return {
+    id: 'scripted',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'scripted',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
 }
 
 function usageChunk(promptTokens: number) {
@@ -192,7 +206,13 @@ function usageChunk(promptTokens: number) {
     created: Math.floor(Date.now() / 1000),
     model: 'scripted',
     choices: [],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: promptTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completion,
+      total_tokens: promptTokens + completion,
+      prompt_cache_hit_tokens: 0,
+      prompt_cache_miss_tokens: promptTokens,
+    },
   };
 }
 
@@ -204,14 +224,21 @@ function writeSse(res: http.ServerResponse, payloads: unknown[]): void {
 }
 
 function streamText(res: http.ServerResponse, text: string, promptTokens: number): void {
-  writeSse(res, [chunk({ role: 'assistant', content: '' }), chunk({ content: text }), chunk({}, 'stop'), usageChunk(promptTokens)]);
+  writeSse(res, [
+    chunk({ role: 'assistant', content: '' }),
+    chunk({ content: text }),
+    chunk({}, 'stop'),
+    usageChunk(promptTokens),
+  ]);
 }
 
 function streamToolCalls(res: http.ServerResponse, calls: readonly ScriptedToolCall[], promptTokens: number): void {
   const payloads: unknown[] = [chunk({ role: 'assistant', content: null })];
   calls.forEach((call, index) => {
     const args = rawArguments(call);
-    payloads.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    payloads.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
     // Two fragments, like a real stream, so DSH's delta assembly is exercised.
     const mid = Math.floor(args.length / 2);
     payloads.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, mid) } }] }));

@@ -15,7 +15,8 @@ export interface SessionEvent {
   [key: string]: unknown;
 }
 
-const DECOMPRESS = "const z=require('node:zlib'),f=require('node:fs');process.stdout.write(z.zstdDecompressSync(f.readFileSync(process.argv[1])))";
+const DECOMPRESS =
+  "const z=require('node:zlib'),f=require('node:fs');process.stdout.write(z.zstdDecompressSync(f.readFileSync(process.argv[1])))";
 
 /** Every `session.jsonl.zstd` under `$DSH_HOME/sessions` written at or after `sinceMs`. */
 export function findSessionLogs(dshHome: string, sinceMs: number): string[] {
@@ -35,7 +36,10 @@ export function findSessionLogs(dshHome: string, sinceMs: number): string[] {
 
 /** Decompresses one session log with Node >= 22.15 and parses its JSON lines (bad lines are skipped). */
 export async function readSessionLog(nodeBin: string, file: string): Promise<{ text: string; events: SessionEvent[] }> {
-  const { stdout } = await runStep(nodeBin, ['-e', DECOMPRESS, file], { step: `decompress ${file}`, timeoutMs: 30_000 });
+  const { stdout } = await runStep(nodeBin, ['-e', DECOMPRESS, file], {
+    step: `decompress ${file}`,
+    timeoutMs: 30_000,
+  });
   const events: SessionEvent[] = [];
   for (const line of stdout.split('\n')) {
     if (!line.trim()) continue;
@@ -62,7 +66,12 @@ export function sessionToolResults(events: readonly SessionEvent[]): Map<string,
   const results = new Map<string, SessionToolResult>();
   for (const event of events) {
     if (event.type !== 'tool/result') continue;
-    const data = event.data as { message?: { source?: { callId?: string }; content?: { isError?: boolean; content?: { text?: string }[] }[] }; error?: { code?: string } } | undefined;
+    const data = event.data as
+      | {
+          message?: { source?: { callId?: string }; content?: { isError?: boolean; content?: { text?: string }[] }[] };
+          error?: { code?: string };
+        }
+      | undefined;
     const callId = data?.message?.source?.callId;
     const block = data?.message?.content?.[0];
     if (!callId || !block || results.has(callId)) continue;

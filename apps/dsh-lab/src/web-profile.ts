@@ -38,14 +38,24 @@ export interface WebProfile {
 /** Boots `dsh --profile web --no-open` on 127.0.0.1 with an ephemeral port and resolves once it printed its URL. */
 export async function startWebProfile(options: StartWebProfileOptions): Promise<WebProfile> {
   const { install, dshHome } = await ensureProfile(options.kind, 'web');
-  const model = await startScriptedModel(options.steps ?? [{ text: 'This is the dsh-lab scripted model: it only answers with this text.' }], {
-    maxRequests: options.maxRequests ?? 50,
-  });
-  const child = spawn(install.nodeBin, [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'], {
-    env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
-    cwd: dshHome,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const model = await startScriptedModel(
+    options.steps ?? [{ text: 'This is the dsh-lab scripted model: it only answers with this text.' }],
+    {
+      maxRequests: options.maxRequests ?? 50,
+    },
+  );
+  const child = spawn(
+    install.nodeBin,
+    [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'],
+    {
+      env: dshEnvironment(install, dshHome, {
+        DEEPSEEK_BASE_URL: model.baseUrl,
+        DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted',
+      }),
+      cwd: dshHome,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -64,7 +74,17 @@ export async function startWebProfile(options: StartWebProfileOptions): Promise<
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let stdout = '';
-      const timer = setTimeout(() => reject(new LabStepError('boot dsh --profile web', `no URL printed within ${bootTimeoutMs / 1000} s`, lastLines(stderr, 40))), bootTimeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new LabStepError(
+              'boot dsh --profile web',
+              `no URL printed within ${bootTimeoutMs / 1000} s`,
+              lastLines(stderr, 40),
+            ),
+          ),
+        bootTimeoutMs,
+      );
       child.stdout!.on('data', (d: Buffer) => {
         stdout += d.toString('utf8');
         const match = /https?:\/\/127\.0\.0\.1:\d+/.exec(stdout);
@@ -75,7 +95,13 @@ export async function startWebProfile(options: StartWebProfileOptions): Promise<
       });
       child.once('close', (code) => {
         clearTimeout(timer);
-        reject(new LabStepError('boot dsh --profile web', `exited with code ${code} before printing its URL`, lastLines(stderr, 40)));
+        reject(
+          new LabStepError(
+            'boot dsh --profile web',
+            `exited with code ${code} before printing its URL`,
+            lastLines(stderr, 40),
+          ),
+        );
       });
     });
     return { url, dshHome, child, model, stderr: () => stderr, closed, stop };

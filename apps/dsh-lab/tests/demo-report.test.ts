@@ -11,8 +11,20 @@ import type { DemoTask } from '../src/demo-session.js';
 import type { RecordedRequest, SessionRun, ToolMessage } from '../src/index.js';
 
 const tasks: DemoTask[] = [
-  { category: 'invalid-args', label: 'a', what: 'a', first: { id: 'a', name: 'run_code', arguments: '{}' }, retry: { id: 'a_retry', name: 'run_code', arguments: '{}' } },
-  { category: 'fs-edit-anchor', label: 'b', what: 'b', first: { id: 'b', name: 'run_code', arguments: '{}' }, retry: { id: 'b_retry', name: 'run_code', arguments: '{}' } },
+  {
+    category: 'invalid-args',
+    label: 'a',
+    what: 'a',
+    first: { id: 'a', name: 'run_code', arguments: '{}' },
+    retry: { id: 'a_retry', name: 'run_code', arguments: '{}' },
+  },
+  {
+    category: 'fs-edit-anchor',
+    label: 'b',
+    what: 'b',
+    first: { id: 'b', name: 'run_code', arguments: '{}' },
+    retry: { id: 'b_retry', name: 'run_code', arguments: '{}' },
+  },
   { category: 'ok', label: 'c', what: 'c', first: { id: 'c', name: 'run_code', arguments: '{}' } },
 ];
 
@@ -34,12 +46,34 @@ const message = (callId: string, isError: boolean, requestIndex: number): ToolMe
   requestIndex,
 });
 const run = (toolMessages: ToolMessage[], requests: RecordedRequest[]): SessionRun =>
-  ({ toolMessages, requests, exitCode: 0, wallMs: 1000, maxRssKb: 2048, runDir: '/r', startedAt: 0 }) as unknown as SessionRun;
+  ({
+    toolMessages,
+    requests,
+    exitCode: 0,
+    wallMs: 1000,
+    maxRssKb: 2048,
+    runDir: '/r',
+    startedAt: 0,
+  }) as unknown as SessionRun;
 
 // without: a fails, retried; b fails, retried; c ok. Requests: 0 (first), 1 title, 2 after a (error), 3 after a_retry, 4 after b (error), 5 after b_retry, 6 after c
 const baseline = run(
-  [message('a', true, 2), message('a_retry', false, 3), message('b', true, 4), message('b_retry', false, 5), message('c', false, 6)],
-  [request(0, 100), request(1, 10, false), request(2, 200), request(3, 300), request(4, 400), request(5, 500), request(6, 600)],
+  [
+    message('a', true, 2),
+    message('a_retry', false, 3),
+    message('b', true, 4),
+    message('b_retry', false, 5),
+    message('c', false, 6),
+  ],
+  [
+    request(0, 100),
+    request(1, 10, false),
+    request(2, 200),
+    request(3, 300),
+    request(4, 400),
+    request(5, 500),
+    request(6, 600),
+  ],
 );
 // with: a healed; b still fails, retried; c ok
 const withPlugin = run(
@@ -50,7 +84,14 @@ const withPlugin = run(
 describe('demo report', () => {
   it('counts calls, errors, agent round-trips and the tokens re-read after errors', () => {
     const summary = summarizeRun(baseline, tasks);
-    expect(summary).toMatchObject({ calls: 5, errorsSeen: 2, roundTrips: 6, promptTokens: 2100, tokensReReadAfterErrors: 600, errorsByCategory: { 'invalid-args': 1, 'fs-edit-anchor': 1 } });
+    expect(summary).toMatchObject({
+      calls: 5,
+      errorsSeen: 2,
+      roundTrips: 6,
+      promptTokens: 2100,
+      tokensReReadAfterErrors: 600,
+      errorsByCategory: { 'invalid-args': 1, 'fs-edit-anchor': 1 },
+    });
   });
 
   it('counts a heal only when the first attempt failed without the plugin and succeeded with it', () => {
@@ -78,7 +119,16 @@ describe('demo report', () => {
 
   it("sums the plugin's token-meter savings written during the run only", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-lab-events-')), 'events.jsonl');
-    fs.writeFileSync(file, [{ at: 5, tokensSaved: 1000 }, { at: 20, tokensSaved: 7 }, { at: 30, tokensSaved: 5 }].map((e) => JSON.stringify(e)).join('\n') + '\n{torn');
+    fs.writeFileSync(
+      file,
+      [
+        { at: 5, tokensSaved: 1000 },
+        { at: 20, tokensSaved: 7 },
+        { at: 30, tokensSaved: 5 },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n{torn',
+    );
     expect(pluginMeterTokens({ eventLogPath: file, startedAt: 10 })).toBe(12);
     expect(pluginMeterTokens({ eventLogPath: undefined, startedAt: 10 })).toBeUndefined();
     fs.rmSync(path.dirname(file), { recursive: true });

@@ -89,12 +89,16 @@ describe('the host composes a user override by replacing the row config (dsh --d
     const { install, dshHome } = await ensureProfile('plugin', 'headless');
     const file = path.join(fs.mkdtempSync(path.join(dshHome, '..', 'dump-config-')), 'patch.yml');
     fs.writeFileSync(file, NO_HINTS_OVERLAY);
-    const result = await runCommand(install.nodeBin, [install.dshEntry, '--profile', 'headless', '--patch', file, '--dump-config'], {
-      step: 'dsh --dump-config',
-      env: dshEnvironment(install, dshHome),
-      cwd: dshHome,
-      timeoutMs: 60_000,
-    });
+    const result = await runCommand(
+      install.nodeBin,
+      [install.dshEntry, '--profile', 'headless', '--patch', file, '--dump-config'],
+      {
+        step: 'dsh --dump-config',
+        env: dshEnvironment(install, dshHome),
+        cwd: dshHome,
+        timeoutMs: 60_000,
+      },
+    );
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
     expect(result.exitCode, result.stderr).toBe(0);
     const row = result.stdout.slice(result.stdout.indexOf('- id: tool-normalizer'));
@@ -136,12 +140,24 @@ describe('an invalid option value set by the user (--patch)', () => {
 
 describe('errorHints: false set by the user (--patch), native mode', () => {
   const kept = ['n_read_past_end', 'n_stale_edit', 'n_run_code_in_native'];
-  const healedByDefaults = ['n_bash_no_description', 'n_f_view_range_end_past_end', 'n_e_edit_unread', 'n_unknown_tool'];
+  const healedByDefaults = [
+    'n_bash_no_description',
+    'n_f_view_range_end_past_end',
+    'n_e_edit_unread',
+    'n_unknown_tool',
+  ];
   const scenarios = pick('native', [...kept, ...healedByDefaults]);
   let run: SessionRun;
 
   beforeAll(async () => {
-    run = await runSession({ mode: 'native', plugin: true, label: 'config-no-hints', patch: NO_HINTS_OVERLAY, steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    run = await runSession({
+      mode: 'native',
+      plugin: true,
+      label: 'config-no-hints',
+      patch: NO_HINTS_OVERLAY,
+      steps: scenarioScript(scenarios),
+      workspaceFixtures: scenarioFixtures,
+    });
   });
 
   it('boots and plays the script (a valid override loads)', () => {
@@ -173,7 +189,14 @@ describe('autoWrapRunCode: false set by the user (--patch), Code Mode', () => {
   let run: SessionRun;
 
   beforeAll(async () => {
-    run = await runSession({ mode: 'code', plugin: true, label: 'config-no-wrap', patch: NO_RUN_CODE_WRAP_OVERLAY, steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    run = await runSession({
+      mode: 'code',
+      plugin: true,
+      label: 'config-no-wrap',
+      patch: NO_RUN_CODE_WRAP_OVERLAY,
+      steps: scenarioScript(scenarios),
+      workspaceFixtures: scenarioFixtures,
+    });
   });
 
   it('boots and plays the script (a valid override loads)', () => {
@@ -192,15 +215,20 @@ describe('autoWrapRunCode: false set by the user (--patch), Code Mode', () => {
     expect(message.content!.match(/\bHint:/g)?.length ?? 0).toBeLessThanOrEqual(1);
   });
 
-  it.each(['c_b_no_description', 'c_g_markdown_fence'])('%s: the other run_code repairs are off too (error kept)', (id) => {
-    const message = seen(run, id);
-    expect(message.isError, message.content).toBe(true);
-    const scenario = byId(scenarios, id);
-    // The host's first line (stack-frame lines after it are trimmed by trimStackTraces, on by default).
-    const host = (scenario.withoutPlugin.exact ?? scenario.withoutPlugin.startsWith ?? '').replaceAll('{{ws}}', run.workspace).split('\n')[0]!;
-    expect(host).toMatch(/^Error: invalid|^Error: code run failed/);
-    expect(message.content!.split('\n')[0]).toBe(host);
-  });
+  it.each(['c_b_no_description', 'c_g_markdown_fence'])(
+    '%s: the other run_code repairs are off too (error kept)',
+    (id) => {
+      const message = seen(run, id);
+      expect(message.isError, message.content).toBe(true);
+      const scenario = byId(scenarios, id);
+      // The host's first line (stack-frame lines after it are trimmed by trimStackTraces, on by default).
+      const host = (scenario.withoutPlugin.exact ?? scenario.withoutPlugin.startsWith ?? '')
+        .replaceAll('{{ws}}', run.workspace)
+        .split('\n')[0]!;
+      expect(host).toMatch(/^Error: invalid|^Error: code run failed/);
+      expect(message.content!.split('\n')[0]).toBe(host);
+    },
+  );
 
   it('autoBridgeDirectTools keeps its default: a direct read is still bridged into run_code and succeeds', () => {
     const message = seen(run, 'c_c_direct_read');
@@ -219,7 +247,9 @@ describe('autoWrapRunCode: false set by the user (--patch), Code Mode', () => {
 describe('the tui profile (rc.8: dsh-base plus the plugin, no terminal UI of its own)', () => {
   it('dsh plugin --profile tui add -w registered the plugin bundle: its row is in the composed tui tree', async () => {
     const { install, dshHome } = await ensureProfile('plugin', 'tui');
-    const manifest = JSON.parse(fs.readFileSync(path.join(dshHome, 'profiles', 'tui', 'package.json'), 'utf8')) as { dsh?: { profile?: { bundles?: string[] } } };
+    const manifest = JSON.parse(fs.readFileSync(path.join(dshHome, 'profiles', 'tui', 'package.json'), 'utf8')) as {
+      dsh?: { profile?: { bundles?: string[] } };
+    };
     expect(manifest.dsh?.profile?.bundles).toEqual(['@deepseek-ai/dsh-base', 'dsh-tool-normalizer']);
     const result = await runCommand(install.nodeBin, [install.dshEntry, '--profile', 'tui', '--dump-config'], {
       step: 'dsh --profile tui --dump-config',
@@ -228,7 +258,9 @@ describe('the tui profile (rc.8: dsh-base plus the plugin, no terminal UI of its
       timeoutMs: 60_000,
     });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toContain('- id: tool-normalizer\n  name: dsh-tool-normalizer\n  config:\n    autoWrapRunCode: true');
+    expect(result.stdout).toContain(
+      '- id: tool-normalizer\n  name: dsh-tool-normalizer\n  config:\n    autoWrapRunCode: true',
+    );
   });
 
   it('an invalid value in the profile user layer (profiles/tui/cordis.patch.yml) fails `dsh --profile tui` with exit 1, naming the option', async () => {
@@ -236,13 +268,16 @@ describe('the tui profile (rc.8: dsh-base plus the plugin, no terminal UI of its
     const userLayer = path.join(dshHome, 'profiles', 'tui', 'cordis.patch.yml');
     const original = fs.readFileSync(userLayer, 'utf8');
     fs.writeFileSync(userLayer, INVALID_OVERLAY);
-    let result;
+    let result: Awaited<ReturnType<typeof runCommand>>;
     try {
       // Exactly what a user types; with a valid config this profile would boot and idle (it has no app), so the
       // timeout is the "no hang" bound and must not be reached.
       result = await runCommand(install.nodeBin, [install.dshEntry, '--profile', 'tui'], {
         step: 'dsh --profile tui (invalid user layer)',
-        env: dshEnvironment(install, dshHome, { DEEPSEEK_BASE_URL: 'http://127.0.0.1:9', DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' }),
+        env: dshEnvironment(install, dshHome, {
+          DEEPSEEK_BASE_URL: 'http://127.0.0.1:9',
+          DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted',
+        }),
         cwd: dshHome,
         timeoutMs: 90_000,
       });
@@ -261,7 +296,14 @@ describe('the tui profile (rc.8: dsh-base plus the plugin, no terminal UI of its
 
     beforeAll(async () => {
       expect(TUI_SCRIPTED_DRIVER_PATCH).toContain("name: '@deepseek-ai/dsh-headless'");
-      run = await runSession({ mode: 'code', plugin: true, profile: 'tui', label: 'config-tui', steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+      run = await runSession({
+        mode: 'code',
+        plugin: true,
+        profile: 'tui',
+        label: 'config-tui',
+        steps: scenarioScript(scenarios),
+        workspaceFixtures: scenarioFixtures,
+      });
     });
 
     it('boots the tui profile with the plugin and plays the script (exit 0)', () => {

@@ -29,8 +29,14 @@ const STATS = '/plugin-api/tool-normalizer/stats';
 const METRICS = '/plugin-api/tool-normalizer/metrics';
 const SENTINEL = 'All scripted scenarios were played.';
 
-if (!hasPrometheus) console.warn(`[dsh-lab] plugin-fleet-metrics skipped: no Prometheus at ${PROMETHEUS} (apt-get install prometheus, or set PROMETHEUS_PATH)`);
-else if (!hasChromium) console.warn(`[dsh-lab] plugin-fleet-metrics skipped: no Chromium at ${CHROMIUM} to type the sessions into the web UI (apt-get install chromium, or set CHROMIUM_PATH)`);
+if (!hasPrometheus)
+  console.warn(
+    `[dsh-lab] plugin-fleet-metrics skipped: no Prometheus at ${PROMETHEUS} (apt-get install prometheus, or set PROMETHEUS_PATH)`,
+  );
+else if (!hasChromium)
+  console.warn(
+    `[dsh-lab] plugin-fleet-metrics skipped: no Chromium at ${CHROMIUM} to type the sessions into the web UI (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
 
 /** Two different sessions: heals, a kept failure and plain successes, so outcomes differ between instances. */
 const SESSIONS = {
@@ -85,149 +91,195 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
-describe.skipIf(!hasPrometheus || !hasChromium)('fleet metrics: a real Prometheus scrapes two real DSH web instances', () => {
-  const instances: Instance[] = [];
-  let browser: Browser | undefined;
-  let prometheus: ChildProcess | undefined;
-  let prometheusLog = '';
-  let promDir: string | undefined;
-  let promUrl = '';
-  const workspaces: string[] = [];
+describe.skipIf(!hasPrometheus || !hasChromium)(
+  'fleet metrics: a real Prometheus scrapes two real DSH web instances',
+  () => {
+    const instances: Instance[] = [];
+    let browser: Browser | undefined;
+    let prometheus: ChildProcess | undefined;
+    let prometheusLog = '';
+    let promDir: string | undefined;
+    let promUrl = '';
+    const workspaces: string[] = [];
 
-  /** Types the session's task into the host's composer and waits until the scripted model played its last step. */
-  async function runWebSession(instance: Instance): Promise<void> {
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    try {
-      await page.goto(instance.web.url);
-      await page.getByRole('button', { name: 'Settings', exact: true }).waitFor({ timeout: 60_000 });
-      const notice = page.getByRole('button', { name: 'Continue', exact: true });
-      await notice.waitFor({ timeout: 1500 }).then(() => notice.click(), () => undefined);
-      const composer = page.getByRole('textbox', { name: 'Describe what you want to build' });
-      const workspaceNeeded = page.getByRole('textbox', { name: 'Choose workspace' });
-      await composer.or(workspaceNeeded).first().waitFor({ timeout: 30_000 });
-      if (await workspaceNeeded.isVisible()) {
-        // A home with no session yet: choose a fresh workspace folder the way a user does (the picker's path field).
-        const workspace = fs.mkdtempSync(path.join(os.tmpdir(), `tn-fleet-${instance.kind}-`));
-        workspaces.push(workspace);
-        await page.getByRole('button', { name: 'Choose workspace' }).click();
-        const picker = page.getByRole('dialog', { name: 'Select Workspace Directory' });
-        await picker.getByRole('button', { name: 'Edit path' }).click();
-        await picker.getByRole('textbox', { name: 'Edit path' }).fill(workspace);
-        await page.keyboard.press('Enter');
-        await picker.getByRole('button', { name: 'Open' }).click();
+    /** Types the session's task into the host's composer and waits until the scripted model played its last step. */
+    async function runWebSession(instance: Instance): Promise<void> {
+      const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await page.goto(instance.web.url);
+        await page.getByRole('button', { name: 'Settings', exact: true }).waitFor({ timeout: 60_000 });
+        const notice = page.getByRole('button', { name: 'Continue', exact: true });
+        await notice.waitFor({ timeout: 1500 }).then(
+          () => notice.click(),
+          () => undefined,
+        );
+        const composer = page.getByRole('textbox', { name: 'Describe what you want to build' });
+        const workspaceNeeded = page.getByRole('textbox', { name: 'Choose workspace' });
+        await composer.or(workspaceNeeded).first().waitFor({ timeout: 30_000 });
+        if (await workspaceNeeded.isVisible()) {
+          // A home with no session yet: choose a fresh workspace folder the way a user does (the picker's path field).
+          const workspace = fs.mkdtempSync(path.join(os.tmpdir(), `tn-fleet-${instance.kind}-`));
+          workspaces.push(workspace);
+          await page.getByRole('button', { name: 'Choose workspace' }).click();
+          const picker = page.getByRole('dialog', { name: 'Select Workspace Directory' });
+          await picker.getByRole('button', { name: 'Edit path' }).click();
+          await picker.getByRole('textbox', { name: 'Edit path' }).fill(workspace);
+          await page.keyboard.press('Enter');
+          await picker.getByRole('button', { name: 'Open' }).click();
+        }
+        await composer.fill('Run the scripted fleet-metrics session.');
+        await page.getByRole('button', { name: 'Send message' }).click();
+        await waitFor(
+          `${instance.kind}: the scripted model's last step`,
+          async () =>
+            instance.web.model.played.some((step) => 'text' in step && step.text === SENTINEL) ? true : undefined,
+          120_000,
+        );
+      } finally {
+        await page.close();
       }
-      await composer.fill('Run the scripted fleet-metrics session.');
-      await page.getByRole('button', { name: 'Send message' }).click();
-      await waitFor(
-        `${instance.kind}: the scripted model's last step`,
-        async () => (instance.web.model.played.some((step) => 'text' in step && step.text === SENTINEL) ? true : undefined),
-        120_000,
+    }
+
+    async function query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
+      const response = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(promql)}`);
+      const body = (await response.json()) as {
+        status: string;
+        error?: string;
+        data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
+      if (body.status !== 'success') throw new Error(`PromQL ${promql}: ${body.error}`);
+      return body.data!.result;
+    }
+
+    beforeAll(async () => {
+      const status = pluginStatus();
+      if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      for (const kind of ['plugin', 'tarball'] as const) {
+        const scenarios = SESSIONS[kind].map((id) => nativeScenarios.find((s) => s.id === id)!);
+        const web = await startWebProfile({ kind, steps: scenarioScript(scenarios), maxRequests: 40 });
+        const instance: Instance = { kind, web, before: await totals(web) };
+        instances.push(instance);
+        await runWebSession(instance);
+        instance.after = await totals(web); // the stats route writes queued events first
+      }
+
+      promDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-prometheus-'));
+      const port = await freePort();
+      promUrl = `http://127.0.0.1:${port}`;
+      const targets = instances.map((instance) => new URL(instance.web.url).host);
+      const config = [
+        'global:',
+        '  scrape_interval: 1s',
+        '  scrape_timeout: 1s',
+        '  evaluation_interval: 1s',
+        'scrape_configs:',
+        '  - job_name: dsh-tool-normalizer',
+        `    metrics_path: ${METRICS}`,
+        '    static_configs:',
+        `      - targets: [${targets.map((target) => `'${target}'`).join(', ')}]`,
+        '',
+      ].join('\n');
+      fs.writeFileSync(path.join(promDir, 'prometheus.yml'), config);
+      prometheus = spawn(
+        PROMETHEUS,
+        [
+          `--config.file=${path.join(promDir, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${path.join(promDir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${port}`,
+          '--log.level=warn',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
       );
-    } finally {
-      await page.close();
-    }
-  }
-
-  async function query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]> {
-    const response = await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(promql)}`);
-    const body = (await response.json()) as { status: string; error?: string; data?: { result: { metric: Record<string, string>; value: [number, string] }[] } };
-    if (body.status !== 'success') throw new Error(`PromQL ${promql}: ${body.error}`);
-    return body.data!.result;
-  }
-
-  beforeAll(async () => {
-    const status = pluginStatus();
-    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    for (const kind of ['plugin', 'tarball'] as const) {
-      const scenarios = SESSIONS[kind].map((id) => nativeScenarios.find((s) => s.id === id)!);
-      const web = await startWebProfile({ kind, steps: scenarioScript(scenarios), maxRequests: 40 });
-      const instance: Instance = { kind, web, before: await totals(web) };
-      instances.push(instance);
-      await runWebSession(instance);
-      instance.after = await totals(web); // the stats route writes queued events first
-    }
-
-    promDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-prometheus-'));
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    const targets = instances.map((instance) => new URL(instance.web.url).host);
-    const config = [
-      'global:',
-      '  scrape_interval: 1s',
-      '  scrape_timeout: 1s',
-      '  evaluation_interval: 1s',
-      'scrape_configs:',
-      '  - job_name: dsh-tool-normalizer',
-      `    metrics_path: ${METRICS}`,
-      '    static_configs:',
-      `      - targets: [${targets.map((target) => `'${target}'`).join(', ')}]`,
-      '',
-    ].join('\n');
-    fs.writeFileSync(path.join(promDir, 'prometheus.yml'), config);
-    prometheus = spawn(
-      PROMETHEUS,
-      [`--config.file=${path.join(promDir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(promDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    prometheus.stdout!.on('data', (d: Buffer) => (prometheusLog += d.toString('utf8')));
-    prometheus.stderr!.on('data', (d: Buffer) => (prometheusLog += d.toString('utf8')));
-    await waitFor('Prometheus to be ready', async () => ((await fetch(`${promUrl}/-/ready`)).ok ? true : undefined), 60_000);
-  });
-
-  afterAll(async () => {
-    if (prometheus && prometheus.exitCode === null) {
-      const exited = new Promise((resolve) => prometheus!.once('close', resolve));
-      prometheus.kill('SIGTERM');
-      const force = setTimeout(() => prometheus!.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(force);
-    }
-    if (promDir) fs.rmSync(promDir, { recursive: true, force: true });
-    for (const workspace of workspaces) fs.rmSync(workspace, { recursive: true, force: true });
-    await browser?.close();
-    for (const instance of instances) await instance.web.stop();
-  });
-
-  it('sum(tool_normalizer_calls_total) across both instances equals the stats routes\' counts, call for call', async () => {
-    const sessionsDone = Date.now() / 1000;
-    // Both targets scraped (up) after the sessions ended: the next query sees the final counters.
-    await waitFor(
-      'two fresh scrapes',
-      async () => {
-        const fresh = await query(`count(timestamp(up{job="dsh-tool-normalizer"} == 1) > ${sessionsDone.toFixed(3)})`);
-        return fresh.length === 1 && Number(fresh[0]!.value[1]) === 2 ? true : undefined;
-      },
-      30_000,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}\nprometheus log:\n${prometheusLog.slice(-2000)}`);
+      prometheus.stdout!.on('data', (d: Buffer) => (prometheusLog += d.toString('utf8')));
+      prometheus.stderr!.on('data', (d: Buffer) => (prometheusLog += d.toString('utf8')));
+      await waitFor(
+        'Prometheus to be ready',
+        async () => ((await fetch(`${promUrl}/-/ready`)).ok ? true : undefined),
+        60_000,
+      );
     });
 
-    const delta = (instance: Instance, key: keyof Totals) => instance.after![key] - instance.before[key];
-    const expectedCalls = instances.reduce((sum, instance) => sum + delta(instance, 'calls'), 0);
-    for (const instance of instances) expect(delta(instance, 'calls'), `${instance.kind} recorded calls`).toBeGreaterThanOrEqual(SESSIONS[instance.kind].length);
+    afterAll(async () => {
+      if (prometheus && prometheus.exitCode === null) {
+        const exited = new Promise((resolve) => prometheus!.once('close', resolve));
+        prometheus.kill('SIGTERM');
+        const force = setTimeout(() => prometheus!.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(force);
+      }
+      if (promDir) fs.rmSync(promDir, { recursive: true, force: true });
+      for (const workspace of workspaces) fs.rmSync(workspace, { recursive: true, force: true });
+      await browser?.close();
+      for (const instance of instances) await instance.web.stop();
+    });
 
-    const total = await query('sum(tool_normalizer_calls_total)');
-    console.log('[fleet-metrics] PromQL sum', total[0]?.value[1], 'stats deltas', instances.map((i) => [i.kind, delta(i, 'calls'), delta(i, 'healedSuccess')]));
-    expect(Number(total[0]?.value[1])).toBe(expectedCalls);
+    it("sum(tool_normalizer_calls_total) across both instances equals the stats routes' counts, call for call", async () => {
+      const sessionsDone = Date.now() / 1000;
+      // Both targets scraped (up) after the sessions ended: the next query sees the final counters.
+      await waitFor(
+        'two fresh scrapes',
+        async () => {
+          const fresh = await query(
+            `count(timestamp(up{job="dsh-tool-normalizer"} == 1) > ${sessionsDone.toFixed(3)})`,
+          );
+          return fresh.length === 1 && Number(fresh[0]!.value[1]) === 2 ? true : undefined;
+        },
+        30_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\nprometheus log:\n${prometheusLog.slice(-2000)}`);
+      });
 
-    const byInstance = new Map((await query('sum by (instance) (tool_normalizer_calls_total)')).map((row) => [row.metric.instance, Number(row.value[1])]));
-    for (const instance of instances) expect(byInstance.get(new URL(instance.web.url).host), instance.kind).toBe(delta(instance, 'calls'));
+      const delta = (instance: Instance, key: keyof Totals) => instance.after![key] - instance.before[key];
+      const expectedCalls = instances.reduce((sum, instance) => sum + delta(instance, 'calls'), 0);
+      for (const instance of instances)
+        expect(delta(instance, 'calls'), `${instance.kind} recorded calls`).toBeGreaterThanOrEqual(
+          SESSIONS[instance.kind].length,
+        );
 
-    const byOutcome = new Map((await query('sum by (outcome) (tool_normalizer_calls_total)')).map((row) => [row.metric.outcome, Number(row.value[1])]));
-    const outcomeTotals: Record<string, keyof Totals> = { 'healed-success': 'healedSuccess', 'healed-failed': 'healedFailed', passthrough: 'passThrough', 'passthrough-failed': 'passThroughFailed' };
-    for (const [outcome, key] of Object.entries(outcomeTotals)) {
-      const expected = instances.reduce((sum, instance) => sum + delta(instance, key), 0);
-      expect(byOutcome.get(outcome) ?? 0, outcome).toBe(expected);
-    }
-    expect(byOutcome.get('healed-success') ?? 0).toBeGreaterThan(0);
+      const total = await query('sum(tool_normalizer_calls_total)');
+      console.log(
+        '[fleet-metrics] PromQL sum',
+        total[0]?.value[1],
+        'stats deltas',
+        instances.map((i) => [i.kind, delta(i, 'calls'), delta(i, 'healedSuccess')]),
+      );
+      expect(Number(total[0]?.value[1])).toBe(expectedCalls);
 
-    // The heals Prometheus sees are attributed to catalogue rules, and nothing failed inside the plugin.
-    const heals = await query('sum(tool_normalizer_heals_total{outcome="healed-success"})');
-    expect(Number(heals[0]?.value[1])).toBeGreaterThanOrEqual(byOutcome.get('healed-success') ?? 0);
-    const errors = await query('sum(tool_normalizer_plugin_errors_total)');
-    expect(Number(errors[0]?.value[1])).toBe(0);
-    const info = await query('count(tool_normalizer_build_info{dsh_version="0.1.0-rc.8"})');
-    expect(Number(info[0]?.value[1])).toBe(2);
-  });
-});
+      const byInstance = new Map(
+        (await query('sum by (instance) (tool_normalizer_calls_total)')).map((row) => [
+          row.metric.instance,
+          Number(row.value[1]),
+        ]),
+      );
+      for (const instance of instances)
+        expect(byInstance.get(new URL(instance.web.url).host), instance.kind).toBe(delta(instance, 'calls'));
+
+      const byOutcome = new Map(
+        (await query('sum by (outcome) (tool_normalizer_calls_total)')).map((row) => [
+          row.metric.outcome,
+          Number(row.value[1]),
+        ]),
+      );
+      const outcomeTotals: Record<string, keyof Totals> = {
+        'healed-success': 'healedSuccess',
+        'healed-failed': 'healedFailed',
+        passthrough: 'passThrough',
+        'passthrough-failed': 'passThroughFailed',
+      };
+      for (const [outcome, key] of Object.entries(outcomeTotals)) {
+        const expected = instances.reduce((sum, instance) => sum + delta(instance, key), 0);
+        expect(byOutcome.get(outcome) ?? 0, outcome).toBe(expected);
+      }
+      expect(byOutcome.get('healed-success') ?? 0).toBeGreaterThan(0);
+
+      // The heals Prometheus sees are attributed to catalogue rules, and nothing failed inside the plugin.
+      const heals = await query('sum(tool_normalizer_heals_total{outcome="healed-success"})');
+      expect(Number(heals[0]?.value[1])).toBeGreaterThanOrEqual(byOutcome.get('healed-success') ?? 0);
+      const errors = await query('sum(tool_normalizer_plugin_errors_total)');
+      expect(Number(errors[0]?.value[1])).toBe(0);
+      const info = await query('count(tool_normalizer_build_info{dsh_version="0.1.0-rc.8"})');
+      expect(Number(info[0]?.value[1])).toBe(2);
+    });
+  },
+);

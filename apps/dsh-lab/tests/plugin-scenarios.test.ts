@@ -37,7 +37,10 @@ const SECRET_CALL_ID = 'x_secret_in_arguments';
 function scriptWithSecret(mode: ToolsMode, scenarios: readonly Scenario[]) {
   const steps = scenarioScript(scenarios);
   const command = `echo "Authorization: Bearer ${SECRET}" > /dev/null; echo sent`;
-  const call = mode === 'native' ? { id: SECRET_CALL_ID, name: 'bash', arguments: JSON.stringify({ command }) } : { id: SECRET_CALL_ID, name: 'run_code', arguments: JSON.stringify({ command }) };
+  const call =
+    mode === 'native'
+      ? { id: SECRET_CALL_ID, name: 'bash', arguments: JSON.stringify({ command }) }
+      : { id: SECRET_CALL_ID, name: 'run_code', arguments: JSON.stringify({ command }) };
   steps.splice(steps.length - 1, 0, { toolCalls: [call] });
   return steps;
 }
@@ -50,7 +53,10 @@ function firstLine(text: string | undefined): string {
 function writeReport(mode: ToolsMode, scenarios: readonly Scenario[], run: SessionRun): void {
   const rows = scenarios.map((scenario) => {
     const message = run.toolMessages.find((m) => m.callId === scenario.id);
-    const before = scenario.withoutPlugin.exact ?? scenario.withoutPlugin.startsWith ?? (scenario.withoutPlugin.isError ? 'error' : 'success');
+    const before =
+      scenario.withoutPlugin.exact ??
+      scenario.withoutPlugin.startsWith ??
+      (scenario.withoutPlugin.isError ? 'error' : 'success');
     const now = (message?.content ?? '').replaceAll(run.workspace, '{{ws}}');
     return `| ${scenario.id} | ${scenario.category} | ${scenario.withPlugin.outcome} | ${firstLine(before)} | ${message?.isError ? 'error' : 'success'}: ${firstLine(now)} |`;
   });
@@ -58,7 +64,14 @@ function writeReport(mode: ToolsMode, scenarios: readonly Scenario[], run: Sessi
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, `plugin-scenarios-${mode}.md`),
-    [`# Real DSH rc.8 headless, ${mode} mode, with dsh-tool-normalizer`, '', '| scenario | category | expected | model saw before (host) | model sees now |', '|---|---|---|---|---|', ...rows, ''].join('\n'),
+    [
+      `# Real DSH rc.8 headless, ${mode} mode, with dsh-tool-normalizer`,
+      '',
+      '| scenario | category | expected | model saw before (host) | model sees now |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n'),
   );
 }
 
@@ -70,7 +83,13 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
     await buildBundle();
     const status = pluginStatus();
     if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
-    run = await runSession({ mode, plugin: true, label: 'plugin', steps: scriptWithSecret(mode, scenarios), workspaceFixtures: scenarioFixtures });
+    run = await runSession({
+      mode,
+      plugin: true,
+      label: 'plugin',
+      steps: scriptWithSecret(mode, scenarios),
+      workspaceFixtures: scenarioFixtures,
+    });
     writeReport(mode, scenarios, run);
   });
 
@@ -111,7 +130,9 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
       .map((line) => JSON.parse(line) as { callId?: string; outcome: string; tokensSaved: number; at?: number });
     const healedIds = scenarios.filter((s) => s.withPlugin.outcome === 'healed').map((s) => s.id);
     for (const id of healedIds) {
-      const event = events.find((e) => e.callId === id && e.outcome === 'healed-success' && (e.at ?? 0) >= run.startedAt);
+      const event = events.find(
+        (e) => e.callId === id && e.outcome === 'healed-success' && (e.at ?? 0) >= run.startedAt,
+      );
       expect(event, id).toBeDefined();
       expect(event!.tokensSaved, id).toBeGreaterThan(0);
     }

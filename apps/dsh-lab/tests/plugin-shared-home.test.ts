@@ -76,8 +76,20 @@ describe('DSH web and two DSH headless runs at the same time on one DSH_HOME', (
     await clearStats(web);
     expect((await getJson<Stats>(web, STATS)).totals.calls).toBe(0);
     runs = await Promise.all([
-      runSession({ mode: 'native', plugin: true, label: 'shared-home-a', steps: scriptOf(RUN_A), workspaceFixtures: scenarioFixtures }),
-      runSession({ mode: 'native', plugin: true, label: 'shared-home-b', steps: scriptOf(RUN_B), workspaceFixtures: scenarioFixtures }),
+      runSession({
+        mode: 'native',
+        plugin: true,
+        label: 'shared-home-a',
+        steps: scriptOf(RUN_A),
+        workspaceFixtures: scenarioFixtures,
+      }),
+      runSession({
+        mode: 'native',
+        plugin: true,
+        label: 'shared-home-b',
+        steps: scriptOf(RUN_B),
+        workspaceFixtures: scenarioFixtures,
+      }),
     ]);
   });
 
@@ -99,7 +111,9 @@ describe('DSH web and two DSH headless runs at the same time on one DSH_HOME', (
   it('the web stats route counts every call of both headless runs exactly', async () => {
     const expected = runs.reduce((sum, run) => sum + answeredCalls(run).length, 0);
     const stats = await getJson<Stats>(web, STATS);
-    expect(stats.totals.calls, JSON.stringify(runs.map((run) => answeredCalls(run).map((m) => m.callId)))).toBe(expected);
+    expect(stats.totals.calls, JSON.stringify(runs.map((run) => answeredCalls(run).map((m) => m.callId)))).toBe(
+      expected,
+    );
     expect(stats.storage.logging).toBe(true);
     expect(stats.pluginErrors).toBe(0);
   });
@@ -108,7 +122,11 @@ describe('DSH web and two DSH headless runs at the same time on one DSH_HOME', (
     const page = await getJson<EventsPage>(web, `${EVENTS}?limit=200`);
     const callIds = new Set(page.events.map((event) => event.callId));
     // passthrough calls are counted but not stored as events; every run here has healed or failed calls
-    for (const ids of [RUN_A, RUN_B]) expect(ids.some((id) => callIds.has(id)), JSON.stringify([...callIds])).toBe(true);
+    for (const ids of [RUN_A, RUN_B])
+      expect(
+        ids.some((id) => callIds.has(id)),
+        JSON.stringify([...callIds]),
+      ).toBe(true);
     expect(page.total).toBe(page.events.length);
   });
 });
@@ -118,7 +136,9 @@ describe('a corrupt telemetry database file in the DSH_HOME', () => {
   let run: SessionRun;
   let dshHome: string;
   let movedAside: string[];
-  const garbage = Buffer.from('this is not a SQLite database, just bytes where the plugin keeps its telemetry\n'.repeat(64));
+  const garbage = Buffer.from(
+    'this is not a SQLite database, just bytes where the plugin keeps its telemetry\n'.repeat(64),
+  );
 
   beforeAll(async () => {
     // the web profile is only booted to learn the DSH_HOME and to leave it with no process holding the database
@@ -128,7 +148,13 @@ describe('a corrupt telemetry database file in the DSH_HOME', () => {
     const before = new Set(fs.readdirSync(dshHome));
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(dshHome, `${DATABASE}${suffix}`), { force: true });
     fs.writeFileSync(path.join(dshHome, DATABASE), garbage);
-    run = await runSession({ mode: 'native', plugin: true, label: 'corrupt-db', steps: scriptOf(RUN_A), workspaceFixtures: scenarioFixtures });
+    run = await runSession({
+      mode: 'native',
+      plugin: true,
+      label: 'corrupt-db',
+      steps: scriptOf(RUN_A),
+      workspaceFixtures: scenarioFixtures,
+    });
     movedAside = fs.readdirSync(dshHome).filter((name) => name.startsWith(`${DATABASE}.corrupt-`) && !before.has(name));
     web = await startWebProfile({ kind: 'plugin' });
   });
@@ -148,7 +174,9 @@ describe('a corrupt telemetry database file in the DSH_HOME', () => {
     const files = movedAside.filter((name) => !name.endsWith('-wal') && !name.endsWith('-shm'));
     expect(files).toHaveLength(1);
     expect(fs.readFileSync(path.join(dshHome, files[0]!)).equals(garbage)).toBe(true);
-    expect(fs.readFileSync(path.join(dshHome, DATABASE)).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+    expect(fs.readFileSync(path.join(dshHome, DATABASE)).subarray(0, 16).toString('latin1')).toBe(
+      'SQLite format 3\u0000',
+    );
   });
 
   it('the new database counted the run: the web stats route shows exactly its calls', async () => {

@@ -47,11 +47,12 @@ const SESSION_SCENARIOS = [
 type Stats = FeedPayload;
 
 if (!hasChromium) {
-  console.warn(`[dsh-lab] plugin-web-dashboard skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  console.warn(
+    `[dsh-lab] plugin-web-dashboard skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
 }
 
 const integer = (n: number) => new Intl.NumberFormat('en-US').format(n);
-
 
 /** sRGB relative luminance of a computed `rgb(...)` colour (0 black .. 1 white). */
 function luminance(colour: string): number {
@@ -77,7 +78,13 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
 
     const scenarios = SESSION_SCENARIOS.map((id) => nativeScenarios.find((s) => s.id === id)!);
-    session = await runSession({ mode: 'native', plugin: true, label: 'web-dashboard', steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    session = await runSession({
+      mode: 'native',
+      plugin: true,
+      label: 'web-dashboard',
+      steps: scenarioScript(scenarios),
+      workspaceFixtures: scenarioFixtures,
+    });
     expect(session.exitCode, session.stderr).toBe(0);
 
     web = await startWebProfile({ kind: 'plugin' });
@@ -128,7 +135,10 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     expect(seen.background).toBe('rgba(0, 0, 0, 0)');
     expect(seen.text).toBe(seen.host.label);
     expect(seen.card).toBe(seen.host.surface);
-    expect(theme === 'light' ? luminance(seen.text) < 0.2 : luminance(seen.text) > 0.6, `text ${seen.text} on ${seen.panel}`).toBe(true);
+    expect(
+      theme === 'light' ? luminance(seen.text) < 0.2 : luminance(seen.text) > 0.6,
+      `text ${seen.text} on ${seen.panel}`,
+    ).toBe(true);
   }
 
   /** Settings (bottom of the sidebar) > Tool Normalizer, dismissing the first-visit notice when it shows. */
@@ -139,7 +149,11 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     const notice = page.getByRole('button', { name: 'Continue', exact: true });
     // The notice comes up with the shell; once dismissed DSH remembers it in the DSH_HOME's settings.
     if (await notice.isVisible().catch(() => false)) await notice.click();
-    else await notice.waitFor({ timeout: 1500 }).then(() => notice.click(), () => undefined);
+    else
+      await notice.waitFor({ timeout: 1500 }).then(
+        () => notice.click(),
+        () => undefined,
+      );
     await settings.click();
     await page.getByRole('dialog').getByRole('button', { name: 'Tool Normalizer', exact: true }).click();
   }
@@ -157,27 +171,36 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     expect(stats.recent.length).toBeGreaterThan(0);
     expect(firstPage.total).toBeGreaterThanOrEqual(stats.recent.length);
     // The newest stored events are this session's (the web host made no calls since).
-    expect(firstPage.events.map((event) => event.id)).toEqual(stats.recent.slice(0, firstPage.events.length).map((event) => event.id));
+    expect(firstPage.events.map((event) => event.id)).toEqual(
+      stats.recent.slice(0, firstPage.events.length).map((event) => event.id),
+    );
   });
 
-  it('Settings > Tool Normalizer shows the stats route\'s real figures', async () => {
+  it("Settings > Tool Normalizer shows the stats route's real figures", async () => {
     await openToolNormalizer();
     await expect.poll(() => kpiValue('calls'), { timeout: 30_000 }).toBe(integer(stats.totals.calls));
     expect(await dashboard().getAttribute('src')).toBe(STATS);
     expect(await kpiValue('healed')).toBe(integer(stats.totals.healedSuccess));
-    expect(await dashboard().locator('[data-kpi="healed"]').textContent()).toContain(`${integer(stats.totals.healedFailed)} healing attempts still failed`);
+    expect(await dashboard().locator('[data-kpi="healed"]').textContent()).toContain(
+      `${integer(stats.totals.healedFailed)} healing attempts still failed`,
+    );
     await expect.poll(() => dashboard().locator('tbody tr[data-event]').count()).toBe(firstPage.events.length);
     const toolRows = await dashboard()
       .locator('[data-ranking="tool"] li[data-row]')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')));
     // Ranked tools with failures in the server's order first, then ranked tools that never failed.
     expect(toolRows.slice(0, stats.rankings.toolsByFailureRate.length)).toEqual(stats.rankings.toolsByFailureRate);
-    expect([...toolRows].sort()).toEqual(stats.tools.filter((row) => row.ranked).map((row) => row.name).sort());
+    expect([...toolRows].sort()).toEqual(
+      stats.tools
+        .filter((row) => row.ranked)
+        .map((row) => row.name)
+        .sort(),
+    );
     expect(await dashboard().getByRole('alert').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 
-  it('follows the host\'s Light and Dark themes (screenshots in artifacts/)', async () => {
+  it("follows the host's Light and Dark themes (screenshots in artifacts/)", async () => {
     fs.mkdirSync(artifactsDir, { recursive: true });
     try {
       await chooseHostTheme('Light');
@@ -190,9 +213,13 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
       expect(await kpiValue('calls')).toBe(integer(stats.totals.calls));
       await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-dark.png') });
       // The recent-events section: filters, caption and the newest rows.
-      await dashboard().locator('#events-title').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await dashboard()
+        .locator('#events-title')
+        .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
       const caption = (await dashboard().locator('caption').textContent())!.replace(/\s+/g, ' ');
-      expect(caption).toContain(`Showing 1–${firstPage.events.length} of ${integer(firstPage.total)} stored events. Previews`);
+      expect(caption).toContain(
+        `Showing 1–${firstPage.events.length} of ${integer(firstPage.total)} stored events. Previews`,
+      );
       await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-dark-events.png') });
     } finally {
       // The choice is saved in the lab's DSH_HOME; leave it as DSH sets it up.

@@ -15,7 +15,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ensureProfile, labPaths, pluginStatus, repoRoot, runSession, scenarioFixtures, scenarioScript, scenariosFor, startWebProfile, type WebProfile } from '../src/index.js';
+import {
+  ensureProfile,
+  labPaths,
+  pluginStatus,
+  repoRoot,
+  runSession,
+  scenarioFixtures,
+  scenarioScript,
+  scenariosFor,
+  startWebProfile,
+  type WebProfile,
+} from '../src/index.js';
 // @ts-expect-error build.mjs is plain JavaScript
 import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 import type { FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
@@ -24,10 +35,20 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
 const STATS = '/plugin-api/tool-normalizer/stats';
 const artifactsDir = path.join(repoRoot, 'artifacts');
-const LIVE_OPTIONS = ['autoWrapRunCode', 'autoBridgeDirectTools', 'autoObserveFiles', 'autoClampRanges', 'errorHints', 'breakLoops', 'trimStackTraces'];
+const LIVE_OPTIONS = [
+  'autoWrapRunCode',
+  'autoBridgeDirectTools',
+  'autoObserveFiles',
+  'autoClampRanges',
+  'errorHints',
+  'breakLoops',
+  'trimStackTraces',
+];
 
 if (!hasChromium) {
-  console.warn(`[dsh-lab] plugin-web-plugin-configuration skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  console.warn(
+    `[dsh-lab] plugin-web-plugin-configuration skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
 }
 
 /** `settings.yaml` without the plugin's section, block or flow style (the document's other sections are kept). */
@@ -37,7 +58,10 @@ function withoutPluginSection(text: string): string {
 
 /** The plugin's section of `settings.yaml` as the host wrote it (DSH writes a small map in flow style). */
 function pluginSection(text: string): string | undefined {
-  return /^tool-normalizer:(?:[ \t]*(\{.*\})|[ \t]*\n((?:[ \t]+.*\n?)*))/m.exec(text)?.slice(1).find((part) => part !== undefined);
+  return /^tool-normalizer:(?:[ \t]*(\{.*\})|[ \t]*\n((?:[ \t]+.*\n?)*))/m
+    .exec(text)
+    ?.slice(1)
+    .find((part) => part !== undefined);
 }
 
 describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH web UI', () => {
@@ -58,7 +82,13 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
   async function readPastEnd(label: string): Promise<string> {
     const scenarios = scenariosFor('native').filter((scenario) => scenario.id === 'n_read_past_end');
     expect(scenarios).toHaveLength(1);
-    const run = await runSession({ mode: 'native', plugin: true, label, steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    const run = await runSession({
+      mode: 'native',
+      plugin: true,
+      label,
+      steps: scenarioScript(scenarios),
+      workspaceFixtures: scenarioFixtures,
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     const message = run.toolMessages.find((m) => m.callId === 'n_read_past_end');
     const content = message?.content ?? '';
@@ -71,7 +101,8 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     const status = pluginStatus();
     if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
     await ensureProfile('plugin', 'web');
-    if (fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')));
+    if (fs.existsSync(settingsFile))
+      fs.writeFileSync(settingsFile, withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')));
     web = await startWebProfile({ kind: 'plugin' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -92,16 +123,31 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
   const card = () => dialog().locator('li[data-plugin-card="tool-normalizer"]');
 
   /** Settings > General > Language (labels in the language DSH shows), then Plugins > Plugin configuration. */
-  async function chooseLanguage(from: string, to: string, general: string, plugins: string, tab: string): Promise<void> {
+  async function chooseLanguage(
+    from: string,
+    to: string,
+    general: string,
+    plugins: string,
+    tab: string,
+  ): Promise<void> {
     await dialog().getByRole('button', { name: general, exact: true }).click();
     await dialog().getByRole('button', { name: from, exact: true }).click();
-    await page.getByRole('menuitem', { name: to }).or(page.getByRole('menuitemradio', { name: to })).or(page.getByRole('option', { name: to })).first().click();
+    await page
+      .getByRole('menuitem', { name: to })
+      .or(page.getByRole('menuitemradio', { name: to }))
+      .or(page.getByRole('option', { name: to }))
+      .first()
+      .click();
     await openPluginConfiguration(plugins, tab);
   }
 
   async function openPluginConfiguration(plugins = 'Plugins', tab = 'Plugin configuration'): Promise<void> {
     await dialog().getByRole('button', { name: plugins, exact: true }).click();
-    await dialog().getByRole('tab', { name: tab }).or(dialog().getByRole('button', { name: tab, exact: true })).first().click();
+    await dialog()
+      .getByRole('tab', { name: tab })
+      .or(dialog().getByRole('button', { name: tab, exact: true }))
+      .first()
+      .click();
   }
 
   it('lists Tool Normalizer with its live options; errorHints off is saved to settings.yaml and applies without a restart', async () => {
@@ -113,23 +159,36 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     const settings = page.getByRole('button', { name: 'Settings', exact: true });
     await settings.waitFor({ timeout: 60_000 });
     const notice = page.getByRole('button', { name: 'Continue', exact: true });
-    await notice.waitFor({ timeout: 1500 }).then(() => notice.click(), () => undefined);
+    await notice.waitFor({ timeout: 1500 }).then(
+      () => notice.click(),
+      () => undefined,
+    );
     await settings.click();
     await openPluginConfiguration();
 
     await card().waitFor({ timeout: 30_000 });
-    await card().getByRole('button', { name: /Tool Normalizer/ }).click();
+    await card()
+      .getByRole('button', { name: /Tool Normalizer/ })
+      .click();
     const boxes = card().locator('input[type="checkbox"]');
-    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-option')))).toEqual(LIVE_OPTIONS);
-    for (const name of LIVE_OPTIONS) await expect.poll(() => card().locator(`input[data-option="${name}"]`).isChecked()).toBe(true);
-    await expect.poll(() => card().textContent()).toContain('Appends one actionable hint to an error nobody could heal.');
+    expect(await boxes.evaluateAll((inputs) => inputs.map((input) => input.getAttribute('data-option')))).toEqual(
+      LIVE_OPTIONS,
+    );
+    for (const name of LIVE_OPTIONS)
+      await expect.poll(() => card().locator(`input[data-option="${name}"]`).isChecked()).toBe(true);
+    await expect
+      .poll(() => card().textContent())
+      .toContain('Appends one actionable hint to an error nobody could heal.');
 
     await card().locator('input[data-option="errorHints"]').uncheck();
     await card().getByText('Unsaved').waitFor();
     await card().getByRole('button', { name: 'Save', exact: true }).click();
     await card().getByText('Changed').waitFor({ timeout: 15_000 });
     // The only key of the section, whichever YAML style the host chose for it.
-    const stored = () => pluginSection(fs.readFileSync(settingsFile, 'utf8'))?.replace(/[{}\s]+/g, ' ').trim();
+    const stored = () =>
+      pluginSection(fs.readFileSync(settingsFile, 'utf8'))
+        ?.replace(/[{}\s]+/g, ' ')
+        .trim();
     await expect.poll(stored, { timeout: 15_000 }).toBe('errorHints: false');
     // The running plugin took it: no restart happened (same web process).
     await expect.poll(errorHintsRuleOn, { timeout: 15_000 }).toBe(false);
@@ -144,11 +203,15 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
     expect(pageErrors).toEqual([]);
   }, 300_000);
 
-  it('follows DSH\'s Language setting: the card in Chinese, then back', async () => {
+  it("follows DSH's Language setting: the card in Chinese, then back", async () => {
     try {
       await chooseLanguage('English', '中文', 'General', '插件', '插件配置');
-      await card().getByRole('button', { name: /Tool Normalizer/ }).click();
-      await expect.poll(() => card().textContent(), { timeout: 15_000 }).toContain('为无法修复的错误附加一条可操作的提示。');
+      await card()
+        .getByRole('button', { name: /Tool Normalizer/ })
+        .click();
+      await expect
+        .poll(() => card().textContent(), { timeout: 15_000 })
+        .toContain('为无法修复的错误附加一条可操作的提示。');
       expect(await card().textContent()).toContain('错误提示');
       await card().screenshot({ path: path.join(artifactsDir, 'dsh-web-plugin-configuration-zh.png') });
     } finally {

@@ -36,7 +36,11 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
     await buildBundle();
     const status = pluginStatus();
     if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
-    const edit = (id: string, file: string) => ({ id, name: 'edit', arguments: JSON.stringify({ file_path: `{{ws}}/${file}`, old_string: 'alpha', new_string: 'ALPHA' }) });
+    const edit = (id: string, file: string) => ({
+      id,
+      name: 'edit',
+      arguments: JSON.stringify({ file_path: `{{ws}}/${file}`, old_string: 'alpha', new_string: 'ALPHA' }),
+    });
     session = await runSession({
       mode: 'native',
       plugin: true,
@@ -45,7 +49,11 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
       workspaceFixtures: { 'recovered.txt': 'alpha\nbeta\n', 'direct.txt': 'alpha\nbeta\n' },
       steps: [
         { toolCalls: [edit(RECOVERED, 'recovered.txt')] },
-        { toolCalls: [{ id: `read_${NONCE}`, name: 'read', arguments: JSON.stringify({ file_path: '{{ws}}/direct.txt' }) }] },
+        {
+          toolCalls: [
+            { id: `read_${NONCE}`, name: 'read', arguments: JSON.stringify({ file_path: '{{ws}}/direct.txt' }) },
+          ],
+        },
         { toolCalls: [edit(DIRECT, 'direct.txt')] },
         { text: 'Both files were edited.' },
       ],
@@ -62,12 +70,16 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
     await web?.stop();
   });
 
-  it('the recovered edit succeeded for the model, and its session-log result carries the edit tool\'s diff meta', () => {
+  it("the recovered edit succeeded for the model, and its session-log result carries the edit tool's diff meta", () => {
     const message = session.toolMessages.find((m) => m.callId === RECOVERED);
     expect(message?.isError).toBe(false);
     expect(message?.content).toContain('has been updated successfully');
     expect(fs.readFileSync(path.join(session.workspace, 'recovered.txt'), 'utf8')).toBe('ALPHA\nbeta\n');
-    const result = session.sessionEvents.find((event) => event.type === 'tool/result' && (event.data as { message?: { source?: { callId?: string } } }).message?.source?.callId === RECOVERED);
+    const result = session.sessionEvents.find(
+      (event) =>
+        event.type === 'tool/result' &&
+        (event.data as { message?: { source?: { callId?: string } } }).message?.source?.callId === RECOVERED,
+    );
     const meta = (result?.data as { meta?: { diffs?: { path: string; newText: string }[] } } | undefined)?.meta;
     expect(meta?.diffs?.[0]?.path).toBe(path.join(session.workspace, 'recovered.txt'));
     expect(meta?.diffs?.[0]?.newText).toContain('ALPHA');
@@ -78,7 +90,10 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
     await page.goto(web.url);
     await page.getByRole('button', { name: 'Settings', exact: true }).waitFor({ timeout: 60_000 });
     const notice = page.getByRole('button', { name: 'Continue', exact: true });
-    await notice.waitFor({ timeout: 3000 }).then(() => notice.click(), () => undefined);
+    await notice.waitFor({ timeout: 3000 }).then(
+      () => notice.click(),
+      () => undefined,
+    );
     const ungrouped = page.getByRole('treeitem').filter({ hasText: /^Ungrouped$/ });
     await ungrouped.waitFor({ timeout: 30_000 });
     if ((await ungrouped.getAttribute('aria-expanded')) === 'false') await ungrouped.click();
@@ -87,7 +102,13 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
     for (let index = 0; index < 10; index += 1) {
       if (index >= (await sessions.count())) break;
       await sessions.nth(index).click();
-      if (await target.waitFor({ timeout: 4000 }).then(() => true, () => false)) return;
+      if (
+        await target.waitFor({ timeout: 4000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
     }
     throw new Error(`the session with ${RECOVERED} is not among the newest sessions of the sidebar`);
   }
@@ -100,7 +121,7 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
     return (await row.innerText()).replaceAll(session.workspace, '{{ws}}');
   }
 
-  it('both Edit rows render the edit tool\'s diff card, the recovered one exactly like the direct one', async () => {
+  it("both Edit rows render the edit tool's diff card, the recovered one exactly like the direct one", async () => {
     await openSession();
     const row = page.locator(`[data-chat-call-id="${RECOVERED}"] [data-tool]`);
     expect(await row.getAttribute('data-tool')).toBe('edit');

@@ -55,7 +55,11 @@ describe('real DSH web profile with the plugin', () => {
 
   it('refuses a clear a cross-site page could send, and accepts the real one', async () => {
     expect((await fetch(`${base}${CLEAR}`, { method: 'POST' })).status).toBe(403);
-    const form = await fetch(`${base}${CLEAR}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=clear' });
+    const form = await fetch(`${base}${CLEAR}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'confirm=clear',
+    });
     expect(form.status).toBe(403);
     const ok = await fetch(`${base}${CLEAR}`, {
       method: 'POST',

@@ -23,17 +23,35 @@ afterEach(() => {
 
 describe('pluginStatus', () => {
   it('explains why a package cannot be installed as a DSH plugin', () => {
-    expect(pluginStatus(tempPackage(undefined))).toMatchObject({ available: false, reason: expect.stringContaining('no package.json') });
-    expect(pluginStatus(tempPackage({ name: 'p', main: 'index.js' }))).toMatchObject({ available: false, reason: expect.stringContaining('dsh.bundle.patch') });
-    expect(pluginStatus(tempPackage({ name: 'p', main: 'index.js', dsh: { bundle: { patch: './patch.yml' } } }))).toMatchObject({ available: false, reason: expect.stringContaining('patch.yml does not exist') });
-    expect(pluginStatus(tempPackage({ name: 'p', main: 'dist/index.js', dsh: { bundle: { patch: './patch.yml' } } }, { 'patch.yml': '[]' }))).toMatchObject({
+    expect(pluginStatus(tempPackage(undefined))).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('no package.json'),
+    });
+    expect(pluginStatus(tempPackage({ name: 'p', main: 'index.js' }))).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('dsh.bundle.patch'),
+    });
+    expect(
+      pluginStatus(tempPackage({ name: 'p', main: 'index.js', dsh: { bundle: { patch: './patch.yml' } } })),
+    ).toMatchObject({ available: false, reason: expect.stringContaining('patch.yml does not exist') });
+    expect(
+      pluginStatus(
+        tempPackage(
+          { name: 'p', main: 'dist/index.js', dsh: { bundle: { patch: './patch.yml' } } },
+          { 'patch.yml': '[]' },
+        ),
+      ),
+    ).toMatchObject({
       available: false,
       reason: expect.stringContaining('build it first'),
     });
   });
 
   it('accepts a built package that declares a bundle patch', () => {
-    const dir = tempPackage({ name: 'p', main: 'index.js', dsh: { bundle: { patch: './patch.yml' } } }, { 'patch.yml': '[]', 'index.js': '' });
+    const dir = tempPackage(
+      { name: 'p', main: 'index.js', dsh: { bundle: { patch: './patch.yml' } } },
+      { 'patch.yml': '[]', 'index.js': '' },
+    );
     expect(pluginStatus(dir)).toEqual({ available: true, name: 'p', reason: 'built and declares a dsh bundle' });
   });
 });
@@ -50,14 +68,20 @@ describe('installPlugin', () => {
 
 describe('runStep', () => {
   it('kills a command at its timeout and names the step', async () => {
-    await expect(runStep('sleep', ['30'], { step: 'wait for nothing', timeoutMs: 300 })).rejects.toThrow('dsh-lab: wait for nothing failed: timed out');
+    await expect(runStep('sleep', ['30'], { step: 'wait for nothing', timeoutMs: 300 })).rejects.toThrow(
+      'dsh-lab: wait for nothing failed: timed out',
+    );
   });
 
   it('reports a non-zero exit with the last output lines', async () => {
-    await expect(runStep('bash', ['-c', 'echo first; echo boom >&2; exit 3'], { step: 'fail on purpose', timeoutMs: 10_000 })).rejects.toThrow(/exit code 3[\s\S]*boom/);
+    await expect(
+      runStep('bash', ['-c', 'echo first; echo boom >&2; exit 3'], { step: 'fail on purpose', timeoutMs: 10_000 }),
+    ).rejects.toThrow(/exit code 3[\s\S]*boom/);
   });
 
   it('names the step when the command does not exist', async () => {
-    await expect(runStep('/nonexistent/dsh-lab-command', [], { step: 'start a missing tool', timeoutMs: 10_000 })).rejects.toThrow('dsh-lab: start a missing tool failed: cannot start');
+    await expect(
+      runStep('/nonexistent/dsh-lab-command', [], { step: 'start a missing tool', timeoutMs: 10_000 }),
+    ).rejects.toThrow('dsh-lab: start a missing tool failed: cannot start');
   });
 });

@@ -6,7 +6,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkModelSees, codeScenarios, labPaths, pluginStatus, runSession, scenarioFixtures, scenarioScript, type SessionRun } from '../src/index.js';
+import {
+  checkModelSees,
+  codeScenarios,
+  labPaths,
+  pluginStatus,
+  runSession,
+  scenarioFixtures,
+  scenarioScript,
+  type SessionRun,
+} from '../src/index.js';
 
 const status = pluginStatus();
 const picked = codeScenarios.filter((s) => ['c_c_direct_read', 'c_b_no_description', 'c_ts_syntax_ok'].includes(s.id));
@@ -14,12 +23,23 @@ const picked = codeScenarios.filter((s) => ['c_c_direct_read', 'c_b_no_descripti
 describe.skipIf(!status.available)(`the packed meta-package installed from its tarball (${status.reason})`, () => {
   let run: SessionRun;
   beforeAll(async () => {
-    run = await runSession({ mode: 'code', plugin: true, pluginInstall: 'tarball', label: 'tarball', steps: scenarioScript(picked), workspaceFixtures: scenarioFixtures });
+    run = await runSession({
+      mode: 'code',
+      plugin: true,
+      pluginInstall: 'tarball',
+      label: 'tarball',
+      steps: scenarioScript(picked),
+      workspaceFixtures: scenarioFixtures,
+    });
   });
 
   it('is installed from a packed tarball, not linked to the workspace folder', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(labPaths.home('tarball'), 'profiles', 'headless', 'package.json'), 'utf8'));
-    expect(manifest.dependencies[status.name!]).toMatch(new RegExp(`^file:${labPaths.pack.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/.+\\.tgz$`));
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(labPaths.home('tarball'), 'profiles', 'headless', 'package.json'), 'utf8'),
+    );
+    expect(manifest.dependencies[status.name!]).toMatch(
+      new RegExp(`^file:${labPaths.pack.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/.+\\.tgz$`),
+    );
     expect(manifest.dsh.profile.bundles).toContain(status.name);
   });
 

@@ -49,7 +49,9 @@ function userEnvironment(home: string, pnpmHome: string, nodeBin: string, pnpmBi
     ...env,
     HOME: home,
     PNPM_HOME: pnpmHome,
-    PATH: [pnpmHome, path.dirname(nodeBin), path.dirname(pnpmBin), '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter),
+    PATH: [pnpmHome, path.dirname(nodeBin), path.dirname(pnpmBin), '/usr/local/bin', '/usr/bin', '/bin'].join(
+      path.delimiter,
+    ),
     // The lab's warm content store (the same packages the registry serves), so the global install is not a full download.
     npm_config_store_dir: labPaths.pnpmStore,
     DSH_TELEMETRY_DISABLED: '1',
@@ -79,12 +81,21 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
 
     const packDir = path.join(root, 'pack');
     fs.mkdirSync(packDir);
-    await runStep(lab.pnpmBin, ['pack', '--pack-destination', packDir], { step: 'pnpm pack packages/dsh-tool-normalizer', cwd: labPaths.pluginPackage, timeoutMs: 120_000 });
+    await runStep(lab.pnpmBin, ['pack', '--pack-destination', packDir], {
+      step: 'pnpm pack packages/dsh-tool-normalizer',
+      cwd: labPaths.pluginPackage,
+      timeoutMs: 120_000,
+    });
     tarball = path.join(packDir, fs.readdirSync(packDir).find((name) => name.endsWith('.tgz'))!);
 
     const block = userPathBlock(fs.readFileSync(README, 'utf8'));
     script = block.replace(REGISTRY_ADD, (_line, prefix: string) => `${prefix}${tarball}`);
-    install = await runCommand('bash', ['-euxo', 'pipefail', '-c', script], { step: 'the README install block', cwd: home, env, timeoutMs: 600_000 });
+    install = await runCommand('bash', ['-euxo', 'pipefail', '-c', script], {
+      step: 'the README install block',
+      cwd: home,
+      env,
+      timeoutMs: 600_000,
+    });
 
     // The dsh the block installed, on a scripted Code-Mode session with calls the plugin must heal.
     workspace = path.join(root, 'workspace');
@@ -99,7 +110,12 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
       session = await runCommand('dsh', ['--profile', 'headless', 'Work through the scripted task.'], {
         step: 'dsh --profile headless (the dsh the README installed)',
         cwd: workspace,
-        env: { ...env, DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted', DSH_TOOLS_MODE: 'code' },
+        env: {
+          ...env,
+          DEEPSEEK_BASE_URL: model.baseUrl,
+          DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted',
+          DSH_TOOLS_MODE: 'code',
+        },
         timeoutMs: 180_000,
       });
     } finally {
@@ -126,10 +142,13 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
     expect(fs.readFileSync(path.join(profile, 'cordis.patch.yml'), 'utf8')).toMatch(/- id: hmr\n {2}disabled: false/);
   });
 
-  it.each(picked.map((s) => [s.id, s] as const))('%s: the dsh it installed runs the plugin, which heals the call', (_id, scenario) => {
-    expect(session.exitCode, session.stderr).toBe(0);
-    const message = toolMessages.find((m) => m.callId === scenario.id);
-    expect(message?.isError, message?.content).toBe(false);
-    expect(checkModelSees(message?.content, scenario.withPlugin, workspace)).toEqual([]);
-  });
+  it.each(picked.map((s) => [s.id, s] as const))(
+    '%s: the dsh it installed runs the plugin, which heals the call',
+    (_id, scenario) => {
+      expect(session.exitCode, session.stderr).toBe(0);
+      const message = toolMessages.find((m) => m.callId === scenario.id);
+      expect(message?.isError, message?.content).toBe(false);
+      expect(checkModelSees(message?.content, scenario.withPlugin, workspace)).toEqual([]);
+    },
+  );
 });

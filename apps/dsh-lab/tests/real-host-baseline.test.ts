@@ -22,7 +22,13 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, withou
   let run: SessionRun;
 
   beforeAll(async () => {
-    run = await runSession({ mode, plugin: false, label: 'baseline', steps: scenarioScript(scenarios), workspaceFixtures: scenarioFixtures });
+    run = await runSession({
+      mode,
+      plugin: false,
+      label: 'baseline',
+      steps: scenarioScript(scenarios),
+      workspaceFixtures: scenarioFixtures,
+    });
   });
 
   it('boots, plays the whole script against the scripted model and exits 0', () => {

@@ -15,14 +15,34 @@ describe('scenario catalogue', () => {
 
   it('covers the design failure classes in both modes', () => {
     const classes = (list: readonly Scenario[]) => new Set(list.map((s) => s.category));
-    expect([...classes(nativeScenarios)]).toEqual(expect.arrayContaining(['invalid-args', 'editor-path', 'editor-range', 'fs-not-observed', 'fs-stale-version', 'fs-edit-anchor', 'unknown-tool']));
-    expect([...classes(codeScenarios)]).toEqual(expect.arrayContaining(['invalid-args', 'code-mode-direct-call', 'code-syntax', 'inner-invalid-args', 'code-runtime', 'fs-not-observed']));
+    expect([...classes(nativeScenarios)]).toEqual(
+      expect.arrayContaining([
+        'invalid-args',
+        'editor-path',
+        'editor-range',
+        'fs-not-observed',
+        'fs-stale-version',
+        'fs-edit-anchor',
+        'unknown-tool',
+      ]),
+    );
+    expect([...classes(codeScenarios)]).toEqual(
+      expect.arrayContaining([
+        'invalid-args',
+        'code-mode-direct-call',
+        'code-syntax',
+        'inner-invalid-args',
+        'code-runtime',
+        'fs-not-observed',
+      ]),
+    );
   });
 
   it('expects a healed call to turn a baseline error into a success, and a kept error to stay an error', () => {
     for (const s of all) {
       if (s.withPlugin.outcome === 'healed') expect(s.withPlugin.isError, s.id).toBe(false);
-      if (s.withPlugin.outcome === 'kept-error') expect([s.withoutPlugin.isError, s.withPlugin.isError], s.id).toEqual([true, true]);
+      if (s.withPlugin.outcome === 'kept-error')
+        expect([s.withoutPlugin.isError, s.withPlugin.isError], s.id).toEqual([true, true]);
       if (s.withPlugin.outcome === 'pass-through') expect(s.withoutPlugin.isError, s.id).toBe(false);
     }
   });
@@ -38,10 +58,18 @@ describe('scenario catalogue', () => {
 
 describe('checkModelSees', () => {
   it('accepts a matching text and reports every mismatch otherwise', () => {
-    expect(checkModelSees('Error: unknown tool "x" in /w', { isError: true, startsWith: 'Error: unknown', includes: ['{{ws}}'] }, '/w')).toEqual([]);
+    expect(
+      checkModelSees(
+        'Error: unknown tool "x" in /w',
+        { isError: true, startsWith: 'Error: unknown', includes: ['{{ws}}'] },
+        '/w',
+      ),
+    ).toEqual([]);
     expect(checkModelSees('fine', { isError: true }, '/w')).toHaveLength(1);
     expect(checkModelSees('fine', { isError: false, exact: 'fine!' }, '/w')).toHaveLength(1);
     expect(checkModelSees('fine', { isError: false, excludes: ['fin'] }, '/w')).toHaveLength(1);
-    expect(checkModelSees(undefined, { isError: false }, '/w')).toEqual(['the model never saw a tool message for this call']);
+    expect(checkModelSees(undefined, { isError: false }, '/w')).toEqual([
+      'the model never saw a tool message for this call',
+    ]);
   });
 });

@@ -13,7 +13,11 @@ afterEach(async () => {
 });
 
 async function ask(body: Record<string, unknown>): Promise<{ status: number; events: any[] }> {
-  const res = await fetch(`${model!.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${model!.baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   const events = text
     .split('\n\n')
@@ -49,7 +53,10 @@ describe('scripted model', () => {
     expect(status).toBe(200);
     expect(streamedArguments(events)).toBe(raw);
     expect(events.at(-1)).toBe('[DONE]');
-    const finish = events.flatMap((e) => (e === '[DONE]' ? [] : e.choices)).map((c: any) => c.finish_reason).filter(Boolean);
+    const finish = events
+      .flatMap((e) => (e === '[DONE]' ? [] : e.choices))
+      .map((c: any) => c.finish_reason)
+      .filter(Boolean);
     expect(finish).toEqual(['tool_calls']);
   });
 
@@ -68,8 +75,14 @@ describe('scripted model', () => {
 
   it('plays retryOnError only when the model saw an error for that step', async () => {
     const script: ScriptStep[] = [
-      { toolCalls: [{ id: 'a', name: 'bash', arguments: {} }], retryOnError: { toolCalls: [{ id: 'a_retry', name: 'bash', arguments: {} }] } },
-      { toolCalls: [{ id: 'b', name: 'bash', arguments: {} }], retryOnError: { toolCalls: [{ id: 'b_retry', name: 'bash', arguments: {} }] } },
+      {
+        toolCalls: [{ id: 'a', name: 'bash', arguments: {} }],
+        retryOnError: { toolCalls: [{ id: 'a_retry', name: 'bash', arguments: {} }] },
+      },
+      {
+        toolCalls: [{ id: 'b', name: 'bash', arguments: {} }],
+        retryOnError: { toolCalls: [{ id: 'b_retry', name: 'bash', arguments: {} }] },
+      },
       { text: 'done' },
     ];
     model = await startScriptedModel(script);
@@ -84,7 +97,13 @@ describe('scripted model', () => {
   });
 
   it('is bounded: after the script (or maxRequests) it only answers with a closing text', async () => {
-    model = await startScriptedModel([{ toolCalls: [{ id: 'x', name: 'bash', arguments: {} }] }, { toolCalls: [{ id: 'y', name: 'bash', arguments: {} }] }], { maxRequests: 1 });
+    model = await startScriptedModel(
+      [
+        { toolCalls: [{ id: 'x', name: 'bash', arguments: {} }] },
+        { toolCalls: [{ id: 'y', name: 'bash', arguments: {} }] },
+      ],
+      { maxRequests: 1 },
+    );
     await ask(agentRequest());
     const second = await ask(agentRequest());
     expect(streamedArguments(second.events)).toBe('');

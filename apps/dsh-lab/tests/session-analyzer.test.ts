@@ -13,7 +13,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeSessions } from '@dsh-tool-normalizer/session-analyzer/node';
 import type { SessionAnalysis } from '@dsh-tool-normalizer/session-analyzer';
 import { demoFixtures, demoScript, demoTask } from '../src/demo-session.js';
-import { findSessionLogs, pluginStatus, runSession, scenarioFixtures, scenarioScript, scenariosFor, sessionToolResults, type SessionRun, type ToolsMode } from '../src/index.js';
+import {
+  findSessionLogs,
+  pluginStatus,
+  runSession,
+  scenarioFixtures,
+  scenarioScript,
+  scenariosFor,
+  sessionToolResults,
+  type SessionRun,
+  type ToolsMode,
+} from '../src/index.js';
 import type { ScriptStep } from '../src/scripted-model.js';
 
 const status = pluginStatus();
@@ -42,7 +52,13 @@ interface Pair {
   with: SessionRun;
 }
 
-async function playBoth(label: string, mode: ToolsMode, steps: ScriptStep[], fixtures: Record<string, string>, task?: string): Promise<Pair> {
+async function playBoth(
+  label: string,
+  mode: ToolsMode,
+  steps: ScriptStep[],
+  fixtures: Record<string, string>,
+  task?: string,
+): Promise<Pair> {
   const session = { mode, steps, workspaceFixtures: fixtures, label, ...(task ? { task } : {}) };
   const without = await runSession({ ...session, plugin: false });
   const withPlugin = await runSession({ ...session, plugin: true });
@@ -54,7 +70,10 @@ async function playBoth(label: string, mode: ToolsMode, steps: ScriptStep[], fix
 function reallyHealed(pair: Pair): string[] {
   const without = sessionToolResults(pair.without.sessionEvents);
   const withPlugin = sessionToolResults(pair.with.sessionEvents);
-  return [...without.values()].filter((result) => result.isError && withPlugin.get(result.callId)?.isError === false).map((result) => result.callId).sort();
+  return [...without.values()]
+    .filter((result) => result.isError && withPlugin.get(result.callId)?.isError === false)
+    .map((result) => result.callId)
+    .sort();
 }
 
 const predicted = (analysis: SessionAnalysis) =>
@@ -66,7 +85,10 @@ const predicted = (analysis: SessionAnalysis) =>
 describe.skipIf(!status.available || !hasZstd)('session analyzer vs the real plugin (real DSH)', () => {
   const cases: [string, () => Promise<Pair>][] = [
     ['demo session (Code Mode)', () => playBoth('analyzer-demo', 'code', demoScript(), { ...demoFixtures }, demoTask)],
-    ['native scenario catalogue', () => playBoth('analyzer-native', 'native', scenarioScript(scenariosFor('native')), { ...scenarioFixtures })],
+    [
+      'native scenario catalogue',
+      () => playBoth('analyzer-native', 'native', scenarioScript(scenariosFor('native')), { ...scenarioFixtures }),
+    ],
   ];
 
   for (const [name, play] of cases) {
@@ -88,7 +110,10 @@ describe.skipIf(!status.available || !hasZstd)('session analyzer vs the real plu
         expect(predicted(plain), rows.join('\n')).toEqual(truth);
         // the failures it does not predict as healed really stayed errors with the plugin
         const withPlugin = sessionToolResults(pair.with.sessionEvents);
-        for (const failure of plain.failures.filter((item) => !truth.includes(item.callId) && withPlugin.has(item.callId))) expect(withPlugin.get(failure.callId)?.isError, failure.callId).toBe(true);
+        for (const failure of plain.failures.filter(
+          (item) => !truth.includes(item.callId) && withPlugin.has(item.callId),
+        ))
+          expect(withPlugin.get(failure.callId)?.isError, failure.callId).toBe(true);
       });
 
       it('counts the session the way DSH logged it and costs every failure from recorded usage', () => {

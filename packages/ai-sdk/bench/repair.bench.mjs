@@ -9,7 +9,10 @@ import { createToolCallRepair } from '../dist/index.js';
 
 const tools = {
   bash: tool({ inputSchema: z.object({ command: z.string(), description: z.string() }), execute: async () => '' }),
-  read: tool({ inputSchema: z.object({ file_path: z.string(), offset: z.number().int().optional() }), execute: async () => '' }),
+  read: tool({
+    inputSchema: z.object({ file_path: z.string(), offset: z.number().int().optional() }),
+    execute: async () => '',
+  }),
   write: tool({ inputSchema: z.object({ file_path: z.string(), content: z.string() }), execute: async () => '' }),
 };
 const inputSchema = async ({ toolName }) => asSchema(tools[toolName].inputSchema).jsonSchema;
@@ -28,12 +31,22 @@ for (const [label, toolName, input] of cases) {
   const error = tools[toolName]
     ? new InvalidToolInputError({ toolName, toolInput: input, cause: new Error('invalid') })
     : new NoSuchToolError({ toolName, availableTools: Object.keys(tools) });
-  const args = { toolCall: { type: 'tool-call', toolCallId: 'c', toolName, input }, tools, inputSchema, error, messages: [], instructions: undefined, system: undefined };
+  const args = {
+    toolCall: { type: 'tool-call', toolCallId: 'c', toolName, input },
+    tools,
+    inputSchema,
+    error,
+    messages: [],
+    instructions: undefined,
+    system: undefined,
+  };
   const iterations = input.length > 10_000 ? 200 : 5_000;
   for (let i = 0; i < 50; i++) await repair(args);
   const start = performance.now();
   let repaired = 0;
   for (let i = 0; i < iterations; i++) if (await repair(args)) repaired += 1;
   const perCall = ((performance.now() - start) * 1000) / iterations;
-  console.log(`${label.padEnd(32)} ${perCall.toFixed(1).padStart(8)} µs/call  (${repaired === iterations ? 'repaired' : repaired === 0 ? 'null' : 'mixed'}, ${iterations} calls)`);
+  console.log(
+    `${label.padEnd(32)} ${perCall.toFixed(1).padStart(8)} µs/call  (${repaired === iterations ? 'repaired' : repaired === 0 ? 'null' : 'mixed'}, ${iterations} calls)`,
+  );
 }

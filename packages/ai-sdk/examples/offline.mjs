@@ -29,7 +29,10 @@ const model = new MockLanguageModelV4({
       { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: '{"file_path": "README.md"}' },
     ],
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+    usage: {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    },
     warnings: [],
   },
 });
@@ -39,7 +42,10 @@ const result = await generateText({
   tools,
   prompt: 'List the files, then read the README.',
   repairToolCall: createToolCallRepair({
-    onReport: (report) => console.log(`repair ${report.repaired ? 'applied' : 'declined'}: ${report.requestedTool} -> ${report.tool} [${report.ruleIds.join(', ')}]`),
+    onReport: (report) =>
+      console.log(
+        `repair ${report.repaired ? 'applied' : 'declined'}: ${report.requestedTool} -> ${report.tool} [${report.ruleIds.join(', ')}]`,
+      ),
   }),
 });
 

@@ -23,7 +23,8 @@ function scanShape(text: string): Shape {
   const strings: Shape['strings'] = [];
   const open: string[] = [];
   const start = text.search(/\S/);
-  if (start < 0 || text[start] !== '{') return { closed: false, reason: 'the arguments do not start with "{"', strings };
+  if (start < 0 || text[start] !== '{')
+    return { closed: false, reason: 'the arguments do not start with "{"', strings };
   let i = start;
   while (i < text.length) {
     const char = text[i] as string;
@@ -48,7 +49,8 @@ function scanShape(text: string): Shape {
     }
     if (char === '{' || char === '[') open.push(char === '{' ? '}' : ']');
     if (char === '}' || char === ']') {
-      if (open.pop() !== char) return { closed: false, reason: `a "${char}" does not match the bracket it closes`, strings };
+      if (open.pop() !== char)
+        return { closed: false, reason: `a "${char}" does not match the bracket it closes`, strings };
       if (open.length === 0) {
         const rest = text.slice(i + 1).trim();
         if (rest !== '') return { closed: false, reason: 'text follows the closing "}"', strings };
@@ -107,7 +109,8 @@ export function readNearJson(text: string): NearJsonReading {
   } catch {
     return { ok: false, reason: 'near-JSON not read: no reading of the text as JSON' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'near-JSON not read: not an object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, reason: 'near-JSON not read: not an object' };
   const kept = new Set<string>();
   collectStrings(value, kept);
   for (const { quote, raw } of shape.strings) {

@@ -13,7 +13,10 @@ function preview(text: string): string {
 }
 
 /** The arguments with the program in `field` healed, or undefined when it is absent, valid or not safely repairable. */
-export function healProgramArgument(args: Record<string, unknown>, field: string): { args: Record<string, unknown>; receipt: RepairReceipt } | undefined {
+export function healProgramArgument(
+  args: Record<string, unknown>,
+  field: string,
+): { args: Record<string, unknown>; receipt: RepairReceipt } | undefined {
   const program = Object.hasOwn(args, field) ? args[field] : undefined;
   if (typeof program !== 'string') return undefined;
   const healed = healProgram(program);

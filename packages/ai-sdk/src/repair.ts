@@ -6,7 +6,14 @@
  * SDK's own error runs unchanged. It never throws (a throw would turn the SDK's error into a repair error).
  */
 import { asSchema, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { hostViolations, normalizeCall, resolveToolAlias, type Environment, type Receipt, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
+import {
+  hostViolations,
+  normalizeCall,
+  resolveToolAlias,
+  type Environment,
+  type Receipt,
+  type ToolSchema,
+} from '@dsh-tool-normalizer/core-rules';
 import { readNearJson } from './near-json.js';
 import { healProgramArgument } from './program.js';
 import { environmentOf } from './tool-env.js';
@@ -20,7 +27,7 @@ type Outcome =
 const PREVIEW_CHARS = 200;
 
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 }
 
@@ -82,10 +89,14 @@ function repairKnownTool(tool: ToolSchema, text: string, env: Environment, optio
   if (result.changed && isRecord(result.call.arguments)) {
     return { ok: true, name: tool.name, args: result.call.arguments, receipts: [...receipts, ...result.receipts] };
   }
-  if (receipts.length > 0 && isRecord(args) && hostViolations(tool, args).length === 0) return { ok: true, name: tool.name, args, receipts };
+  if (receipts.length > 0 && isRecord(args) && hostViolations(tool, args).length === 0)
+    return { ok: true, name: tool.name, args, receipts };
   const plain = isRecord(args) ? args : plainObject(text);
   if (plain && hostViolations(tool, plain).length === 0) {
-    return { ok: false, reason: "the arguments pass the tool's JSON Schema as sent (its own validator is stricter); nothing to repair" };
+    return {
+      ok: false,
+      reason: "the arguments pass the tool's JSON Schema as sent (its own validator is stricter); nothing to repair",
+    };
   }
   return { ok: false, reason: result.reason ?? 'no rule repairs' };
 }
@@ -95,12 +106,18 @@ function repairUnknownTool(name: string, text: string, env: Environment, options
   const plain = plainObject(text);
   const near = plain ? undefined : readNearJson(text);
   const args = plain ?? (near?.ok ? near.value : undefined);
-  if (!args) return { ok: false, reason: `unknown tool "${preview(name)}" and ${near && !near.ok ? near.reason : 'arguments not readable'}` };
+  if (!args)
+    return {
+      ok: false,
+      reason: `unknown tool "${preview(name)}" and ${near && !near.ok ? near.reason : 'arguments not readable'}`,
+    };
   const alias = resolveToolAlias({ name, arguments: args }, env, options.toggles);
   const tool = alias ? findTool(env, alias.call.name) : undefined;
   if (!alias || !tool) return { ok: false, reason: `unknown tool "${preview(name)}": no single registered tool fits` };
   const fits = hostViolations(tool, args).length === 0;
-  const repaired: Outcome = fits ? { ok: true, name: tool.name, args, receipts: [] } : repairKnownTool(tool, JSON.stringify(args), env, options);
+  const repaired: Outcome = fits
+    ? { ok: true, name: tool.name, args, receipts: [] }
+    : repairKnownTool(tool, JSON.stringify(args), env, options);
   if (!repaired.ok) return repaired;
   const receipts: AnyReceipt[] = near?.ok ? [nearJsonReceipt(text, args)] : [];
   receipts.push({
@@ -123,19 +140,29 @@ async function passesToolValidator(tools: ToolSet, name: string, args: Record<st
   return result.success;
 }
 
-async function repairCall(name: string, text: string, tools: ToolSet, env: Environment, options: ToolCallRepairOptions): Promise<Outcome> {
+async function repairCall(
+  name: string,
+  text: string,
+  tools: ToolSet,
+  env: Environment,
+  options: ToolCallRepairOptions,
+): Promise<Outcome> {
   const known = findTool(env, name);
   const outcome = known ? repairKnownTool(known, text, env, options) : repairUnknownTool(name, text, env, options);
   if (!outcome.ok) return outcome;
-  const field = options.programs && Object.hasOwn(options.programs, outcome.name) ? options.programs[outcome.name] : undefined;
+  const field =
+    options.programs && Object.hasOwn(options.programs, outcome.name) ? options.programs[outcome.name] : undefined;
   const healed = field ? healProgramArgument(outcome.args, field) : undefined;
   const args = healed ? healed.args : outcome.args;
   const receipts = healed ? [...outcome.receipts, healed.receipt] : outcome.receipts;
-  if (receipts.length === 0) return { ok: false, reason: 'the arguments pass the JSON Schema as sent; nothing to repair' };
+  if (receipts.length === 0)
+    return { ok: false, reason: 'the arguments pass the JSON Schema as sent; nothing to repair' };
   const tool = findTool(env, outcome.name) as ToolSchema;
   const violations = hostViolations(tool, args);
-  if (violations.length > 0) return { ok: false, reason: `the repaired call would still fail: ${violations.slice(0, 3).join('; ')}` };
-  if (!(await passesToolValidator(tools, outcome.name, args))) return { ok: false, reason: "the repaired call fails the tool's own validator" };
+  if (violations.length > 0)
+    return { ok: false, reason: `the repaired call would still fail: ${violations.slice(0, 3).join('; ')}` };
+  if (!(await passesToolValidator(tools, outcome.name, args)))
+    return { ok: false, reason: "the repaired call fails the tool's own validator" };
   return { ok: true, name: outcome.name, args, receipts };
 }
 
@@ -143,7 +170,9 @@ async function repairCall(name: string, text: string, tools: ToolSet, env: Envir
  * A repair function for the AI SDK's `repairToolCall` (or `experimental_repairToolCall`) option of
  * `generateText`, `streamText` and agents.
  */
-export function createToolCallRepair<TOOLS extends ToolSet = ToolSet>(options: ToolCallRepairOptions = {}): ToolCallRepairFunction<TOOLS> {
+export function createToolCallRepair<TOOLS extends ToolSet = ToolSet>(
+  options: ToolCallRepairOptions = {},
+): ToolCallRepairFunction<TOOLS> {
   const report = (value: RepairReport): void => {
     try {
       options.onReport?.(value);
@@ -164,13 +193,26 @@ export function createToolCallRepair<TOOLS extends ToolSet = ToolSet>(options: T
       const env = await environmentOf(tools, inputSchema, options.cwd);
       outcome = await repairCall(toolCall.toolName, toolCall.input, tools, env, options);
     } catch (failure) {
-      outcome = { ok: false, reason: `left to the SDK after an internal error: ${failure instanceof Error ? failure.message : String(failure)}` };
+      outcome = {
+        ok: false,
+        reason: `left to the SDK after an internal error: ${failure instanceof Error ? failure.message : String(failure)}`,
+      };
     }
     if (!outcome.ok) {
-      report({ ...base, tool: toolCall.toolName, category: unknownName ? 'unknown-tool' : 'invalid-args', repaired: false, ruleIds: [], receipts: [], changes: [], reason: outcome.reason });
+      report({
+        ...base,
+        tool: toolCall.toolName,
+        category: unknownName ? 'unknown-tool' : 'invalid-args',
+        repaired: false,
+        ruleIds: [],
+        receipts: [],
+        changes: [],
+        reason: outcome.reason,
+      });
       return null;
     }
-    const category = outcome.name !== toolCall.toolName ? 'unknown-tool' : (outcome.receipts[0]?.category ?? 'invalid-args');
+    const category =
+      outcome.name !== toolCall.toolName ? 'unknown-tool' : (outcome.receipts[0]?.category ?? 'invalid-args');
     report({
       ...base,
       tool: outcome.name,

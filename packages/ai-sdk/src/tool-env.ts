@@ -25,7 +25,11 @@ async function collectSchemas(tools: Record<string, unknown>, inputSchema: Input
 }
 
 /** The tools of `tools` as core-rules' `Environment` (native mode: the AI SDK has no Code Mode). */
-export async function environmentOf(tools: Record<string, unknown>, inputSchema: InputSchemaOf, cwd?: string): Promise<Environment> {
+export async function environmentOf(
+  tools: Record<string, unknown>,
+  inputSchema: InputSchemaOf,
+  cwd?: string,
+): Promise<Environment> {
   let schemas = environments.get(tools);
   if (!schemas) {
     schemas = collectSchemas(tools, inputSchema);

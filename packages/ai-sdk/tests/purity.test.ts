@@ -15,7 +15,10 @@ describe('purity', () => {
     for (const file of readdirSync(srcDir).filter((name) => name.endsWith('.ts'))) {
       const text = readFileSync(`${srcDir}${file}`, 'utf8');
       const specifiers = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)].map((match) => match[1]);
-      expect(specifiers.filter((s) => /^node:|^@deepseek-ai\/|cordis/.test(s!)), file).toEqual([]);
+      expect(
+        specifiers.filter((s) => /^node:|^@deepseek-ai\/|cordis/.test(s!)),
+        file,
+      ).toEqual([]);
       expect(text, file).not.toMatch(/\b(document|window)\./);
     }
   });

@@ -8,11 +8,21 @@ import { describe, expect, it } from 'vitest';
 import { createToolCallRepair, type RepairReport } from '../src/index.js';
 import { codingTools, runOneStep, type Executions, type ScriptedCall } from './sdk-loop.js';
 
-async function run(calls: ScriptedCall[], options: { option?: 'repairToolCall' | 'experimental_repairToolCall'; programs?: Record<string, string>; tools?: (e: Executions) => ToolSet } = {}) {
+async function run(
+  calls: ScriptedCall[],
+  options: {
+    option?: 'repairToolCall' | 'experimental_repairToolCall';
+    programs?: Record<string, string>;
+    tools?: (e: Executions) => ToolSet;
+  } = {},
+) {
   const executions: Executions = [];
   const reports: RepairReport[] = [];
   const errorsSeen: unknown[] = [];
-  const repair = createToolCallRepair({ onReport: (report) => reports.push(report), ...(options.programs ? { programs: options.programs } : {}) });
+  const repair = createToolCallRepair({
+    onReport: (report) => reports.push(report),
+    ...(options.programs ? { programs: options.programs } : {}),
+  });
   const spy: ToolCallRepairFunction<ToolSet> = async (input) => {
     errorsSeen.push(input.error);
     return repair(input);
@@ -46,7 +56,14 @@ describe('repairable calls run in the same step with repaired arguments', () => 
     expect((executions[0]!.input as { description: string }).description.length).toBeGreaterThan(0);
     expect(result.steps[0]!.toolResults.map((r) => r.output)).toEqual(['bash ran']);
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ callId: 'call-1', tool: 'bash', requestedTool: 'bash', repaired: true, category: 'invalid-args', error: 'AI_InvalidToolInputError' });
+    expect(reports[0]).toMatchObject({
+      callId: 'call-1',
+      tool: 'bash',
+      requestedTool: 'bash',
+      repaired: true,
+      category: 'invalid-args',
+      error: 'AI_InvalidToolInputError',
+    });
     expect(reports[0]!.ruleIds).toEqual(['args.rename-alias', 'args.fill-description']);
   });
 
@@ -59,10 +76,18 @@ describe('repairable calls run in the same step with repaired arguments', () => 
   });
 
   it('an unknown tool name with one fitting target runs as that tool', async () => {
-    const { executions, reports, toolErrors } = await run([{ toolName: 'read_file', input: '{"file_path":"/w/a.txt"}' }]);
+    const { executions, reports, toolErrors } = await run([
+      { toolName: 'read_file', input: '{"file_path":"/w/a.txt"}' },
+    ]);
     expect(toolErrors).toEqual([]);
     expect(executions).toEqual([{ tool: 'read', input: { file_path: '/w/a.txt' } }]);
-    expect(reports[0]).toMatchObject({ tool: 'read', requestedTool: 'read_file', category: 'unknown-tool', repaired: true, error: 'AI_NoSuchToolError' });
+    expect(reports[0]).toMatchObject({
+      tool: 'read',
+      requestedTool: 'read_file',
+      category: 'unknown-tool',
+      repaired: true,
+      error: 'AI_NoSuchToolError',
+    });
     expect(reports[0]!.ruleIds).toEqual(['recover.unknown-tool-alias']);
   });
 
@@ -72,13 +97,17 @@ describe('repairable calls run in the same step with repaired arguments', () => 
   });
 
   it('near-JSON arguments (single quotes, unquoted key, trailing comma) are read the one obvious way', async () => {
-    const { executions, reports } = await run([{ toolName: 'write', input: "{file_path: '/w/notes.md', 'content': 'it\\'s \"done\"\\n',}" }]);
+    const { executions, reports } = await run([
+      { toolName: 'write', input: "{file_path: '/w/notes.md', 'content': 'it\\'s \"done\"\\n',}" },
+    ]);
     expect(executions).toEqual([{ tool: 'write', input: { file_path: '/w/notes.md', content: 'it\'s "done"\n' } }]);
     expect(reports[0]!.ruleIds).toEqual(['args.repair-near-json']);
   });
 
   it('Python constants and a comment in near-JSON', async () => {
-    const { executions } = await run([{ toolName: 'read', input: '{"file_path": "/w/a.py", // the file\n "offset": 3}' }]);
+    const { executions } = await run([
+      { toolName: 'read', input: '{"file_path": "/w/a.py", // the file\n "offset": 3}' },
+    ]);
     expect(executions).toEqual([{ tool: 'read', input: { file_path: '/w/a.py', offset: 3 } }]);
   });
 
@@ -93,7 +122,9 @@ describe('repairable calls run in the same step with repaired arguments', () => 
   });
 
   it('works under the older option name experimental_repairToolCall', async () => {
-    const { executions } = await run([{ toolName: 'bash', input: '{"cmd":"date"}' }], { option: 'experimental_repairToolCall' });
+    const { executions } = await run([{ toolName: 'bash', input: '{"cmd":"date"}' }], {
+      option: 'experimental_repairToolCall',
+    });
     expect(executions).toEqual([{ tool: 'bash', input: { command: 'date', description: expect.any(String) } }]);
   });
 
@@ -101,7 +132,9 @@ describe('repairable calls run in the same step with repaired arguments', () => 
     const program = '```js\nconst note = """\nhi\n""";\nreturn note;\n```';
     const input = `${JSON.stringify({ code: program }).slice(0, -1)}, timeout_ms: 5000}`;
     const healed = await run([{ toolName: 'run_js', input }], { programs: { run_js: 'code' } });
-    expect(healed.executions).toEqual([{ tool: 'run_js', input: { code: 'const note = `\nhi\n`;\nreturn note;', timeout_ms: 5000 } }]);
+    expect(healed.executions).toEqual([
+      { tool: 'run_js', input: { code: 'const note = `\nhi\n`;\nreturn note;', timeout_ms: 5000 } },
+    ]);
     expect(healed.reports[0]!.ruleIds).toEqual(['args.repair-near-json', 'program.heal-syntax']);
     const notConfigured = await run([{ toolName: 'run_js', input }]);
     expect(notConfigured.executions).toEqual([{ tool: 'run_js', input: { code: program, timeout_ms: 5000 } }]);
@@ -146,14 +179,16 @@ describe('must-not-change calls reach the SDK error untouched', () => {
     expect(outcome.reports[0]!.repaired).toBe(false);
   });
 
-  it('a repair the tool\'s own validator rejects is not handed back (zod refinement beyond the JSON Schema)', async () => {
+  it("a repair the tool's own validator rejects is not handed back (zod refinement beyond the JSON Schema)", async () => {
     const outcome = await run([{ toolName: 'run_js', input: '{"code":"return 1;","timeout_ms":0}' }]);
     expectSdkError(outcome, InvalidToolInputError.isInstance);
     expect(outcome.reports[0]!.repaired).toBe(false);
   });
 
   it('valid calls never reach the repair function', async () => {
-    const { executions, reports, errorsSeen } = await run([{ toolName: 'bash', input: '{"command":"ls","description":"List"}' }]);
+    const { executions, reports, errorsSeen } = await run([
+      { toolName: 'bash', input: '{"command":"ls","description":"List"}' },
+    ]);
     expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls', description: 'List' } }]);
     expect(errorsSeen).toEqual([]);
     expect(reports).toEqual([]);
@@ -168,7 +203,9 @@ describe('reports and robustness', () => {
         throw new Error('report sink down');
       },
     });
-    const { result } = await runOneStep([{ toolName: 'bash', input: '{"cmd":"ls"}' }], codingTools(executions), { repairToolCall: repair });
+    const { result } = await runOneStep([{ toolName: 'bash', input: '{"cmd":"ls"}' }], codingTools(executions), {
+      repairToolCall: repair,
+    });
     expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls', description: expect.any(String) } }]);
     expect(result.steps[0]!.content.some((part) => part.type === 'tool-error')).toBe(false);
   });

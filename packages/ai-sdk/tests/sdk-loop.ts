@@ -15,7 +15,12 @@ export interface ScriptedCall {
 export function modelSending(calls: ScriptedCall[]): MockLanguageModelV4 {
   return new MockLanguageModelV4({
     doGenerate: {
-      content: calls.map((call, index) => ({ type: 'tool-call' as const, toolCallId: `call-${index + 1}`, toolName: call.toolName, input: call.input })),
+      content: calls.map((call, index) => ({
+        type: 'tool-call' as const,
+        toolCallId: `call-${index + 1}`,
+        toolName: call.toolName,
+        input: call.input,
+      })),
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       usage: {
         inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },

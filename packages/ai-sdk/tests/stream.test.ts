@@ -18,7 +18,10 @@ function streamingModel(toolName: string, input: string): MockLanguageModelV4 {
         {
           type: 'finish',
           finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-          usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+          usage: {
+            inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 5, text: 5, reasoning: 0 },
+          },
         },
       ]),
     },
@@ -43,14 +46,16 @@ describe('streamText', () => {
   it('a near-JSON call with an alias key streams the repaired call and runs it in the same step', async () => {
     const { executions, parts, steps, reports } = await stream('bash', "{'cmd': 'npm run build'}");
     expect(steps).toHaveLength(1);
-    expect(executions).toEqual([{ tool: 'bash', input: { command: 'npm run build', description: expect.any(String) } }]);
+    expect(executions).toEqual([
+      { tool: 'bash', input: { command: 'npm run build', description: expect.any(String) } },
+    ]);
     const call = parts.find((part) => part.type === 'tool-call');
     expect(call).toMatchObject({ toolName: 'bash', input: { command: 'npm run build' } });
     expect(parts.some((part) => part.type === 'tool-result')).toBe(true);
     expect(reports[0]!.ruleIds).toEqual(['args.repair-near-json', 'args.rename-alias', 'args.fill-description']);
   });
 
-  it('a cut-off call streams the SDK\'s own tool error and nothing runs', async () => {
+  it("a cut-off call streams the SDK's own tool error and nothing runs", async () => {
     const { executions, parts, reports } = await stream('bash', '{"command": "rm -rf /srv/app/releases/20');
     expect(executions).toEqual([]);
     const error = parts.find((part) => part.type === 'tool-error');

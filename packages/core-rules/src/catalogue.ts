@@ -32,29 +32,210 @@ export const categoryCatalogue = Object.freeze([
 export type CategoryId = (typeof categoryCatalogue)[number]['id'];
 
 export const ruleCatalogue = Object.freeze([
-  { id: 'args.unwrap-double-encoded', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Unwrap double-encoded arguments', description: 'Arguments sent as a JSON string inside a JSON string are decoded when the object passes the schema.' },
-  { id: 'args.unwrap-fenced-json', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Unwrap fenced JSON arguments', description: 'Arguments wrapped in a ```json fence are decoded when the object passes the schema.' },
-  { id: 'args.rename-alias', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Rename alias keys', description: 'A required key sent under an alias the schema makes one-to-one (cmd -> command, path -> file_path, old_str -> old_string on edit) is renamed; ambiguous aliases are left alone.' },
-  { id: 'args.fill-description', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Fill a missing description', description: 'A missing or blank required display description (bash, subagent) is derived from the call\'s other arguments, after redacting obvious secrets.' },
-  { id: 'run_code.command-to-code', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'command -> code', description: 'run_code sent its text as command/cmd/script: a program (compiles like the host, cannot run as shell) becomes code; a shell command becomes a program that dispatches it through tools.bash.' },
-  { id: 'run_code.fill-description', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Fill run_code description', description: 'A missing or blank run_code description comes from the program\'s opening comment, else from the tools it calls.' },
-  { id: 'run_code.heal-syntax', stage: 'normalize', category: 'code-syntax', option: 'autoWrapRunCode', title: 'Repair program syntax', description: 'Markdown fences and mechanical syntax breakage are repaired by the syntax healer, verified like the host compiles; cut-off content is never invented.' },
-  { id: 'run_code.inner-fill-description', stage: 'normalize', category: 'inner-invalid-args', option: 'autoWrapRunCode', title: 'Fill inner-call description', description: 'A tools.x({...}) literal lacking a required description gets one spliced in; every other byte of the program is kept.' },
-  { id: 'code.bridge-direct-call', stage: 'normalize', category: 'code-mode-direct-call', option: 'autoBridgeDirectTools', title: 'Bridge Code Mode direct calls', description: 'In Code Mode a direct call to a tool visible only inside run_code becomes a run_code program dispatching exactly that call.' },
-  { id: 'editor.absolute-path', stage: 'normalize', category: 'editor-path', option: 'autoClampRanges', title: 'Absolute editor paths', description: 'A relative str_replace_editor path is resolved against the session cwd; never outside it and never without a cwd.' },
-  { id: 'editor.view-range-shape', stage: 'normalize', category: 'editor-range', option: 'autoClampRanges', title: 'Reshape view_range', description: 'Exact integer strings become numbers, "1,20"/"1-20"/"12"/{start,end} become pairs, [n] becomes [n, n], a start of 0 becomes 1, inverted pairs are swapped; -1 stays; a negative start, a padded (" 5") or zero-led ("010") number is never changed.' },
-  { id: 'args.repair-near-json', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Repair near-JSON arguments', description: 'Argument text with trailing commas, single quotes, unquoted keys or a raw newline in a string is read with jsonrepair only when every string keeps its exact characters and the result passes the schema; cut-off text, comments, non-JSON backslash escapes, quotes inside single-quoted values, duplicate keys and text over 256 KB are refused.' },
-  { id: 'args.drop-null-optional', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Drop null optionals', description: 'null sent for an optional parameter whose schema does not take null is dropped, so the host uses its default.' },
-  { id: 'args.coerce-scalar', stage: 'normalize', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Lossless scalar forms', description: 'A string that is exactly the canonical text of the declared type ("10" for an integer, "true" for a boolean, "[...]" for a list; no padding, no leading zeros) becomes that value.' },
-  { id: 'call.strip-name-prefix', stage: 'normalize', category: 'unknown-tool', option: 'autoBridgeDirectTools', title: 'Strip provider name prefixes', description: 'A tool name sent with a provider prefix (functions.read, default_api.bash) is called by its registered name.' },
-  { id: 'recover.observe-then-retry', stage: 'recover', category: 'fs-not-observed', option: 'autoObserveFiles', title: 'Observe, then retry', description: 'After FS_NOT_OBSERVED on edit or str_replace_editor (whose anchor proves the model knew the content) the file is read with a tool the agent can see, then the same call is retried once.' },
-  { id: 'recover.stale-refresh', stage: 'recover', category: 'fs-stale-version', option: 'autoObserveFiles', title: 'Refresh a stale file', description: 'After FS_STALE_VERSION on an anchored edit the file is re-read but the edit is never re-applied; the model is told to re-read. A write, insert or create is not refreshed (a blind resend would overwrite content the model has not seen).' },
-  { id: 'recover.view-range-clamp', stage: 'recover', category: 'editor-range', option: 'autoClampRanges', title: 'Clamp view_range to the file', description: 'A view_range past the end is retried once, clamped to the line count the error reports.' },
-  { id: 'recover.unknown-tool-alias', stage: 'recover', category: 'unknown-tool', option: 'autoBridgeDirectTools', title: 'Unknown tool alias', description: 'A name registered nowhere with exactly one obvious target whose schema the arguments fit is retried as that tool.' },
-  { id: 'recover.retry-repaired-args', stage: 'recover', category: 'invalid-args', option: 'autoWrapRunCode', title: 'Retry with repaired arguments', description: 'A call rejected for its arguments (nothing ran), e.g. an inner Code Mode sub-call, is retried once with the repair.' },
-  { id: 'hint.error-hints', stage: 'hint', category: 'other', option: 'errorHints', title: 'Actionable error hints', description: 'An error nobody healed keeps its exact text and gains one sentence: the missing fields, a ready-to-paste reissue, or where a program broke.' },
-  { id: 'recover.observe-before-write', stage: 'recover', category: 'fs-not-observed', option: 'autoObserveFiles', title: 'Show the file before a write', description: 'After FS_NOT_OBSERVED on write or str_replace_editor insert/create the file is read through the host (a real observation) but the call is never retried: the model gets the original error, the file\'s current content (bounded, as read shows it) and a hint to resend it if it still means to. Only with errorHints on; with hints off nothing is read or shown.' },
-  { id: 'hint.repeat-failure', stage: 'hint', category: 'other', option: 'breakLoops', title: 'Break retry loops', description: 'Identical failures (same tool, canonical arguments, error code) are counted per session: the 2nd keeps the host\'s error and names what must change; from the 3rd the model is told to change approach or ask the user.' },
+  {
+    id: 'args.unwrap-double-encoded',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Unwrap double-encoded arguments',
+    description: 'Arguments sent as a JSON string inside a JSON string are decoded when the object passes the schema.',
+  },
+  {
+    id: 'args.unwrap-fenced-json',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Unwrap fenced JSON arguments',
+    description: 'Arguments wrapped in a ```json fence are decoded when the object passes the schema.',
+  },
+  {
+    id: 'args.rename-alias',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Rename alias keys',
+    description:
+      'A required key sent under an alias the schema makes one-to-one (cmd -> command, path -> file_path, old_str -> old_string on edit) is renamed; ambiguous aliases are left alone.',
+  },
+  {
+    id: 'args.fill-description',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Fill a missing description',
+    description:
+      "A missing or blank required display description (bash, subagent) is derived from the call's other arguments, after redacting obvious secrets.",
+  },
+  {
+    id: 'run_code.command-to-code',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'command -> code',
+    description:
+      'run_code sent its text as command/cmd/script: a program (compiles like the host, cannot run as shell) becomes code; a shell command becomes a program that dispatches it through tools.bash.',
+  },
+  {
+    id: 'run_code.fill-description',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Fill run_code description',
+    description:
+      "A missing or blank run_code description comes from the program's opening comment, else from the tools it calls.",
+  },
+  {
+    id: 'run_code.heal-syntax',
+    stage: 'normalize',
+    category: 'code-syntax',
+    option: 'autoWrapRunCode',
+    title: 'Repair program syntax',
+    description:
+      'Markdown fences and mechanical syntax breakage are repaired by the syntax healer, verified like the host compiles; cut-off content is never invented.',
+  },
+  {
+    id: 'run_code.inner-fill-description',
+    stage: 'normalize',
+    category: 'inner-invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Fill inner-call description',
+    description:
+      'A tools.x({...}) literal lacking a required description gets one spliced in; every other byte of the program is kept.',
+  },
+  {
+    id: 'code.bridge-direct-call',
+    stage: 'normalize',
+    category: 'code-mode-direct-call',
+    option: 'autoBridgeDirectTools',
+    title: 'Bridge Code Mode direct calls',
+    description:
+      'In Code Mode a direct call to a tool visible only inside run_code becomes a run_code program dispatching exactly that call.',
+  },
+  {
+    id: 'editor.absolute-path',
+    stage: 'normalize',
+    category: 'editor-path',
+    option: 'autoClampRanges',
+    title: 'Absolute editor paths',
+    description:
+      'A relative str_replace_editor path is resolved against the session cwd; never outside it and never without a cwd.',
+  },
+  {
+    id: 'editor.view-range-shape',
+    stage: 'normalize',
+    category: 'editor-range',
+    option: 'autoClampRanges',
+    title: 'Reshape view_range',
+    description:
+      'Exact integer strings become numbers, "1,20"/"1-20"/"12"/{start,end} become pairs, [n] becomes [n, n], a start of 0 becomes 1, inverted pairs are swapped; -1 stays; a negative start, a padded (" 5") or zero-led ("010") number is never changed.',
+  },
+  {
+    id: 'args.repair-near-json',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Repair near-JSON arguments',
+    description:
+      'Argument text with trailing commas, single quotes, unquoted keys or a raw newline in a string is read with jsonrepair only when every string keeps its exact characters and the result passes the schema; cut-off text, comments, non-JSON backslash escapes, quotes inside single-quoted values, duplicate keys and text over 256 KB are refused.',
+  },
+  {
+    id: 'args.drop-null-optional',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Drop null optionals',
+    description:
+      'null sent for an optional parameter whose schema does not take null is dropped, so the host uses its default.',
+  },
+  {
+    id: 'args.coerce-scalar',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Lossless scalar forms',
+    description:
+      'A string that is exactly the canonical text of the declared type ("10" for an integer, "true" for a boolean, "[...]" for a list; no padding, no leading zeros) becomes that value.',
+  },
+  {
+    id: 'call.strip-name-prefix',
+    stage: 'normalize',
+    category: 'unknown-tool',
+    option: 'autoBridgeDirectTools',
+    title: 'Strip provider name prefixes',
+    description:
+      'A tool name sent with a provider prefix (functions.read, default_api.bash) is called by its registered name.',
+  },
+  {
+    id: 'recover.observe-then-retry',
+    stage: 'recover',
+    category: 'fs-not-observed',
+    option: 'autoObserveFiles',
+    title: 'Observe, then retry',
+    description:
+      'After FS_NOT_OBSERVED on edit or str_replace_editor (whose anchor proves the model knew the content) the file is read with a tool the agent can see, then the same call is retried once.',
+  },
+  {
+    id: 'recover.stale-refresh',
+    stage: 'recover',
+    category: 'fs-stale-version',
+    option: 'autoObserveFiles',
+    title: 'Refresh a stale file',
+    description:
+      'After FS_STALE_VERSION on an anchored edit the file is re-read but the edit is never re-applied; the model is told to re-read. A write, insert or create is not refreshed (a blind resend would overwrite content the model has not seen).',
+  },
+  {
+    id: 'recover.view-range-clamp',
+    stage: 'recover',
+    category: 'editor-range',
+    option: 'autoClampRanges',
+    title: 'Clamp view_range to the file',
+    description: 'A view_range past the end is retried once, clamped to the line count the error reports.',
+  },
+  {
+    id: 'recover.unknown-tool-alias',
+    stage: 'recover',
+    category: 'unknown-tool',
+    option: 'autoBridgeDirectTools',
+    title: 'Unknown tool alias',
+    description:
+      'A name registered nowhere with exactly one obvious target whose schema the arguments fit is retried as that tool.',
+  },
+  {
+    id: 'recover.retry-repaired-args',
+    stage: 'recover',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Retry with repaired arguments',
+    description:
+      'A call rejected for its arguments (nothing ran), e.g. an inner Code Mode sub-call, is retried once with the repair.',
+  },
+  {
+    id: 'hint.error-hints',
+    stage: 'hint',
+    category: 'other',
+    option: 'errorHints',
+    title: 'Actionable error hints',
+    description:
+      'An error nobody healed keeps its exact text and gains one sentence: the missing fields, a ready-to-paste reissue, or where a program broke.',
+  },
+  {
+    id: 'recover.observe-before-write',
+    stage: 'recover',
+    category: 'fs-not-observed',
+    option: 'autoObserveFiles',
+    title: 'Show the file before a write',
+    description:
+      "After FS_NOT_OBSERVED on write or str_replace_editor insert/create the file is read through the host (a real observation) but the call is never retried: the model gets the original error, the file's current content (bounded, as read shows it) and a hint to resend it if it still means to. Only with errorHints on; with hints off nothing is read or shown.",
+  },
+  {
+    id: 'hint.repeat-failure',
+    stage: 'hint',
+    category: 'other',
+    option: 'breakLoops',
+    title: 'Break retry loops',
+    description:
+      "Identical failures (same tool, canonical arguments, error code) are counted per session: the 2nd keeps the host's error and names what must change; from the 3rd the model is told to change approach or ask the user.",
+  },
 ] as const satisfies readonly {
   id: string;
   stage: 'normalize' | 'recover' | 'hint';

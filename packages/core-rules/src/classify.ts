@@ -11,7 +11,9 @@ import type { CategoryInfo, Classification, ToolCall, ToolResultLike } from './t
 /** The result categories, in dashboard order: the catalogue's rows (kept under this name for existing importers). */
 export const categories: readonly CategoryInfo[] = categoryCatalogue;
 
-const knownCategories = new Set<CategoryId>(categoryCatalogue.filter((category) => category.known).map((category) => category.id));
+const knownCategories = new Set<CategoryId>(
+  categoryCatalogue.filter((category) => category.known).map((category) => category.id),
+);
 
 const CODE_RUN_PREFIX = 'code run failed (exception): ';
 
@@ -31,8 +33,14 @@ function programRan(call: ToolCall | undefined): boolean {
  * carries no code): the same categories its native twin gets from the host's code, else `inner-tool-error`.
  */
 function innerCause(message: string): CategoryId {
-  if (/^old_string was not found in "|^old_string matched \d+ times in "|^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/.test(message)) return 'fs-edit-anchor';
-  if (/^edit requires reading "|^cannot overwrite existing ".*" without reading it first/.test(message)) return 'fs-not-observed';
+  if (
+    /^old_string was not found in "|^old_string matched \d+ times in "|^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/.test(
+      message,
+    )
+  )
+    return 'fs-edit-anchor';
+  if (/^edit requires reading "|^cannot overwrite existing ".*" without reading it first/.test(message))
+    return 'fs-not-observed';
   if (/^cannot edit ".*": file changed since it was read/.test(message)) return 'fs-stale-version';
   if (/^offset \d+ is out of range for "/.test(message)) return 'read-range';
   if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
@@ -43,14 +51,20 @@ function innerCause(message: string): CategoryId {
 function classifyProgramFailure(message: string, call: ToolCall | undefined): CategoryId {
   if (!message.startsWith(CODE_RUN_PREFIX)) return 'code-runtime';
   const detail = message.slice(CODE_RUN_PREFIX.length);
-  if (detail.startsWith('ToolCallError: invalid arguments') || detail.startsWith('ToolCallError: binding arguments must be lossless JSON')) return 'inner-invalid-args';
+  if (
+    detail.startsWith('ToolCallError: invalid arguments') ||
+    detail.startsWith('ToolCallError: binding arguments must be lossless JSON')
+  )
+    return 'inner-invalid-args';
   if (detail.startsWith('ToolCallError: ')) return innerCause(detail.slice('ToolCallError: '.length));
   if (/^TypeError: tools(\.[\w$]+|\[[^\]]*\]) is not a function/.test(detail)) return 'inner-unknown-binding';
   if (detail.startsWith('TypeError: "" is not a function')) return 'code-syntax';
   const firstLine = detail.split('\n', 1)[0] ?? '';
   // A SyntaxError, or a failure of the host-side type strip (no error name and no stack), means the program
   // never ran, unless the program itself compiles: then it ran and threw.
-  const looksUncompiled = detail.startsWith('SyntaxError') || (!/^[A-Za-z_$][\w$]*(Error|Exception)\b/.test(firstLine) && !detail.includes('\n    at '));
+  const looksUncompiled =
+    detail.startsWith('SyntaxError') ||
+    (!/^[A-Za-z_$][\w$]*(Error|Exception)\b/.test(firstLine) && !detail.includes('\n    at '));
   if (looksUncompiled && !programRan(call)) return 'code-syntax';
   return 'code-runtime';
 }
@@ -83,7 +97,8 @@ function categoryOfResult(call: ToolCall | undefined, result: ToolResultLike): C
   if (message.startsWith('invalid description: ')) return 'invalid-args';
   if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
   if (message.startsWith('Invalid `view_range`')) return 'editor-range';
-  if (call?.name === 'run_code' && message.startsWith('code run failed (')) return classifyProgramFailure(message, call);
+  if (call?.name === 'run_code' && message.startsWith('code run failed ('))
+    return classifyProgramFailure(message, call);
   return 'other';
 }
 

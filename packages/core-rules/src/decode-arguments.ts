@@ -51,7 +51,16 @@ const MAX_NEAR_JSON_DEPTH = 64;
 /** What a near-JSON text says, token by token: strings decoded, bare words as written, brackets; `,` and `:` implied. */
 type Reading = { ok: true; items: string[] } | { ok: false; reason: string };
 
-const JSON_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const JSON_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 /** Bare words that mean a JSON literal (Python's spelling included); other bare values must stay as written. */
 const LITERAL_WORDS: Record<string, string> = { True: 'true', False: 'false', None: 'null' };
 
@@ -78,7 +87,8 @@ function tokenize(text: string): { ok: true; tokens: Token[] } | { ok: false; re
       const parts: string[] = [];
       let from = ++index;
       for (;;) {
-        if (index >= text.length) return { ok: false, reason: 'it looks cut off (a string never closes); not completed' };
+        if (index >= text.length)
+          return { ok: false, reason: 'it looks cut off (a string never closes); not completed' };
         const current = text[index] as string;
         if (current === char) break;
         if (current !== '\\') {
@@ -99,7 +109,10 @@ function tokenize(text: string): { ok: true; tokens: Token[] } | { ok: false; re
         } else if (next === undefined) {
           return { ok: false, reason: 'it looks cut off (a string never closes); not completed' };
         } else {
-          return { ok: false, reason: `a string holds a backslash that is not a JSON escape (\\${next}): kept or dropped are two readings; not repaired` };
+          return {
+            ok: false,
+            reason: `a string holds a backslash that is not a JSON escape (\\${next}): kept or dropped are two readings; not repaired`,
+          };
         }
         from = index;
       }
@@ -163,7 +176,8 @@ export function readNearJson(text: string): Reading {
         const key = tokens[position];
         if (key === undefined) return cutOff;
         if (key.kind === 'punct') return secondReading(key);
-        if (keys.has(key.text)) return { ok: false, reason: `the key "${key.text.slice(0, 40)}" appears twice; not repaired` };
+        if (keys.has(key.text))
+          return { ok: false, reason: `the key "${key.text.slice(0, 40)}" appears twice; not repaired` };
         keys.add(key.text);
         items.push(`s${key.text}`);
         position++;
@@ -193,7 +207,8 @@ export function readNearJson(text: string): Reading {
  * meaning.
  */
 function repairNearJson(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
-  if (text.length > MAX_NEAR_JSON_CHARS) return { ok: false, reason: `near-JSON text over ${MAX_NEAR_JSON_CHARS / 1024} KB is not repaired` };
+  if (text.length > MAX_NEAR_JSON_CHARS)
+    return { ok: false, reason: `near-JSON text over ${MAX_NEAR_JSON_CHARS / 1024} KB is not repaired` };
   const source = readNearJson(text);
   if (!source.ok) return source;
   let repaired: string;
@@ -204,8 +219,10 @@ function repairNearJson(text: string): { ok: true; value: Record<string, unknown
   }
   const result = readNearJson(repaired);
   const parsed = parseJson(repaired);
-  if (!result.ok || !parsed.ok || !isRecord(parsed.value)) return { ok: false, reason: 'jsonrepair did not produce one object' };
-  const same = result.items.length === source.items.length && result.items.every((item, index) => item === source.items[index]);
+  if (!result.ok || !parsed.ok || !isRecord(parsed.value))
+    return { ok: false, reason: 'jsonrepair did not produce one object' };
+  const same =
+    result.items.length === source.items.length && result.items.every((item, index) => item === source.items[index]);
   if (!same) return { ok: false, reason: 'the repaired text would not say exactly what the source says; not repaired' };
   return { ok: true, value: parsed.value };
 }
@@ -214,7 +231,10 @@ function repairNearJson(text: string): { ok: true; value: Record<string, unknown
 export function decodeArguments(raw: unknown): DecodedArguments {
   if (isRecord(raw)) return { ok: true, value: raw };
   if (typeof raw !== 'string') {
-    return { ok: false, reason: `arguments are ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}, not an object` };
+    return {
+      ok: false,
+      reason: `arguments are ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}, not an object`,
+    };
   }
   if (raw.trim() === '') return { ok: true, value: {} };
   const direct = parseJson(raw);

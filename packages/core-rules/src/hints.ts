@@ -54,7 +54,8 @@ function invalidArgsHint(call: ToolCall, message: string, env: Environment): str
     return `Hint: "description" must be a short non-empty summary (5-10 words)${example ? `, e.g. ${call.name} ${example}` : ''}.`;
   }
   if (missing.length === 0) return undefined;
-  if (example) return `Hint: resend with every required field (${quoteList(missing)}) in one call, e.g. ${call.name} ${example}.`;
+  if (example)
+    return `Hint: resend with every required field (${quoteList(missing)}) in one call, e.g. ${call.name} ${example}.`;
   const tool = findTool(env, call.name);
   const required = tool ? requiredKeys(tool) : missing;
   return `Hint: add ${quoteList(missing)} and resend; ${call.name} requires ${quoteList(required)}.`;
@@ -72,13 +73,15 @@ function directCallHint(call: ToolCall, env: Environment): string | undefined {
   }
   const also = missing.length > 0 ? ` (and add ${quoteList(missing)} to the ${call.name} arguments)` : '';
   const reissue = json({ code: dispatchProgram(call.name, args), description: describeCall(call.name, args) });
-  if (!reissue) return `Hint: call it inside a run_code program: run_code {"code":"return await tools[${JSON.stringify(JSON.stringify(call.name)).slice(1, -1)}]({...your arguments...});","description":"..."}${also}.`;
+  if (!reissue)
+    return `Hint: call it inside a run_code program: run_code {"code":"return await tools[${JSON.stringify(JSON.stringify(call.name)).slice(1, -1)}]({...your arguments...});","description":"..."}${also}.`;
   return `Hint: resend it as run_code ${reissue}${also}`;
 }
 
 function unknownToolHint(call: ToolCall, env: Environment): string | undefined {
   if (call.name.length > 200) return undefined;
-  if (call.name === RUN_CODE && !findTool(env, RUN_CODE)) return 'Hint: run_code is not available here; call the tools directly.';
+  if (call.name === RUN_CODE && !findTool(env, RUN_CODE))
+    return 'Hint: run_code is not available here; call the tools directly.';
   const candidates = toolNameCandidates(call.name, env);
   if (candidates.length > 0) return `Hint: there is no tool "${call.name}"; did you mean ${candidates.join(' or ')}?`;
   const names = toolNames(env).filter((name) => name !== RUN_CODE);
@@ -101,12 +104,17 @@ function syntaxHint(call: ToolCall, message: string, diagnostic: Diagnostic | un
   }
   if (message.includes('TypeError: "" is not a function')) {
     // Only a program that OPENS with the fence failed before its first statement; code above a fence ran.
-    if (program === undefined || /^\s*(?:```|~~~)/.test(program)) return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
+    if (program === undefined || /^\s*(?:```|~~~)/.test(program))
+      return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
     return 'Hint: the program stopped at a Markdown ``` fence (its backticks read as a tagged template call); the statements above it already ran. Send only program text, without fences.';
   }
-  if (message.includes('enum is not supported')) return 'Hint: nothing ran: only erasable TypeScript is allowed; replace the enum with a const object.';
+  if (message.includes('enum is not supported'))
+    return 'Hint: nothing ran: only erasable TypeScript is allowed; replace the enum with a const object.';
   if (where) {
-    const at = where.line !== undefined && !where.message.includes(`line ${where.line}`) ? ` (line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ''})` : '';
+    const at =
+      where.line !== undefined && !where.message.includes(`line ${where.line}`)
+        ? ` (line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ''})`
+        : '';
     return `Hint: ${where.message}${at}`;
   }
   return 'Hint: nothing ran: the program does not compile; send plain JavaScript or erasable TypeScript (no fences, no Python syntax).';
@@ -127,7 +135,8 @@ function innerArgsHint(call: ToolCall, message: string, env: Environment): strin
   const parsed = program === undefined ? undefined : parseProgram(program);
   const where = parsed ? planInnerFills(parsed, env)[0] : undefined;
   const fields = missing.length > 0 ? quoteList(missing) : 'every required field';
-  if (where) return `Hint: tools.${where.tool} at line ${where.line} is missing ${fields}; add ${fillText(where)} to that call and resend.`;
+  if (where)
+    return `Hint: tools.${where.tool} at line ${where.line} is missing ${fields}; add ${fillText(where)} to that call and resend.`;
   return `Hint: a tools.* call in your program is missing ${fields}; add ${missing.length > 1 ? 'them' : 'it'} to that call's object and resend.`;
 }
 
@@ -136,7 +145,8 @@ function innerBindingHint(message: string, env: Environment): string | undefined
   const missing = name?.[1] ?? name?.[2];
   if (!missing || missing.length > 200) return undefined;
   const candidates = toolNameCandidates(missing, env);
-  if (candidates.length > 0) return `Hint: tools.${missing} does not exist; use ${candidates.map((candidate) => `tools.${candidate}`).join(' or ')}.`;
+  if (candidates.length > 0)
+    return `Hint: tools.${missing} does not exist; use ${candidates.map((candidate) => `tools.${candidate}`).join(' or ')}.`;
   const names = toolNames(env).filter((tool) => tool !== RUN_CODE);
   return `Hint: tools.${missing} does not exist; available: ${names.slice(0, 40).join(', ')}.`;
 }
@@ -146,8 +156,10 @@ function editorPathHint(call: ToolCall, env: Environment): string | undefined {
   const path = decoded.ok && typeof decoded.value.path === 'string' ? decoded.value.path : undefined;
   if (path === undefined || path.length > 4096) return undefined;
   const resolved = env.cwd ? resolveInside(env.cwd, path) : undefined;
-  if (resolved) return `Hint: use the absolute path ${resolved} (the workspace is ${env.cwd}; /${path.replace(/^\.\//, '')} would be at the filesystem root).`;
-  if (env.cwd) return `Hint: use an absolute path inside the workspace ${env.cwd}; "${path}" leaves it or cannot be resolved.`;
+  if (resolved)
+    return `Hint: use the absolute path ${resolved} (the workspace is ${env.cwd}; /${path.replace(/^\.\//, '')} would be at the filesystem root).`;
+  if (env.cwd)
+    return `Hint: use an absolute path inside the workspace ${env.cwd}; "${path}" leaves it or cannot be resolved.`;
   return 'Hint: use an absolute path that starts with the workspace directory, not the filesystem root.';
 }
 
@@ -161,7 +173,8 @@ function innerNotObservedHint(message: string): string {
 function editorRangeHint(message: string): string {
   const lines = /\[1, (\d+)\]|`(\d+)`\s*$/.exec(message);
   const count = lines?.[1] ?? lines?.[2];
-  if (count) return `Hint: the file has ${count} lines as the editor counts them; use a view_range within [1, ${count}], or [start, -1] to read to the end.`;
+  if (count)
+    return `Hint: the file has ${count} lines as the editor counts them; use a view_range within [1, ${count}], or [start, -1] to read to the end.`;
   return 'Hint: view_range must be two integers [start, end] with 1 <= start <= end, or [start, -1] to read to the end.';
 }
 
@@ -169,7 +182,12 @@ function editorRangeHint(message: string): string {
  * One actionable sentence for an error result, or undefined when the host's own text already says what to
  * do (or the result is not an error). Never throws.
  */
-export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment, diagnostic?: Diagnostic): string | undefined {
+export function hintFor(
+  call: ToolCall,
+  result: ToolResultLike,
+  env: Environment,
+  diagnostic?: Diagnostic,
+): string | undefined {
   try {
     if (!result?.isError || typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
     const message = typeof result.error?.message === 'string' ? result.error.message : '';
@@ -189,7 +207,9 @@ export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment
         return innerBindingHint(message, env);
       case 'fs-not-observed':
         if (call.name === RUN_CODE) return innerNotObservedHint(message);
-        return message.includes('read the file, then retry') ? undefined : `Hint: read ${/"([^"]+)"/.exec(message)?.[1] ?? 'the file'} first, then resend the same call.`;
+        return message.includes('read the file, then retry')
+          ? undefined
+          : `Hint: read ${/"([^"]+)"/.exec(message)?.[1] ?? 'the file'} first, then resend the same call.`;
       case 'fs-stale-version':
         // hintFor runs when no recovery refreshed the file: do not claim it was re-read.
         return STALE_UNREAD_HINT;
@@ -208,4 +228,3 @@ export function hintFor(call: ToolCall, result: ToolResultLike, env: Environment
     return undefined;
   }
 }
-

@@ -70,7 +70,12 @@ export type ArgumentRepairResult =
  * Repairs the arguments of a non-run_code tool until the host would accept them. `ok` with no receipts
  * means they were accepted as they are.
  */
-export function repairArguments(tool: ToolSchema, args: Record<string, unknown>, env: Environment, toggles: RuleToggles): ArgumentRepairResult {
+export function repairArguments(
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  env: Environment,
+  toggles: RuleToggles,
+): ArgumentRepairResult {
   if (hostAccepts(tool, args)) return { ok: true, args, receipts: [] };
   let current = args;
   const receipts: Receipt[] = [];
@@ -91,11 +96,25 @@ export function repairArguments(tool: ToolSchema, args: Record<string, unknown>,
 
 function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
   if (kind === 'double-encoded') {
-    const why = layers > 2 ? `the arguments were encoded ${layers} times as JSON strings` : 'the arguments were a JSON string inside a JSON string';
+    const why =
+      layers > 2
+        ? `the arguments were encoded ${layers} times as JSON strings`
+        : 'the arguments were a JSON string inside a JSON string';
     return receipt('args.unwrap-double-encoded', why, preview(raw), '(plain JSON object)');
   }
-  if (kind === 'fenced-json') return receipt('args.unwrap-fenced-json', 'the arguments were wrapped in a Markdown fence', preview(raw), '(plain JSON object)');
-  return receipt('args.repair-near-json', 'the arguments were near-JSON (trailing commas, single quotes, unquoted keys or raw newlines); complete, and read one way', preview(raw), '(plain JSON object)');
+  if (kind === 'fenced-json')
+    return receipt(
+      'args.unwrap-fenced-json',
+      'the arguments were wrapped in a Markdown fence',
+      preview(raw),
+      '(plain JSON object)',
+    );
+  return receipt(
+    'args.repair-near-json',
+    'the arguments were near-JSON (trailing commas, single quotes, unquoted keys or raw newlines); complete, and read one way',
+    preview(raw),
+    '(plain JSON object)',
+  );
 }
 
 /** Prefixes some providers put before a tool name (`functions.read`). */
@@ -110,27 +129,49 @@ function unprefixedTool(env: Environment, name: string): ToolSchema | undefined 
 /** The outer description of a bridged call: the inner call's own description when it has one. */
 function bridgedDescription(tool: ToolSchema, args: Record<string, unknown>): string {
   const own = args.description;
-  if (typeof own === 'string' && own.trim() !== '') return own.trim().length > 200 ? preview(own.trim(), 200) : own.trim();
+  if (typeof own === 'string' && own.trim() !== '')
+    return own.trim().length > 200 ? preview(own.trim(), 200) : own.trim();
   return describeCall(tool.name, args);
 }
 
-function bridge(call: ToolCall, tool: ToolSchema, runCode: ToolSchema, args: Record<string, unknown>, env: Environment, toggles: RuleToggles, receipts: Receipt[]): NormalizeResult {
+function bridge(
+  call: ToolCall,
+  tool: ToolSchema,
+  runCode: ToolSchema,
+  args: Record<string, unknown>,
+  env: Environment,
+  toggles: RuleToggles,
+  receipts: Receipt[],
+): NormalizeResult {
   const repaired = repairArguments(tool, args, env, toggles);
   if (!repaired.ok) return unchanged(call, `Code Mode direct call not bridged: ${repaired.reason}`);
   const code = dispatchProgram(tool.name, repaired.args);
-  if (code.length > MAX_WRAPPED_CHARS) return unchanged(call, 'Code Mode direct call not bridged: the arguments are too large to wrap into a program');
+  if (code.length > MAX_WRAPPED_CHARS)
+    return unchanged(call, 'Code Mode direct call not bridged: the arguments are too large to wrap into a program');
   const runCodeArgs = { code, description: bridgedDescription(tool, repaired.args) };
-  if (!hostAccepts(runCode, runCodeArgs) || !compilesLikeHost(code).ok) return unchanged(call, 'Code Mode direct call not bridged: the run_code call would not pass');
+  if (!hostAccepts(runCode, runCodeArgs) || !compilesLikeHost(code).ok)
+    return unchanged(call, 'Code Mode direct call not bridged: the run_code call would not pass');
   return changedCall(call, runCode, RUN_CODE, runCodeArgs, [
-      ...receipts,
-      ...repaired.receipts,
-      receipt('code.bridge-direct-call', `in Code Mode only run_code is callable directly; ${tool.name} now runs inside a run_code program`, preview({ name: tool.name, arguments: repaired.args }), preview(code)),
+    ...receipts,
+    ...repaired.receipts,
+    receipt(
+      'code.bridge-direct-call',
+      `in Code Mode only run_code is callable directly; ${tool.name} now runs inside a run_code program`,
+      preview({ name: tool.name, arguments: repaired.args }),
+      preview(code),
+    ),
   ]);
 }
 
-function normalizeUnsafe(call: ToolCall, env: Environment, toggleInput: Partial<RuleToggles> | undefined): NormalizeResult {
-  if (typeof call !== 'object' || call === null || typeof call.name !== 'string') return unchanged(call, 'not a tool call');
-  if (typeof env !== 'object' || env === null || !Array.isArray(env.tools)) return unchanged(call, 'no tool environment');
+function normalizeUnsafe(
+  call: ToolCall,
+  env: Environment,
+  toggleInput: Partial<RuleToggles> | undefined,
+): NormalizeResult {
+  if (typeof call !== 'object' || call === null || typeof call.name !== 'string')
+    return unchanged(call, 'not a tool call');
+  if (typeof env !== 'object' || env === null || !Array.isArray(env.tools))
+    return unchanged(call, 'no tool environment');
   const toggles = resolveToggles(toggleInput);
   const receipts: Receipt[] = [];
   let tool = findTool(env, call.name);
@@ -138,27 +179,44 @@ function normalizeUnsafe(call: ToolCall, env: Environment, toggleInput: Partial<
     const bare = toggles.autoBridgeDirectTools ? unprefixedTool(env, call.name) : undefined;
     if (!bare) return unchanged(call, `unknown tool "${preview(call.name, 80)}": not registered in this environment`);
     tool = bare;
-    receipts.push(receipt('call.strip-name-prefix', `"${preview(call.name, 80)}" is registered nowhere; "${tool.name}" is, without the provider prefix`, preview(call.name, 80), tool.name));
+    receipts.push(
+      receipt(
+        'call.strip-name-prefix',
+        `"${preview(call.name, 80)}" is registered nowhere; "${tool.name}" is, without the provider prefix`,
+        preview(call.name, 80),
+        tool.name,
+      ),
+    );
   }
   const name = tool.name;
   const decoded = decodeArguments(call.arguments);
   if (!decoded.ok) return unchanged(call, decoded.reason);
   const args = decoded.value;
-  if (decoded.unwrapped && !toggles.autoWrapRunCode) return unchanged(call, 'encoded arguments; argument repairs are switched off');
+  if (decoded.unwrapped && !toggles.autoWrapRunCode)
+    return unchanged(call, 'encoded arguments; argument repairs are switched off');
   if (decoded.unwrapped) receipts.push(unwrapReceipt(decoded.unwrapped, call.arguments, decoded.layers));
 
-  const runCode = name === RUN_CODE ? undefined : env.mode === 'code' && !env.nested ? findTool(env, RUN_CODE) : undefined;
+  const runCode =
+    name === RUN_CODE ? undefined : env.mode === 'code' && !env.nested ? findTool(env, RUN_CODE) : undefined;
   if (runCode) {
     if (!toggles.autoBridgeDirectTools) return unchanged(call, 'Code Mode direct call; bridging is switched off');
     return bridge(call, tool, runCode, args, env, toggles, receipts);
   }
 
   if (name === RUN_CODE) {
-    if (!toggles.autoWrapRunCode) return receipts.length > 0 ? changedCall(call, tool, name, args, receipts) : unchanged(call, 'run_code rules are switched off');
+    if (!toggles.autoWrapRunCode)
+      return receipts.length > 0
+        ? changedCall(call, tool, name, args, receipts)
+        : unchanged(call, 'run_code rules are switched off');
     const outcome = normalizeRunCode(tool, args, env);
     if (outcome.receipts.length === 0) {
-      if (receipts.length > 0 && !outcome.diagnostic && hostAccepts(tool, args)) return changedCall(call, tool, name, args, receipts);
-      return unchanged(call, outcome.reason ?? 'valid call', outcome.diagnostic ? { diagnostic: outcome.diagnostic } : {});
+      if (receipts.length > 0 && !outcome.diagnostic && hostAccepts(tool, args))
+        return changedCall(call, tool, name, args, receipts);
+      return unchanged(
+        call,
+        outcome.reason ?? 'valid call',
+        outcome.diagnostic ? { diagnostic: outcome.diagnostic } : {},
+      );
     }
     return changedCall(call, tool, name, outcome.args, [...receipts, ...outcome.receipts]);
   }
@@ -174,9 +232,16 @@ function normalizeUnsafe(call: ToolCall, env: Environment, toggleInput: Partial<
  * The last gate of every change: the arguments are copied into plain JSON and the copy must pass the host's
  * checks, so what was validated is exactly what the host receives.
  */
-function changedCall(original: ToolCall, tool: ToolSchema, name: string, args: unknown, receipts: Receipt[]): NormalizeResult {
+function changedCall(
+  original: ToolCall,
+  tool: ToolSchema,
+  name: string,
+  args: unknown,
+  receipts: Receipt[],
+): NormalizeResult {
   const plain = toPlainJson(args);
-  if (!plain.ok) return unchanged(original, `left unchanged: the repaired arguments are not plain JSON (${plain.reason})`);
+  if (!plain.ok)
+    return unchanged(original, `left unchanged: the repaired arguments are not plain JSON (${plain.reason})`);
   const copy = plain.value as Record<string, unknown>;
   if (!hostAccepts(tool, copy)) return unchanged(original, 'left unchanged: the repaired call would still fail');
   return { call: { name, arguments: copy }, changed: true, receipts };
@@ -190,6 +255,11 @@ export function normalizeCall(call: ToolCall, env: Environment, toggles?: Partia
   try {
     return normalizeUnsafe(call, env, toggles);
   } catch (error) {
-    return { call, changed: false, receipts: [], reason: preview(`left unchanged after an internal error: ${errorText(error)}`, MAX_REASON_CHARS) };
+    return {
+      call,
+      changed: false,
+      receipts: [],
+      reason: preview(`left unchanged after an internal error: ${errorText(error)}`, MAX_REASON_CHARS),
+    };
   }
 }

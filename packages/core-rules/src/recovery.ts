@@ -17,7 +17,15 @@ import { resolveToggles } from './toggles.js';
 import { resolveInside } from './rules/editor.js';
 import { findTool, isRecord, RUN_CODE } from './tools.js';
 import { resolveToolAlias } from './tool-names.js';
-import type { CategoryId, Environment, PlannedCall, RecoveryPlan, RuleToggles, ToolCall, ToolResultLike } from './types.js';
+import type {
+  CategoryId,
+  Environment,
+  PlannedCall,
+  RecoveryPlan,
+  RuleToggles,
+  ToolCall,
+  ToolResultLike,
+} from './types.js';
 
 /**
  * Calls whose FS_NOT_OBSERVED is read-then-retried: the anchor they carry (`old_string`, `old_str`) proves the model
@@ -30,7 +38,9 @@ function isAnchoredFileCall(name: string, args: Record<string, unknown>): boolea
 
 /** Calls whose FS_NOT_OBSERVED only reads and shows the file: they would write without proof the model saw it. */
 function isUnanchoredWrite(name: string, args: Record<string, unknown>): boolean {
-  return name === 'write' || (name === 'str_replace_editor' && (args.command === 'insert' || args.command === 'create'));
+  return (
+    name === 'write' || (name === 'str_replace_editor' && (args.command === 'insert' || args.command === 'create'))
+  );
 }
 
 /** Lines of the file a refused `write` shows the model (the read tool's own window, bounded). */
@@ -45,11 +55,11 @@ export function showsObservedContent(plan: RecoveryPlan): boolean {
 }
 
 export const WRITE_SEEN_HINT =
-  'Hint: nothing was written; you have now seen the file\'s current content (above); resend the write if you still mean to replace it.';
+  "Hint: nothing was written; you have now seen the file's current content (above); resend the write if you still mean to replace it.";
 
 /** The same for a refused `str_replace_editor` `insert`/`create`. */
 export const EDITOR_WRITE_SEEN_HINT =
-  'Hint: nothing was written; you have now seen the file\'s current content (above); resend the call if it still fits that content.';
+  "Hint: nothing was written; you have now seen the file's current content (above); resend the call if it still fits that content.";
 
 export interface RecoveryOptions {
   toggles?: Partial<RuleToggles>;
@@ -69,33 +79,55 @@ function plainAbsolute(path: string): string | undefined {
  * in the error text is used only when it is that same file: for an absolute argument it must be equal, for a
  * relative one without a known cwd it must end with the relative path.
  */
-export function targetPath(message: string, args: Record<string, unknown>, cwd: string | undefined): string | undefined {
-  const fromArgs = typeof args.file_path === 'string' ? args.file_path : typeof args.path === 'string' ? args.path : undefined;
+export function targetPath(
+  message: string,
+  args: Record<string, unknown>,
+  cwd: string | undefined,
+): string | undefined {
+  const fromArgs =
+    typeof args.file_path === 'string' ? args.file_path : typeof args.path === 'string' ? args.path : undefined;
   if (fromArgs === undefined || fromArgs.trim() === '' || fromArgs.length > 4096) return undefined;
   const quoted = /"([^"]+)"/.exec(message)?.[1];
   if (fromArgs.startsWith('/')) {
     const resolved = plainAbsolute(fromArgs);
-    return resolved !== undefined && (quoted === undefined || plainAbsolute(quoted) === resolved) ? resolved : undefined;
+    return resolved !== undefined && (quoted === undefined || plainAbsolute(quoted) === resolved)
+      ? resolved
+      : undefined;
   }
   if (cwd !== undefined) {
     const resolved = resolveInside(cwd, fromArgs);
-    return resolved !== undefined && (quoted === undefined || plainAbsolute(quoted) === resolved) ? resolved : undefined;
+    return resolved !== undefined && (quoted === undefined || plainAbsolute(quoted) === resolved)
+      ? resolved
+      : undefined;
   }
   const relative = fromArgs.replace(/^(\.\/)+/, '');
   const fromMessage = quoted === undefined ? undefined : plainAbsolute(quoted);
-  return fromMessage !== undefined && relative !== '' && !relative.includes('..') && fromMessage.endsWith(`/${relative}`) ? fromMessage : undefined;
+  return fromMessage !== undefined &&
+    relative !== '' &&
+    !relative.includes('..') &&
+    fromMessage.endsWith(`/${relative}`)
+    ? fromMessage
+    : undefined;
 }
 
 /** A read of `path` with a tool the agent can see: `read` (at most `limit` lines when given), else the editor's `view`. */
 function observeStep(path: string, env: Environment, limit?: number): PlannedCall | undefined {
-  if (findTool(env, 'read')) return { name: 'read', arguments: limit === undefined ? { file_path: path } : { file_path: path, limit }, role: 'observe' };
-  if (findTool(env, 'str_replace_editor')) return { name: 'str_replace_editor', arguments: { command: 'view', path }, role: 'observe' };
+  if (findTool(env, 'read'))
+    return {
+      name: 'read',
+      arguments: limit === undefined ? { file_path: path } : { file_path: path, limit },
+      role: 'observe',
+    };
+  if (findTool(env, 'str_replace_editor'))
+    return { name: 'str_replace_editor', arguments: { command: 'view', path }, role: 'observe' };
   return undefined;
 }
 
 /** The line count a view_range error reports (the editor counts `split("\n")`). */
 function reportedLineCount(message: string): number | undefined {
-  const match = /within the range of lines of the file: \[1, (\d+)\]/.exec(message) ?? /smaller than the number of lines in the file: `(\d+)`/.exec(message);
+  const match =
+    /within the range of lines of the file: \[1, (\d+)\]/.exec(message) ??
+    /smaller than the number of lines in the file: `(\d+)`/.exec(message);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -114,12 +146,19 @@ export function clampViewRange(range: readonly number[], lines: number): [number
   return undefined;
 }
 
-export const STALE_HINT = 'Hint: the file changed on disk after you read it; it has been re-read now, so read it again and apply your change to its current content instead of resending the old edit.';
+export const STALE_HINT =
+  'Hint: the file changed on disk after you read it; it has been re-read now, so read it again and apply your change to its current content instead of resending the old edit.';
 
 /** The stale-file hint when nothing was re-read (an unanchored write, or autoObserveFiles off). */
-export const STALE_UNREAD_HINT = 'Hint: the file changed on disk after you read it; read it again and apply your change to its current content instead of resending the old call.';
+export const STALE_UNREAD_HINT =
+  'Hint: the file changed on disk after you read it; read it again and apply your change to its current content instead of resending the old call.';
 
-function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, options: RecoveryOptions): RecoveryPlan | undefined {
+function planUnsafe(
+  call: ToolCall,
+  result: ToolResultLike,
+  env: Environment,
+  options: RecoveryOptions,
+): RecoveryPlan | undefined {
   if (options.aborted || options.fromPlan || !result?.isError) return undefined;
   if (typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
   const toggles = resolveToggles(options.toggles);
@@ -144,7 +183,12 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
       if (!isAnchoredFileCall(call.name, args)) return undefined;
       const observe = observeStep(path, env);
       if (!observe) return undefined;
-      return { ruleId: 'recover.observe-then-retry', category, steps: [observe, { name: call.name, arguments: args, role: 'retry' }], resultFrom: 'last-step' };
+      return {
+        ruleId: 'recover.observe-then-retry',
+        category,
+        steps: [observe, { name: call.name, arguments: args, role: 'retry' }],
+        resultFrom: 'last-step',
+      };
     }
     case 'fs-stale-version': {
       // A write/insert/create carries no anchor: after a silent refresh, resending it blindly would overwrite content
@@ -156,18 +200,29 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
       return { ruleId: 'recover.stale-refresh', category, steps: [observe], resultFrom: 'original', hint: STALE_HINT };
     }
     case 'editor-range': {
-      if (!toggles.autoClampRanges || !args || call.name !== 'str_replace_editor' || !Array.isArray(args.view_range)) return undefined;
+      if (!toggles.autoClampRanges || !args || call.name !== 'str_replace_editor' || !Array.isArray(args.view_range))
+        return undefined;
       const lines = reportedLineCount(message);
       const clamped = lines === undefined ? undefined : clampViewRange(args.view_range as number[], lines);
       if (clamped) {
-        return { ruleId: 'recover.view-range-clamp', category, steps: [{ name: call.name, arguments: { ...args, view_range: clamped }, role: 'retry' }], resultFrom: 'last-step' };
+        return {
+          ruleId: 'recover.view-range-clamp',
+          category,
+          steps: [{ name: call.name, arguments: { ...args, view_range: clamped }, role: 'retry' }],
+          resultFrom: 'last-step',
+        };
       }
       return retryRepaired(call, env, toggles, category);
     }
     case 'unknown-tool': {
       const alias = args ? resolveToolAlias(call, env, toggles) : undefined;
       if (!alias || !isRecord(alias.call.arguments)) return undefined;
-      return { ruleId: 'recover.unknown-tool-alias', category, steps: [{ name: alias.call.name, arguments: alias.call.arguments, role: 'retry' }], resultFrom: 'last-step' };
+      return {
+        ruleId: 'recover.unknown-tool-alias',
+        category,
+        steps: [{ name: alias.call.name, arguments: alias.call.arguments, role: 'retry' }],
+        resultFrom: 'last-step',
+      };
     }
     case 'invalid-args':
     case 'editor-path':
@@ -178,14 +233,29 @@ function planUnsafe(call: ToolCall, result: ToolResultLike, env: Environment, op
 }
 
 /** The host rejected the arguments before anything ran: retry once with the repaired call, if one passes. */
-function retryRepaired(call: ToolCall, env: Environment, toggles: RuleToggles, category: CategoryId): RecoveryPlan | undefined {
+function retryRepaired(
+  call: ToolCall,
+  env: Environment,
+  toggles: RuleToggles,
+  category: CategoryId,
+): RecoveryPlan | undefined {
   const repaired = normalizeCall(call, { ...env, nested: true }, toggles);
   if (!repaired.changed || repaired.call.name !== call.name || !isRecord(repaired.call.arguments)) return undefined;
-  return { ruleId: 'recover.retry-repaired-args', category, steps: [{ name: call.name, arguments: repaired.call.arguments, role: 'retry' }], resultFrom: 'last-step' };
+  return {
+    ruleId: 'recover.retry-repaired-args',
+    category,
+    steps: [{ name: call.name, arguments: repaired.call.arguments, role: 'retry' }],
+    resultFrom: 'last-step',
+  };
 }
 
 /** A recovery plan for an error result, or undefined. Never throws. */
-export function planRecovery(call: ToolCall, result: ToolResultLike, env: Environment, options: RecoveryOptions = {}): RecoveryPlan | undefined {
+export function planRecovery(
+  call: ToolCall,
+  result: ToolResultLike,
+  env: Environment,
+  options: RecoveryOptions = {},
+): RecoveryPlan | undefined {
   try {
     return planUnsafe(call, result, env, options ?? {});
   } catch {

@@ -63,7 +63,11 @@ export function failureFingerprint(call: ToolCall, result: ToolResultLike): stri
     const { category, code } = classifyResult(call, result);
     if (category === 'aborted') return undefined;
     const decoded = decodeArguments(call.arguments);
-    const args = decoded.ok ? canonicalJson(decoded.value) : typeof call.arguments === 'string' ? JSON.stringify(call.arguments) : undefined;
+    const args = decoded.ok
+      ? canonicalJson(decoded.value)
+      : typeof call.arguments === 'string'
+        ? JSON.stringify(call.arguments)
+        : undefined;
     if (args === undefined) return undefined;
     return `${call.name}\u0000${hash53(args)}\u0000${code ?? category}`;
   } catch {
@@ -93,12 +97,15 @@ function whatMustChange(call: ToolCall, message: string, category: string): stri
     }
     return `the text to replace is not in ${file}: read the file and copy the exact current text into ${call.name === 'str_replace_editor' ? 'old_str' : 'old_string'}`;
   }
-  if (/: not found$|not found\b.*"|does not exist|no such file/i.test(message)) return `the path ${file} does not exist: find the right path first (glob, or ls through bash)`;
+  if (/: not found$|not found\b.*"|does not exist|no such file/i.test(message))
+    return `the path ${file} does not exist: find the right path first (glob, or ls through bash)`;
   if (category === 'read-range') return 'the offset must be inside the file';
   if (category === 'editor-range') return 'the view_range must be inside the file';
   if (category === 'editor-path') return 'the path must be absolute';
-  if (category === 'unknown-tool' || category === 'inner-unknown-binding') return `"${call.name.slice(0, 200)}" is not a tool here: use one of the available tools`;
-  if (category === 'code-syntax') return 'the program must compile: fix it (or split it into smaller run_code calls) instead of resending it';
+  if (category === 'unknown-tool' || category === 'inner-unknown-binding')
+    return `"${call.name.slice(0, 200)}" is not a tool here: use one of the available tools`;
+  if (category === 'code-syntax')
+    return 'the program must compile: fix it (or split it into smaller run_code calls) instead of resending it';
   return undefined;
 }
 
@@ -106,7 +113,12 @@ function whatMustChange(call: ToolCall, message: string, category: string): stri
  * The hint for the `count`-th identical failure of a call (count >= 2); `baseHint` is the hint the error would get
  * on its own, used when the error text does not say what must change. Undefined below 2. Never throws.
  */
-export function repeatHint(call: ToolCall, result: ToolResultLike, count: number, baseHint?: string): string | undefined {
+export function repeatHint(
+  call: ToolCall,
+  result: ToolResultLike,
+  count: number,
+  baseHint?: string,
+): string | undefined {
   try {
     if (!Number.isInteger(count) || count < 2 || !result?.isError || typeof call?.name !== 'string') return undefined;
     const nth = `this is the ${ordinal(count)} identical failure of this ${call.name.slice(0, 200)} call (same arguments, same error)`;

@@ -9,7 +9,8 @@
 const PROGRAM_LINE_OFFSET = 3;
 
 const FRAME = /^\s+at /;
-const INTERNAL = /node_modules[\\/]|node:internal|\[nodejs\.internal|worker\.cjs|\(native\)|^\s+at new Promise \(<anonymous>\)/;
+const INTERNAL =
+  /node_modules[\\/]|node:internal|\[nodejs\.internal|worker\.cjs|\(native\)|^\s+at new Promise \(<anonymous>\)/;
 const PROGRAM_FRAME = /^(\s+)at .*eval at runWorkerMain .*<anonymous>:(\d+):(\d+)\)\s*$/;
 /**
  * Longest line read as the program frame. PROGRAM_FRAME backtracks quadratically on a long line that repeats

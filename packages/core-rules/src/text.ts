@@ -54,7 +54,10 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
   // Credentials in URLs: scheme://user:password@host.
   [/(:\/\/[^\s:/@"']{0,200}:)[^\s/@"']{1,400}@/g, `$1${REDACTED}@`],
   // Provider token shapes.
-  [/(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|sk-[A-Za-z0-9_-]{12,}|[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|xox[abposre]-[A-Za-z0-9-]{8,}|npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{30,})/g, REDACTED],
+  [
+    /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|sk-[A-Za-z0-9_-]{12,}|[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|xox[abposre]-[A-Za-z0-9-]{8,}|npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{30,})/g,
+    REDACTED,
+  ],
   [/(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/g, REDACTED],
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, REDACTED],
   // mysql-style -p<password>.
@@ -113,7 +116,13 @@ function describeSimpleCommand(command: string): string {
     if (BARE_FLAG.test(word)) {
       flagSeen = true;
       kept.push(word);
-    } else if (!flagSeen && subcommands < MAX_SUBCOMMANDS && SUBCOMMAND_WORD.test(word) && word.length <= 16 && !DATA_PROGRAMS.has(program)) {
+    } else if (
+      !flagSeen &&
+      subcommands < MAX_SUBCOMMANDS &&
+      SUBCOMMAND_WORD.test(word) &&
+      word.length <= 16 &&
+      !DATA_PROGRAMS.has(program)
+    ) {
       subcommands++;
       kept.push(word);
     } else {
@@ -186,6 +195,8 @@ export function describeCall(tool: string, args: Record<string, unknown>): strin
     const words = firstLine(args.prompt, 200).split(' ').slice(0, 5).join(' ');
     if (words) return words;
   }
-  const target = [args.file_path, args.path, args.pattern].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const target = [args.file_path, args.path, args.pattern].find(
+    (value): value is string => typeof value === 'string' && value.trim() !== '',
+  );
   return target ? `Call ${tool} on ${firstLine(target)}` : `Call ${tool}`;
 }

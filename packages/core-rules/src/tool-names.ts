@@ -18,7 +18,18 @@ const NAME_ALIASES: Record<string, readonly string[]> = {
   read: ['read_file', 'file_read', 'view_file', 'open_file', 'get_file', 'cat', 'read_text_file'],
   write: ['write_file', 'create_file', 'save_file', 'file_write', 'write_to_file'],
   edit: ['edit_file', 'replace_in_file', 'file_edit', 'apply_edit', 'str_replace'],
-  bash: ['shell', 'run_shell', 'run_command', 'execute_command', 'exec', 'terminal', 'run_bash', 'sh', 'execute_bash', 'run_terminal_cmd'],
+  bash: [
+    'shell',
+    'run_shell',
+    'run_command',
+    'execute_command',
+    'exec',
+    'terminal',
+    'run_bash',
+    'sh',
+    'execute_bash',
+    'run_terminal_cmd',
+  ],
   grep: ['grep_search', 'ripgrep', 'rg', 'search_files', 'find_in_files', 'search_file_content'],
   glob: ['find_files', 'list_files', 'file_search', 'glob_files'],
   str_replace_editor: ['str_replace_based_edit_tool', 'text_editor'],
@@ -43,14 +54,20 @@ export function toolNameCandidates(name: string, env: Environment): string[] {
   const key = squash(name);
   if (key === '') return [];
   const aliasTargets = squashedAliases.get(key) ?? [];
-  return toolNames(env).filter((tool) => tool !== RUN_CODE && tool !== name && (squash(tool) === key || aliasTargets.includes(tool)));
+  return toolNames(env).filter(
+    (tool) => tool !== RUN_CODE && tool !== name && (squash(tool) === key || aliasTargets.includes(tool)),
+  );
 }
 
 /**
  * The call renamed to the one registered tool an unregistered name stands for, with its arguments repaired
  * for that tool, or undefined (the name is registered, no candidate fits, or more than one does). Never throws.
  */
-export function resolveToolAlias(call: ToolCall, env: Environment, toggleInput?: Partial<RuleToggles>): { call: ToolCall; receipt: Receipt } | undefined {
+export function resolveToolAlias(
+  call: ToolCall,
+  env: Environment,
+  toggleInput?: Partial<RuleToggles>,
+): { call: ToolCall; receipt: Receipt } | undefined {
   try {
     const toggles = resolveToggles(toggleInput);
     if (!toggles.autoBridgeDirectTools || typeof call?.name !== 'string' || findTool(env, call.name)) return undefined;

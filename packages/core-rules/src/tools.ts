@@ -63,7 +63,6 @@ export function fillableKeys(tool: ToolSchema): string[] {
   return requiredKeys(tool).filter((key) => key === 'description' && propertySchema(tool, key)?.type === 'string');
 }
 
-
 /** Deepest nesting a plain JSON copy follows. */
 const MAX_JSON_DEPTH = 256;
 
@@ -90,8 +89,11 @@ export function toPlainJson(value: unknown): { ok: true; value: unknown } | { ok
       result = Array.from({ length: current.length }, (_, index) => copy(current[index], depth + 1));
     } else {
       const prototype = Object.getPrototypeOf(current);
-      if (prototype !== Object.prototype && prototype !== null) throw new PlainJsonError('a class instance is not JSON');
-      const entries = Object.keys(current).map((key) => [key, copy((current as Record<string, unknown>)[key], depth + 1)] as const);
+      if (prototype !== Object.prototype && prototype !== null)
+        throw new PlainJsonError('a class instance is not JSON');
+      const entries = Object.keys(current).map(
+        (key) => [key, copy((current as Record<string, unknown>)[key], depth + 1)] as const,
+      );
       result = Object.fromEntries(entries);
     }
     ancestors.delete(current);

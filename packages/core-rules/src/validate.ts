@@ -62,7 +62,13 @@ export function compiledSchemaFor(schema: unknown): CompiledSchema {
 
 /** Converts a JSON pointer (`/view_range/0`) into the host's path notation (`view_range[0]`). */
 function hostPath(pointer: string, key?: string): string {
-  const parts = pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (key !== undefined) parts.push(key);
   let path = '';
   for (const part of parts) {
@@ -86,7 +92,9 @@ function describeError(error: TypeboxError): string[] {
   const at = `"${hostPath(error.instancePath) || 'arguments'}"`;
   switch (error.keyword) {
     case 'required': {
-      const missing = Array.isArray(error.params.requiredProperties) ? (error.params.requiredProperties as string[]) : [];
+      const missing = Array.isArray(error.params.requiredProperties)
+        ? (error.params.requiredProperties as string[])
+        : [];
       return missing.map((key) => `missing required property "${hostPath(error.instancePath, key)}"`);
     }
     case 'type': {
@@ -98,8 +106,12 @@ function describeError(error: TypeboxError): string[] {
     case 'const':
       return [`${at} must be ${JSON.stringify(error.params.allowedValue)}`];
     case 'additionalProperties': {
-      const extra = Array.isArray(error.params.additionalProperties) ? (error.params.additionalProperties as string[]) : [];
-      return extra.map((key) => `"${hostPath(error.instancePath, key)}" is not a declared property (additionalProperties: false)`);
+      const extra = Array.isArray(error.params.additionalProperties)
+        ? (error.params.additionalProperties as string[])
+        : [];
+      return extra.map(
+        (key) => `"${hostPath(error.instancePath, key)}" is not a declared property (additionalProperties: false)`,
+      );
     }
     default:
       return [`${at} ${error.message}`];

@@ -38,11 +38,28 @@ function expectValidChange(call: ToolCall, env: Environment) {
   return result;
 }
 
-const view = (path: string, extra: Record<string, unknown> = {}) => ({ name: 'str_replace_editor', arguments: { command: 'view', path, ...extra } });
-const create = (path: string) => ({ name: 'str_replace_editor', arguments: { command: 'create', path, file_text: 'x' } });
+const view = (path: string, extra: Record<string, unknown> = {}) => ({
+  name: 'str_replace_editor',
+  arguments: { command: 'view', path, ...extra },
+});
+const create = (path: string) => ({
+  name: 'str_replace_editor',
+  arguments: { command: 'create', path, file_text: 'x' },
+});
 
 describe('changes that must never happen', () => {
-  const notRelative = ['$HOME/.bashrc', '${PWD}/out.txt', '~/notes.md', 'file:///workspace/a.txt', ' /workspace/a.txt', 'a.txt ', '\tb.txt', 'C:/x.txt', '%USERPROFILE%/x', '`pwd`/x'];
+  const notRelative = [
+    '$HOME/.bashrc',
+    '${PWD}/out.txt',
+    '~/notes.md',
+    'file:///workspace/a.txt',
+    ' /workspace/a.txt',
+    'a.txt ',
+    '\tb.txt',
+    'C:/x.txt',
+    '%USERPROFILE%/x',
+    '`pwd`/x',
+  ];
   it.each(notRelative)('the editor path %j is never joined to the cwd', (path) => {
     const call = view(path);
     const result = normalizeCall(call, nativeEnv);
@@ -50,10 +67,14 @@ describe('changes that must never happen', () => {
     expect(result.changed).toBe(false);
   });
 
-  it('a path that repeats the whole cwd without its slash is read the host\'s way, not joined again', () => {
-    expect(expectValidChange(view('workspace/fixture.txt'), nativeEnv).call.arguments).toMatchObject({ path: '/workspace/fixture.txt' });
+  it("a path that repeats the whole cwd without its slash is read the host's way, not joined again", () => {
+    expect(expectValidChange(view('workspace/fixture.txt'), nativeEnv).call.arguments).toMatchObject({
+      path: '/workspace/fixture.txt',
+    });
     const env = { ...nativeEnv, cwd: '/home/dev/project' };
-    expect(expectValidChange(create('home/dev/project/src/a.py'), env).call.arguments).toMatchObject({ path: '/home/dev/project/src/a.py' });
+    expect(expectValidChange(create('home/dev/project/src/a.py'), env).call.arguments).toMatchObject({
+      path: '/home/dev/project/src/a.py',
+    });
   });
 
   it.each([
@@ -66,7 +87,9 @@ describe('changes that must never happen', () => {
   });
 
   it('a plain relative path is still resolved inside the cwd', () => {
-    expect(expectValidChange(view('src/a.ts'), nativeEnv).call.arguments).toMatchObject({ path: '/workspace/src/a.ts' });
+    expect(expectValidChange(view('src/a.ts'), nativeEnv).call.arguments).toMatchObject({
+      path: '/workspace/src/a.ts',
+    });
   });
 
   it.each([[[-5, -1]], [[-1, -1]], ['-5,-1']])('a negative view_range start %j is not clamped', (range) => {
@@ -90,44 +113,67 @@ describe('changes that must never happen', () => {
     expect(Object.getPrototypeOf(result.call.arguments)).toBe(Object.prototype);
   });
 
-  it.each(['console.log("hello")', 'const x: number = 41;\nreturn x + 1;', 'return [1, 2].map((n) => n * 2);', 'await fetch("http://127.0.0.1")'])(
-    'program text %j under "command" becomes code, not a bash call',
-    (program) => {
-      const result = expectValidChange({ name: 'run_code', arguments: { command: program } }, codeEnv);
-      expect((result.call.arguments as Record<string, unknown>).code).toBe(program);
-    },
-  );
+  it.each([
+    'console.log("hello")',
+    'const x: number = 41;\nreturn x + 1;',
+    'return [1, 2].map((n) => n * 2);',
+    'await fetch("http://127.0.0.1")',
+  ])('program text %j under "command" becomes code, not a bash call', (program) => {
+    const result = expectValidChange({ name: 'run_code', arguments: { command: program } }, codeEnv);
+    expect((result.call.arguments as Record<string, unknown>).code).toBe(program);
+  });
 
-  it.each(['ls -la', 'git status', 'npm test -- --watch=false', 'echo "f(x)"', 'greet() { echo hi; }; greet', 'cat $(ls *.txt)', 'x=1; echo $x'])(
-    'a shell command %j under "command" runs through tools.bash',
-    (command) => {
-      const result = expectValidChange({ name: 'run_code', arguments: { cmd: command } }, codeEnv);
-      expect((result.call.arguments as Record<string, unknown>).code).toMatch(/^return await tools\["bash"\]\(/);
-    },
-  );
+  it.each([
+    'ls -la',
+    'git status',
+    'npm test -- --watch=false',
+    'echo "f(x)"',
+    'greet() { echo hi; }; greet',
+    'cat $(ls *.txt)',
+    'x=1; echo $x',
+  ])('a shell command %j under "command" runs through tools.bash', (command) => {
+    const result = expectValidChange({ name: 'run_code', arguments: { cmd: command } }, codeEnv);
+    expect((result.call.arguments as Record<string, unknown>).code).toMatch(/^return await tools\["bash"\]\(/);
+  });
 });
 
 describe('shapes the engine now reaches', () => {
   it('bash with a blank description gets a derived one', () => {
-    const result = expectValidChange({ name: 'bash', arguments: { command: 'git status', description: '  ' } }, nativeEnv);
+    const result = expectValidChange(
+      { name: 'bash', arguments: { command: 'git status', description: '  ' } },
+      nativeEnv,
+    );
     expect(result.call.arguments).toMatchObject({ description: 'Run: git status' });
   });
 
   it('an inner tools.bash with description: "" gets one, every other byte kept', () => {
     const code = 'const r = await tools.bash({ command: "ls", description: "" });\nreturn r;';
     const result = expectValidChange({ name: 'run_code', arguments: { code, description: 'List' } }, codeEnv);
-    expect((result.call.arguments as Record<string, unknown>).code).toBe('const r = await tools.bash({ command: "ls", description: "Run: ls" });\nreturn r;');
+    expect((result.call.arguments as Record<string, unknown>).code).toBe(
+      'const r = await tools.bash({ command: "ls", description: "Run: ls" });\nreturn r;',
+    );
   });
 
   it('the inner-call gate does not miss a call when the program mentions description elsewhere', () => {
-    const code = 'const meta = { description: "x" };\nawait tools.bash({ command: "ls", description: "List" });\nawait tools.bash({ command: "pwd" });\nreturn meta;';
+    const code =
+      'const meta = { description: "x" };\nawait tools.bash({ command: "ls", description: "List" });\nawait tools.bash({ command: "pwd" });\nreturn meta;';
     const result = expectValidChange({ name: 'run_code', arguments: { code, description: 'Two commands' } }, codeEnv);
-    expect((result.call.arguments as Record<string, unknown>).code).toContain('tools.bash({ command: "pwd", description: "Run: pwd" })');
+    expect((result.call.arguments as Record<string, unknown>).code).toContain(
+      'tools.bash({ command: "pwd", description: "Run: pwd" })',
+    );
   });
 
   it.each([
-    ['edit', { path: '/workspace/a.ts', old_str: 'a', new_str: 'b' }, { file_path: '/workspace/a.ts', old_string: 'a', new_string: 'b' }],
-    ['edit', { file_path: '/workspace/a.ts', oldString: 'a', newString: 'b' }, { file_path: '/workspace/a.ts', old_string: 'a', new_string: 'b' }],
+    [
+      'edit',
+      { path: '/workspace/a.ts', old_str: 'a', new_str: 'b' },
+      { file_path: '/workspace/a.ts', old_string: 'a', new_string: 'b' },
+    ],
+    [
+      'edit',
+      { file_path: '/workspace/a.ts', oldString: 'a', newString: 'b' },
+      { file_path: '/workspace/a.ts', old_string: 'a', new_string: 'b' },
+    ],
     ['read', { filename: '/workspace/a.ts' }, { file_path: '/workspace/a.ts' }],
     ['write', { file_path: '/workspace/a.ts', contents: 'x' }, { file_path: '/workspace/a.ts', content: 'x' }],
     ['bash', { script: 'ls', description: 'List' }, { command: 'ls', description: 'List' }],
@@ -155,13 +201,15 @@ describe('shapes the engine now reaches', () => {
     expect(expectValidChange({ name: 'bash', arguments: text }, nativeEnv).call.arguments).toEqual(expected);
   });
 
-  it.each(['{"command": "ls", "description": "Li', "{'command': 'ls', 'description': 'it's'}", '{"command": "ls"', '{"command": "ls"} {"x": 1}'])(
-    'cut-off or two-reading near-JSON %j is refused',
-    (text) => {
-      const call = { name: 'bash', arguments: text };
-      expect(normalizeCall(call, nativeEnv).call).toBe(call);
-    },
-  );
+  it.each([
+    '{"command": "ls", "description": "Li',
+    "{'command': 'ls', 'description': 'it's'}",
+    '{"command": "ls"',
+    '{"command": "ls"} {"x": 1}',
+  ])('cut-off or two-reading near-JSON %j is refused', (text) => {
+    const call = { name: 'bash', arguments: text };
+    expect(normalizeCall(call, nativeEnv).call).toBe(call);
+  });
 
   it.each([
     // JSON escapes keep their JSON meaning (\n is a newline, \\ one backslash): the one reading.
@@ -170,7 +218,11 @@ describe('shapes the engine now reaches', () => {
     ['write', "{'content': 'it\\'s', 'file_path': 'a',}", { content: "it's", file_path: 'a' }],
     ['write', "{'content': 'say \"hi\"', 'file_path': 'a'}", { content: 'say "hi"', file_path: 'a' }],
     ['bash', "{'command': \"echo it's\", 'description': 'Echo'}", { command: "echo it's", description: 'Echo' }],
-    ['bash', "{'command': 'ls', 'description': 'd', 'run_in_background': True}", { command: 'ls', description: 'd', run_in_background: true }],
+    [
+      'bash',
+      "{'command': 'ls', 'description': 'd', 'run_in_background': True}",
+      { command: 'ls', description: 'd', run_in_background: true },
+    ],
   ])('%s: near-JSON whose every string keeps its exact characters is repaired: %j', (name, text, expected) => {
     expect(expectValidChange({ name, arguments: text }, nativeEnv).call.arguments).toEqual(expected);
   });
@@ -179,7 +231,7 @@ describe('shapes the engine now reaches', () => {
     // A backslash that is not a JSON escape: jsonrepair drops it, a literal reading keeps it; two readings.
     ['grep', '{"pattern": "\\d+"}'],
     ['grep', "{pattern: '\\d+\\.\\d+', path: 'src',}"],
-    ['bash', '{command: "sed -i \'s/\\./,/g\' f", description: \'x\',}'],
+    ['bash', "{command: \"sed -i 's/\\./,/g' f\", description: 'x',}"],
     ['read', '{"file_path": "C:\\path\\a.txt"}'],
     ['write', "{'file_path': 'a.py', 'content': 're.compile(\"\\w+\")'}"],
     // Quotes inside a single-quoted value (an even number of them still leaves a second reading).
@@ -198,13 +250,16 @@ describe('shapes the engine now reaches', () => {
     expect(result.reason).toMatch(/not repaired/);
   });
 
-  it.each(['{"file_path": "a.txt", // the file\n}', '{"file_path": "a.txt" /* the file */}'])('near-JSON with comments %j is refused as such, not as cut off', (text) => {
-    const call = { name: 'read', arguments: text };
-    const result = normalizeCall(call, nativeEnv);
-    expect(result.call).toBe(call);
-    expect(result.reason).toMatch(/comments/);
-    expect(result.reason).not.toMatch(/cut off/);
-  });
+  it.each(['{"file_path": "a.txt", // the file\n}', '{"file_path": "a.txt" /* the file */}'])(
+    'near-JSON with comments %j is refused as such, not as cut off',
+    (text) => {
+      const call = { name: 'read', arguments: text };
+      const result = normalizeCall(call, nativeEnv);
+      expect(result.call).toBe(call);
+      expect(result.reason).toMatch(/comments/);
+      expect(result.reason).not.toMatch(/cut off/);
+    },
+  );
 
   it('near-JSON over the size bound is refused without calling jsonrepair (its time grows superlinearly)', () => {
     const text = `{'file_path': 'a', 'content': '${'ab\\n'.repeat(100_000)}'}`;
@@ -220,26 +275,43 @@ describe('shapes the engine now reaches', () => {
 
   it('arguments encoded three times are unwrapped', () => {
     const text = JSON.stringify(JSON.stringify(JSON.stringify({ command: 'ls', description: 'List' })));
-    expect(expectValidChange({ name: 'bash', arguments: text }, nativeEnv).call.arguments).toEqual({ command: 'ls', description: 'List' });
+    expect(expectValidChange({ name: 'bash', arguments: text }, nativeEnv).call.arguments).toEqual({
+      command: 'ls',
+      description: 'List',
+    });
   });
 
-  it.each(['functions.read', 'default_api.read', 'tools.read'])('a provider-prefixed name %j calls the registered tool', (name) => {
-    const result = expectValidChange({ name, arguments: { file_path: '/workspace/a.txt' } }, nativeEnv);
-    expect(result.call.name).toBe('read');
-    const bridged = expectValidChange({ name, arguments: { file_path: '/workspace/a.txt' } }, codeEnv);
-    expect(bridged.call.name).toBe('run_code');
-  });
+  it.each(['functions.read', 'default_api.read', 'tools.read'])(
+    'a provider-prefixed name %j calls the registered tool',
+    (name) => {
+      const result = expectValidChange({ name, arguments: { file_path: '/workspace/a.txt' } }, nativeEnv);
+      expect(result.call.name).toBe('read');
+      const bridged = expectValidChange({ name, arguments: { file_path: '/workspace/a.txt' } }, codeEnv);
+      expect(bridged.call.name).toBe('run_code');
+    },
+  );
 
   it('null for optional parameters is dropped; null for a required one is not', () => {
-    expect(expectValidChange({ name: 'read', arguments: { file_path: '/a', offset: null, limit: null } }, nativeEnv).call.arguments).toEqual({ file_path: '/a' });
+    expect(
+      expectValidChange({ name: 'read', arguments: { file_path: '/a', offset: null, limit: null } }, nativeEnv).call
+        .arguments,
+    ).toEqual({ file_path: '/a' });
     const call = { name: 'read', arguments: { file_path: null } };
     expect(normalizeCall(call, nativeEnv).call).toBe(call);
   });
 
   it.each([
     ['read', { file_path: '/a', offset: '10', limit: '20' }, { file_path: '/a', offset: 10, limit: 20 }],
-    ['bash', { command: 'sleep 1', description: 'Wait', run_in_background: 'true' }, { command: 'sleep 1', description: 'Wait', run_in_background: true }],
-    ['str_replace_editor', { command: 'insert', path: '/a', insert_line: '3', new_str: 'x' }, { command: 'insert', path: '/a', insert_line: 3, new_str: 'x' }],
+    [
+      'bash',
+      { command: 'sleep 1', description: 'Wait', run_in_background: 'true' },
+      { command: 'sleep 1', description: 'Wait', run_in_background: true },
+    ],
+    [
+      'str_replace_editor',
+      { command: 'insert', path: '/a', insert_line: '3', new_str: 'x' },
+      { command: 'insert', path: '/a', insert_line: 3, new_str: 'x' },
+    ],
     ['web_search', { queries: '["a", "b"]' }, { queries: ['a', 'b'] }],
   ])('%s: lossless scalar forms %j', (name, args, expected) => {
     expect(expectValidChange({ name, arguments: args }, nativeEnv).call.arguments).toEqual(expected);
@@ -274,12 +346,22 @@ describe('shapes the engine now reaches', () => {
 
 describe('descriptions', () => {
   it('a derived description never copies a secret', () => {
-    const result = expectValidChange({ name: 'bash', arguments: { command: 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 gh repo list' } }, nativeEnv);
+    const result = expectValidChange(
+      { name: 'bash', arguments: { command: 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 gh repo list' } },
+      nativeEnv,
+    );
     const description = (result.call.arguments as Record<string, string>).description;
     expect(description).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123');
     expect(description).toBe('Run: gh repo list');
-    for (const command of ['curl -H "Authorization: Bearer abcdefghijklmnop" x', 'psql postgres://admin:hunter22@db/app', 'deploy --password s3cretvalue', 'echo sk-abcdefghijklmnopqrstu']) {
-      const derived = (expectValidChange({ name: 'bash', arguments: { command } }, nativeEnv).call.arguments as Record<string, string>).description;
+    for (const command of [
+      'curl -H "Authorization: Bearer abcdefghijklmnop" x',
+      'psql postgres://admin:hunter22@db/app',
+      'deploy --password s3cretvalue',
+      'echo sk-abcdefghijklmnopqrstu',
+    ]) {
+      const derived = (
+        expectValidChange({ name: 'bash', arguments: { command } }, nativeEnv).call.arguments as Record<string, string>
+      ).description;
       expect(derived).not.toMatch(/abcdefghijklmnop|hunter22|s3cretvalue|sk-abcdefghijklmnopqrstu/);
     }
   });
@@ -292,7 +374,10 @@ describe('descriptions', () => {
     ['curl -d \'{"password":"pa55word"}\' https://x/login', 'pa55word'],
     ['curl -H "Authorization: Bearer sk-live-abcdef1234567890abcdef" https://api.x', 'abcdef1234567890'],
     ['curl -H "X-Api-Key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0" https://x', '9f8e7d6c5b4a39281706f5e4d3c2b1a0'],
-    ['curl -H \'Authorization: token ghp_1234567890abcdefghijklmnopqrstuvwxyz12\' x', 'ghp_1234567890abcdefghijklmnopqrstuvwxyz12'],
+    [
+      "curl -H 'Authorization: token ghp_1234567890abcdefghijklmnopqrstuvwxyz12' x",
+      'ghp_1234567890abcdefghijklmnopqrstuvwxyz12',
+    ],
     ['curl --user admin:S3cr3tPw https://x', 'S3cr3tPw'],
     ['curl https://admin:hunter22@example.com/api', 'hunter22'],
     ['mysql -u root -pS3cretPass! db', 'S3cretPass'],
@@ -302,7 +387,10 @@ describe('descriptions', () => {
     ['sshpass -p rootpw99 ssh host', 'rootpw99'],
     ['sshpass -p rootpassword ssh host', 'rootpassword'],
     ['export OPENAI_API_KEY=sk-proj-abc123def456ghi789', 'sk-proj-abc123def456ghi789'],
-    ['AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+    [
+      'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY aws s3 ls',
+      'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    ],
     ['aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE'],
     ['gh auth login --with-token ghp_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', 'ghp_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz'],
     ['git clone https://oauth2:glpat-abcdefghij1234567890@gitlab.com/x.git', 'glpat-abcdefghij1234567890'],
@@ -310,9 +398,15 @@ describe('descriptions', () => {
     ['echo rootpassword | sudo -S apt update', 'rootpassword'],
     ['printf mysecretvalue | docker login --password-stdin', 'mysecretvalue'],
     ['SLACK=xoxb-1234-5678-abcdefgh curl x', 'xoxb-1234-5678-abcdefgh'],
-    ['npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
+    [
+      'npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789',
+      'npm_abcdefghijklmnopqrstuvwxyz0123456789',
+    ],
     ['npm config set authtoken hunterhunter', 'hunterhunter'],
-    ['echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c', 'sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'],
+    [
+      'echo eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+      'sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    ],
     ['htpasswd -b .htpasswd admin letmeinplease', 'letmeinplease'],
     ['vault login s.abcdefghijklmnop', 's.abcdefghijklmnop'],
     ['redis-cli -a redispassword ping', 'redispassword'],
@@ -324,18 +418,22 @@ describe('descriptions', () => {
     ['cd app && API_KEY=k3y-secret-value npm run deploy', 'k3y-secret-value'],
   ];
   /** Every piece of `secret` at least `length` characters long. */
-  const piecesOf = (secret: string, length = 6) => Array.from({ length: Math.max(0, secret.length - length + 1) }, (_, index) => secret.slice(index, index + length));
+  const piecesOf = (secret: string, length = 6) =>
+    Array.from({ length: Math.max(0, secret.length - length + 1) }, (_, index) => secret.slice(index, index + length));
 
-  it.each(secretCommands)('the description derived for %j copies no 6-character piece of its secret', (command, secret) => {
-    expect(secret.length).toBeGreaterThanOrEqual(6);
-    for (const env of [nativeEnv, codeEnv]) {
-      const result = expectValidChange({ name: 'bash', arguments: { command } }, env);
-      const description = (result.call.arguments as Record<string, string>).description;
-      const filled = result.receipts.filter((receipt) => receipt.ruleId.endsWith('fill-description'));
-      const shown = `${description} ${JSON.stringify(filled.map((receipt) => receipt.after))}`;
-      for (const piece of piecesOf(secret)) expect(shown, `"${piece}" of the secret`).not.toContain(piece);
-    }
-  });
+  it.each(secretCommands)(
+    'the description derived for %j copies no 6-character piece of its secret',
+    (command, secret) => {
+      expect(secret.length).toBeGreaterThanOrEqual(6);
+      for (const env of [nativeEnv, codeEnv]) {
+        const result = expectValidChange({ name: 'bash', arguments: { command } }, env);
+        const description = (result.call.arguments as Record<string, string>).description;
+        const filled = result.receipts.filter((receipt) => receipt.ruleId.endsWith('fill-description'));
+        const shown = `${description} ${JSON.stringify(filled.map((receipt) => receipt.after))}`;
+        for (const piece of piecesOf(secret)) expect(shown, `"${piece}" of the secret`).not.toContain(piece);
+      }
+    },
+  );
 
   it.each([
     ['git status --short', 'Run: git status --short'],
@@ -347,35 +445,75 @@ describe('descriptions', () => {
     ['git log --oneline -5', 'Run: git log'],
     ['"$HOME/bin/tool" --flag', 'Run a shell command'],
   ])('a shell command %j is described by its program, subcommands and bare flags: %j', (command, expected) => {
-    expect(expectValidChange({ name: 'bash', arguments: { command } }, nativeEnv).call.arguments).toMatchObject({ description: expected });
+    expect(expectValidChange({ name: 'bash', arguments: { command } }, nativeEnv).call.arguments).toMatchObject({
+      description: expected,
+    });
   });
 
-  it('a bridged call reuses the inner call\'s own description', () => {
-    const result = expectValidChange({ name: 'bash', arguments: { command: 'ls', description: 'List the workspace' } }, codeEnv);
+  it("a bridged call reuses the inner call's own description", () => {
+    const result = expectValidChange(
+      { name: 'bash', arguments: { command: 'ls', description: 'List the workspace' } },
+      codeEnv,
+    );
     expect(result.call.arguments).toMatchObject({ description: 'List the workspace' });
   });
 
   it('a run_code program that opens with a comment is described by it', () => {
     const code = '// Read file contents\nconst r = await tools.read({ file_path: "/a" });\nreturn r;';
-    expect(expectValidChange({ name: 'run_code', arguments: { code } }, codeEnv).call.arguments).toMatchObject({ description: 'Read file contents' });
+    expect(expectValidChange({ name: 'run_code', arguments: { code } }, codeEnv).call.arguments).toMatchObject({
+      description: 'Read file contents',
+    });
     const block = '/**\n * Count the lines\n */\nreturn 1;';
-    expect(expectValidChange({ name: 'run_code', arguments: { code: block } }, codeEnv).call.arguments).toMatchObject({ description: 'Count the lines' });
+    expect(expectValidChange({ name: 'run_code', arguments: { code: block } }, codeEnv).call.arguments).toMatchObject({
+      description: 'Count the lines',
+    });
     const long = `// ${'word '.repeat(60)}\nreturn 1;`;
-    expect(((expectValidChange({ name: 'run_code', arguments: { code: long } }, codeEnv).call.arguments as Record<string, string>).description).length).toBeLessThanOrEqual(80);
+    expect(
+      (
+        expectValidChange({ name: 'run_code', arguments: { code: long } }, codeEnv).call.arguments as Record<
+          string,
+          string
+        >
+      ).description.length,
+    ).toBeLessThanOrEqual(80);
     const plain = 'const r = await tools.read({ file_path: "/a" });\nreturn r;';
-    expect(expectValidChange({ name: 'run_code', arguments: { code: plain } }, codeEnv).call.arguments).toMatchObject({ description: 'Run program calling read' });
+    expect(expectValidChange({ name: 'run_code', arguments: { code: plain } }, codeEnv).call.arguments).toMatchObject({
+      description: 'Run program calling read',
+    });
   });
 });
 
 describe('hostile input', () => {
   it('getters that throw values whose toString throws never escape normalizeCall', () => {
-    const hostile = { toString() { throw new Error('no'); } };
-    const args = Object.defineProperty({ command: 'ls' }, 'description', { enumerable: true, get() { throw hostile; } });
+    const hostile = {
+      toString() {
+        throw new Error('no');
+      },
+    };
+    const args = Object.defineProperty({ command: 'ls' }, 'description', {
+      enumerable: true,
+      get() {
+        throw hostile;
+      },
+    });
     const call = { name: 'bash', arguments: args };
     const result = normalizeCall(call, nativeEnv);
     expect(result.changed).toBe(false);
     expect(result.call).toBe(call);
-    const proxy = new Proxy({}, { get() { throw hostile; }, ownKeys() { throw hostile; }, getPrototypeOf() { throw hostile; } });
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw hostile;
+        },
+        ownKeys() {
+          throw hostile;
+        },
+        getPrototypeOf() {
+          throw hostile;
+        },
+      },
+    );
     expect(normalizeCall({ name: 'bash', arguments: proxy }, nativeEnv).changed).toBe(false);
     expect(normalizeCall(proxy as never, nativeEnv).changed).toBe(false);
   });
@@ -383,7 +521,13 @@ describe('hostile input', () => {
   it('a changed call never carries NaN, BigInt or a cycle', () => {
     const cyclic: Record<string, unknown> = { cmd: 'ls' };
     cyclic.self = cyclic;
-    for (const args of [{ cmd: 'ls', n: Number.NaN }, { cmd: 'ls', n: 10n }, cyclic, { cmd: 'ls', when: new Date(0) }, { cmd: 'ls', nothing: undefined }]) {
+    for (const args of [
+      { cmd: 'ls', n: Number.NaN },
+      { cmd: 'ls', n: 10n },
+      cyclic,
+      { cmd: 'ls', when: new Date(0) },
+      { cmd: 'ls', nothing: undefined },
+    ]) {
       const result = normalizeCall({ name: 'bash', arguments: args }, nativeEnv);
       expect(result.changed).toBe(false);
     }
@@ -395,22 +539,54 @@ describe('properties', () => {
   const json = fc.jsonValue({ maxDepth: 2 });
   const toolName = fc.constantFrom(...nativeTools.map((tool) => tool.name));
   const anyArgs = fc.dictionary(
-    fc.oneof(fc.constantFrom('command', 'cmd', 'description', 'file_path', 'path', 'filename', 'content', 'contents', 'old_str', 'new_str', 'old_string', 'new_string', 'offset', 'limit', 'view_range', 'pattern', 'query', 'glob', 'queries', '__proto__', 'script', 'code'), fc.string({ maxLength: 6 })),
+    fc.oneof(
+      fc.constantFrom(
+        'command',
+        'cmd',
+        'description',
+        'file_path',
+        'path',
+        'filename',
+        'content',
+        'contents',
+        'old_str',
+        'new_str',
+        'old_string',
+        'new_string',
+        'offset',
+        'limit',
+        'view_range',
+        'pattern',
+        'query',
+        'glob',
+        'queries',
+        '__proto__',
+        'script',
+        'code',
+      ),
+      fc.string({ maxLength: 6 }),
+    ),
     fc.oneof(json, fc.constantFrom('10', 'true', '1,20', '[1, 2]', 'ls -la', '', '  ', null)),
     { maxKeys: 6 },
   );
 
-  it('every changed call carries plain JSON that passes the tool\'s schema and the host\'s checks', () => {
+  it("every changed call carries plain JSON that passes the tool's schema and the host's checks", () => {
     fc.assert(
-      fc.property(fc.oneof(toolName, fc.constant('run_code')), anyArgs, fc.boolean(), fc.boolean(), (name, args, code, asText) => {
-        const env = code ? codeEnv : nativeEnv;
-        const result = normalizeCall({ name, arguments: asText ? JSON.stringify(args) : args }, env);
-        if (!result.changed) return;
-        const out = result.call.arguments as Record<string, unknown>;
-        expect(isPlainJson(out)).toBe(true);
-        expect(JSON.parse(JSON.stringify(out))).toEqual(out);
-        expect(hostViolations(schemaOf(result.call.name) as never, out)).toEqual([]);
-      }),
+      fc.property(
+        fc.oneof(toolName, fc.constant('run_code')),
+        anyArgs,
+        fc.boolean(),
+        fc.boolean(),
+        (name, args, code, asText) => {
+          const env = code ? codeEnv : nativeEnv;
+          const result = normalizeCall({ name, arguments: asText ? JSON.stringify(args) : args }, env);
+          if (!result.changed) return;
+          const out = result.call.arguments as Record<string, unknown>;
+          expect(isPlainJson(out)).toBe(true);
+          expect(JSON.parse(JSON.stringify(out))).toEqual(out);
+          expect(hostViolations(schemaOf(result.call.name) as never, out)).toEqual([]);
+        },
+      ),
       { numRuns: 600 },
     );
   });
@@ -418,9 +594,18 @@ describe('properties', () => {
   it('a path that is not plainly relative is never joined to the cwd', () => {
     const cwdParts = fc.array(word, { minLength: 1, maxLength: 3 });
     const notPlain = fc.oneof(
-      fc.tuple(fc.constantFrom('$HOME', '${PWD}', '$TMPDIR', '~', '~user', 'file://', 'file:', 'http://x'), fc.array(word, { maxLength: 3 })).map(([head, rest]) => [head, ...rest].join('/')),
-      fc.tuple(fc.constantFrom(' ', '\t', '\n'), fc.array(word, { minLength: 1, maxLength: 3 })).map(([space, parts]) => `${space}${parts.join('/')}`),
-      fc.tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', '\t')).map(([parts, space]) => `${parts.join('/')}${space}`),
+      fc
+        .tuple(
+          fc.constantFrom('$HOME', '${PWD}', '$TMPDIR', '~', '~user', 'file://', 'file:', 'http://x'),
+          fc.array(word, { maxLength: 3 }),
+        )
+        .map(([head, rest]) => [head, ...rest].join('/')),
+      fc
+        .tuple(fc.constantFrom(' ', '\t', '\n'), fc.array(word, { minLength: 1, maxLength: 3 }))
+        .map(([space, parts]) => `${space}${parts.join('/')}`),
+      fc
+        .tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(' ', '\t'))
+        .map(([parts, space]) => `${parts.join('/')}${space}`),
     );
     fc.assert(
       fc.property(cwdParts, notPlain, fc.constantFrom('view', 'create'), (parts, path, command) => {
@@ -435,15 +620,20 @@ describe('properties', () => {
 
   it('a cwd repetition is never joined onto the cwd again', () => {
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 2 }), fc.array(word, { minLength: 1, maxLength: 2 }), (parts, from, rest) => {
-        const cwd = `/${parts.join('/')}`;
-        const path = [...parts.slice(Math.min(from, parts.length - 1)), ...rest].join('/');
-        const result = normalizeCall(create(path), { ...nativeEnv, cwd });
-        if (!result.changed) return;
-        const resolved = (result.call.arguments as Record<string, string>).path;
-        expect(resolved.startsWith(`${cwd}/${parts.join('/')}/`)).toBe(false);
-        expect(resolved).toBe(`/${path}`);
-      }),
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.array(word, { minLength: 1, maxLength: 2 }),
+        (parts, from, rest) => {
+          const cwd = `/${parts.join('/')}`;
+          const path = [...parts.slice(Math.min(from, parts.length - 1)), ...rest].join('/');
+          const result = normalizeCall(create(path), { ...nativeEnv, cwd });
+          if (!result.changed) return;
+          const resolved = (result.call.arguments as Record<string, string>).path;
+          expect(resolved.startsWith(`${cwd}/${parts.join('/')}/`)).toBe(false);
+          expect(resolved).toBe(`/${path}`);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -86,7 +86,10 @@ describe('normalizeCall on every real-host capture', () => {
         expect(receipt.why.length).toBeGreaterThan(0);
         expect(receipt.before.length).toBeLessThanOrEqual(160);
         expect(receipt.after.length).toBeLessThanOrEqual(160);
-        expect(classifyResult(modelCall, capture(id).finalResult).category === receipt.category || receipt.category !== 'other').toBe(true);
+        expect(
+          classifyResult(modelCall, capture(id).finalResult).category === receipt.category ||
+            receipt.category !== 'other',
+        ).toBe(true);
       }
     });
   }
@@ -100,9 +103,16 @@ describe('normalizeCall on every real-host capture', () => {
       const directInCodeMode = mode === 'code' && modelCall.name !== 'run_code';
       // A fenced program compiles (the backticks form a tagged template) but the host reports it broken.
       const doesNotCompile =
-        modelCall.name === 'run_code' && ((typeof args.code === 'string' && !compilesLikeHost(args.code).ok) || classifyResult(modelCall, finalResult).category === 'code-syntax');
-      const innerRejected = (innerCalls ?? []).some((inner) => inner.result.isError && inner.result.error?.info?.code === 'INVALID_ARGS');
-      expect({ id, rejected: failsOwnChecks || directInCodeMode || doesNotCompile || innerRejected }).toEqual({ id, rejected: true });
+        modelCall.name === 'run_code' &&
+        ((typeof args.code === 'string' && !compilesLikeHost(args.code).ok) ||
+          classifyResult(modelCall, finalResult).category === 'code-syntax');
+      const innerRejected = (innerCalls ?? []).some(
+        (inner) => inner.result.isError && inner.result.error?.info?.code === 'INVALID_ARGS',
+      );
+      expect({ id, rejected: failsOwnChecks || directInCodeMode || doesNotCompile || innerRejected }).toEqual({
+        id,
+        rejected: true,
+      });
     }
   });
 
@@ -121,28 +131,42 @@ describe('normalizeCall on every real-host capture', () => {
       const { modelCall, finalResult } = capture(id);
       expect(classifyResult(modelCall, finalResult).category).toBe(category);
       const last = normalizeCall(modelCall, envFor(id)).receipts.at(-1);
-      expect(last?.category === category || normalizeCall(modelCall, envFor(id)).receipts.some((r) => r.category === category)).toBe(true);
+      expect(
+        last?.category === category ||
+          normalizeCall(modelCall, envFor(id)).receipts.some((r) => r.category === category),
+      ).toBe(true);
     }
   });
 });
 
 describe('exact repaired calls', () => {
   it('run_code {command:"ls"} dispatches the command through tools.bash with descriptions', () => {
-    const result = normalizeCall(capture('c_a_command_instead_of_code').modelCall, envFor('c_a_command_instead_of_code'));
+    const result = normalizeCall(
+      capture('c_a_command_instead_of_code').modelCall,
+      envFor('c_a_command_instead_of_code'),
+    );
     expect(result.call).toEqual({
       name: 'run_code',
-      arguments: { code: 'return await tools["bash"]({"command":"ls","description":"Run: ls"});', description: 'Run: ls' },
+      arguments: {
+        code: 'return await tools["bash"]({"command":"ls","description":"Run: ls"});',
+        description: 'Run: ls',
+      },
     });
   });
 
   it('run_code {command, description} keeps the model description', () => {
-    const result = normalizeCall(capture('c_a2_command_and_description').modelCall, envFor('c_a2_command_and_description'));
+    const result = normalizeCall(
+      capture('c_a2_command_and_description').modelCall,
+      envFor('c_a2_command_and_description'),
+    );
     expect((result.call.arguments as Record<string, unknown>).description).toBe('List files');
   });
 
   it('a direct read in Code Mode becomes exactly the bridged program of the capture', () => {
     const result = normalizeCall(capture('c_x_bridge_direct_read').modelCall, envFor('c_x_bridge_direct_read'));
-    expect((result.call.arguments as Record<string, unknown>).code).toBe('return await tools["read"]({"file_path":"/workspace/fixture.txt","limit":2});');
+    expect((result.call.arguments as Record<string, unknown>).code).toBe(
+      'return await tools["read"]({"file_path":"/workspace/fixture.txt","limit":2});',
+    );
     expect(result.call.name).toBe('run_code');
   });
 
@@ -155,8 +179,13 @@ describe('exact repaired calls', () => {
   });
 
   it('bash {cmd} becomes {command} in place; bash without description gets one from the command', () => {
-    expect(normalizeCall(capture('n_bash_wrong_key').modelCall, envFor('n_bash_wrong_key')).call.arguments).toEqual({ command: 'ls', description: 'List files' });
-    expect(normalizeCall(capture('n_bash_no_description').modelCall, envFor('n_bash_no_description')).call.arguments).toEqual({ command: 'echo hi', description: 'Run: echo' });
+    expect(normalizeCall(capture('n_bash_wrong_key').modelCall, envFor('n_bash_wrong_key')).call.arguments).toEqual({
+      command: 'ls',
+      description: 'List files',
+    });
+    expect(
+      normalizeCall(capture('n_bash_no_description').modelCall, envFor('n_bash_no_description')).call.arguments,
+    ).toEqual({ command: 'echo hi', description: 'Run: echo' });
   });
 
   it('the relative editor path resolves against the session cwd, not the root the host suggests', () => {

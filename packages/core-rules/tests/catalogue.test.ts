@@ -5,7 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { categories, categoryCatalogue, categoryOf, normalizeCall, receipt, ruleCatalogue, TOGGLE_KEYS } from '../src/index.js';
+import {
+  categories,
+  categoryCatalogue,
+  categoryOf,
+  normalizeCall,
+  receipt,
+  ruleCatalogue,
+  TOGGLE_KEYS,
+} from '../src/index.js';
 import type { CategoryId, RuleId, ToggleKey } from '../src/index.js';
 import { defaultToggles } from '../src/toggles.js';
 import { codeEnv, nativeEnv } from './fixtures.js';
@@ -53,9 +61,15 @@ describe('ruleCatalogue', () => {
     const calls = [
       { env: nativeEnv, call: { name: 'bash', arguments: JSON.stringify(JSON.stringify({ command: 'ls' })) } },
       { env: nativeEnv, call: { name: 'bash', arguments: '```json\n{"cmd":"ls"}\n```' } },
-      { env: nativeEnv, call: { name: 'str_replace_editor', arguments: { command: 'view', path: 'a.txt', view_range: ['1', '5'] } } },
+      {
+        env: nativeEnv,
+        call: { name: 'str_replace_editor', arguments: { command: 'view', path: 'a.txt', view_range: ['1', '5'] } },
+      },
       { env: codeEnv, call: { name: 'run_code', arguments: { command: 'ls -la' } } },
-      { env: codeEnv, call: { name: 'run_code', arguments: { code: '```ts\nreturn await tools.bash({ command: "ls" });\n```' } } },
+      {
+        env: codeEnv,
+        call: { name: 'run_code', arguments: { code: '```ts\nreturn await tools.bash({ command: "ls" });\n```' } },
+      },
       { env: codeEnv, call: { name: 'read', arguments: { file_path: '/workspace/a.txt' } } },
     ];
     const seen = new Set<string>();
@@ -71,8 +85,13 @@ describe('ruleCatalogue', () => {
   });
 
   it('every rule and category appears in the README tables with its switch', () => {
-    for (const rule of ruleCatalogue) expect(readme).toContain(`| \`${rule.id}\` | ${rule.stage} | \`${rule.category}\``);
-    for (const rule of ruleCatalogue) expect(readme).toMatch(new RegExp(`\\| \`${rule.id.replace(/\./g, '\\.')}\` \\|[^\\n]*\\| \`${rule.option}\` \\|`));
-    for (const category of categoryCatalogue) expect(readme).toContain(`| \`${category.id}\` | ${category.label} | ${category.known ? 'yes' : 'no'} |`);
+    for (const rule of ruleCatalogue)
+      expect(readme).toContain(`| \`${rule.id}\` | ${rule.stage} | \`${rule.category}\``);
+    for (const rule of ruleCatalogue)
+      expect(readme).toMatch(
+        new RegExp(`\\| \`${rule.id.replace(/\./g, '\\.')}\` \\|[^\\n]*\\| \`${rule.option}\` \\|`),
+      );
+    for (const category of categoryCatalogue)
+      expect(readme).toContain(`| \`${category.id}\` | ${category.label} | ${category.known ? 'yes' : 'no'} |`);
   });
 });

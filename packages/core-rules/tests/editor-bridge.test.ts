@@ -11,11 +11,23 @@ function view(extra: Record<string, unknown>): ToolCall {
 
 describe('view_range', () => {
   const repaired: [unknown, number[]][] = [
-    [[10, 5], [5, 10]],
+    [
+      [10, 5],
+      [5, 10],
+    ],
     [[7], [7, 7]],
-    [['3', '9'], [3, 9]],
-    [[0, 4], [1, 4]],
-    [[0, -1], [1, -1]],
+    [
+      ['3', '9'],
+      [3, 9],
+    ],
+    [
+      [0, 4],
+      [1, 4],
+    ],
+    [
+      [0, -1],
+      [1, -1],
+    ],
     ['[2, 6]', [2, 6]],
     ['1,20', [1, 20]],
     ['1, -1', [1, -1]],
@@ -32,7 +44,26 @@ describe('view_range', () => {
   });
 
   // A negative start is never clamped: [-5, -1] means the last five lines to a model, not the whole file.
-  const untouched: unknown[] = [[1, 2], [8, -1], [5, 5], [50, 60], [5, 0], [1, 2, 3], [], ['a', 2], [1.5, 2], [0], [-5, -1], [-2, 4], '-5,-1', '-5', { start: -5, end: -1 }, { start: 1 }, { start: 1, end: 2, step: 1 }, '1..20'];
+  const untouched: unknown[] = [
+    [1, 2],
+    [8, -1],
+    [5, 5],
+    [50, 60],
+    [5, 0],
+    [1, 2, 3],
+    [],
+    ['a', 2],
+    [1.5, 2],
+    [0],
+    [-5, -1],
+    [-2, 4],
+    '-5,-1',
+    '-5',
+    { start: -5, end: -1 },
+    { start: 1 },
+    { start: 1, end: 2, step: 1 },
+    '1..20',
+  ];
   it.each(untouched.map((range) => [range]))('%j is left alone', (range) => {
     const call = view({ view_range: range });
     const result = normalizeCall(call, nativeEnv);
@@ -40,7 +71,10 @@ describe('view_range', () => {
   });
 
   it('view_range on another command is not the editor view check', () => {
-    const call: ToolCall = { name: 'str_replace_editor', arguments: { command: 'create', path: '/workspace/a.txt', file_text: 'x', view_range: [9, 1] } };
+    const call: ToolCall = {
+      name: 'str_replace_editor',
+      arguments: { command: 'create', path: '/workspace/a.txt', file_text: 'x', view_range: [9, 1] },
+    };
     expect(normalizeCall(call, nativeEnv).call).toBe(call);
   });
 });
@@ -125,15 +159,26 @@ describe('Code Mode bridging', () => {
     const result = normalizeCall({ name: 'bash', arguments: { command: 'ls -la' } }, codeEnv);
     expect(result.call).toEqual({
       name: 'run_code',
-      arguments: { code: 'return await tools["bash"]({"command":"ls -la","description":"Run: ls -la"});', description: 'Run: ls -la' },
+      arguments: {
+        code: 'return await tools["bash"]({"command":"ls -la","description":"Run: ls -la"});',
+        description: 'Run: ls -la',
+      },
     });
-    expect(result.receipts.map((receipt) => receipt.ruleId)).toEqual(['args.fill-description', 'code.bridge-direct-call']);
+    expect(result.receipts.map((receipt) => receipt.ruleId)).toEqual([
+      'args.fill-description',
+      'code.bridge-direct-call',
+    ]);
     expect(compilesLikeHost((result.call.arguments as Record<string, string>).code as string)).toEqual({ ok: true });
   });
 
   it('a direct editor call with a relative path is resolved inside the bridged program', () => {
-    const result = normalizeCall({ name: 'str_replace_editor', arguments: { command: 'view', path: 'fixture.txt' } }, codeEnv);
-    expect((result.call.arguments as Record<string, string>).code).toBe('return await tools["str_replace_editor"]({"command":"view","path":"/workspace/fixture.txt"});');
+    const result = normalizeCall(
+      { name: 'str_replace_editor', arguments: { command: 'view', path: 'fixture.txt' } },
+      codeEnv,
+    );
+    expect((result.call.arguments as Record<string, string>).code).toBe(
+      'return await tools["str_replace_editor"]({"command":"view","path":"/workspace/fixture.txt"});',
+    );
   });
 
   it('is not applied to nested calls, in native or both modes, to unregistered names, or when the args cannot pass', () => {
@@ -151,7 +196,9 @@ describe('Code Mode bridging', () => {
 
   it('is not applied when run_code is not offered or the switch is off', () => {
     const read: ToolCall = { name: 'read', arguments: { file_path: '/workspace/a.txt' } };
-    expect(normalizeCall(read, { ...codeEnv, tools: codeEnv.tools.filter((tool) => tool.name !== 'run_code') }).call).toBe(read);
+    expect(
+      normalizeCall(read, { ...codeEnv, tools: codeEnv.tools.filter((tool) => tool.name !== 'run_code') }).call,
+    ).toBe(read);
     expect(normalizeCall(read, codeEnv, { autoBridgeDirectTools: false }).call).toBe(read);
   });
 });

@@ -26,7 +26,11 @@ describe('planRecovery on real host errors', () => {
   it('FS_NOT_OBSERVED on str_replace_editor str_replace: same plan shape as edit', () => {
     const plan = planFor('n_e_sre_str_replace_unread');
     expect(plan?.steps.map((step) => step.role)).toEqual(['observe', 'retry']);
-    expect(plan?.steps[1]).toEqual({ name: 'str_replace_editor', arguments: capture('n_e_sre_str_replace_unread').modelCall.arguments, role: 'retry' });
+    expect(plan?.steps[1]).toEqual({
+      name: 'str_replace_editor',
+      arguments: capture('n_e_sre_str_replace_unread').modelCall.arguments,
+      role: 'retry',
+    });
   });
 
   it('FS_NOT_OBSERVED on write: a bounded read and the original error with a hint, never a retry', () => {
@@ -59,33 +63,74 @@ describe('planRecovery on real host errors', () => {
       expect(showsObservedContent(plan!)).toBe(true);
     }
     // Other editor commands after FS_NOT_OBSERVED are left alone (never guessed into a retry).
-    expect(planRecovery({ name: 'str_replace_editor', arguments: { command: 'undo_edit', path } }, finalResult, env)).toBeUndefined();
+    expect(
+      planRecovery({ name: 'str_replace_editor', arguments: { command: 'undo_edit', path } }, finalResult, env),
+    ).toBeUndefined();
   });
 
   it('reads the file the call names, resolved against the cwd; a quoted path is used only when it is that file', () => {
-    const unobserved = (path: string): ToolResultLike => ({ isError: true, error: { message: `edit requires reading "${path}" first — read the file, then retry`, info: { code: 'FS_NOT_OBSERVED', name: 'FsError' } } });
+    const unobserved = (path: string): ToolResultLike => ({
+      isError: true,
+      error: {
+        message: `edit requires reading "${path}" first — read the file, then retry`,
+        info: { code: 'FS_NOT_OBSERVED', name: 'FsError' },
+      },
+    });
     const edit = (file_path: string) => ({ name: 'edit', arguments: { file_path, old_string: 'a', new_string: 'b' } });
-    expect(planRecovery(edit('docs/a.md'), unobserved('/workspace/docs/a.md'), nativeEnv)?.steps[0]?.arguments).toEqual({ file_path: '/workspace/docs/a.md' });
-    expect(planRecovery(edit('./docs/./a.md'), unobserved('/workspace/docs/a.md'), nativeEnv)?.steps[0]?.arguments).toEqual({ file_path: '/workspace/docs/a.md' });
+    expect(planRecovery(edit('docs/a.md'), unobserved('/workspace/docs/a.md'), nativeEnv)?.steps[0]?.arguments).toEqual(
+      { file_path: '/workspace/docs/a.md' },
+    );
+    expect(
+      planRecovery(edit('./docs/./a.md'), unobserved('/workspace/docs/a.md'), nativeEnv)?.steps[0]?.arguments,
+    ).toEqual({ file_path: '/workspace/docs/a.md' });
     // The error names another file than the call: no guess.
     expect(planRecovery(edit('/workspace/a.md'), unobserved('/etc/passwd'), nativeEnv)).toBeUndefined();
     expect(planRecovery(edit('a.md'), unobserved('/elsewhere/a.md'), nativeEnv)).toBeUndefined();
     // A relative path that leaves the cwd, or no path argument at all: nothing is read.
     expect(planRecovery(edit('../outside.md'), unobserved('/outside.md'), nativeEnv)).toBeUndefined();
-    expect(planRecovery({ name: 'edit', arguments: { old_string: 'a', new_string: 'b' } }, unobserved('/workspace/a.md'), nativeEnv)).toBeUndefined();
+    expect(
+      planRecovery(
+        { name: 'edit', arguments: { old_string: 'a', new_string: 'b' } },
+        unobserved('/workspace/a.md'),
+        nativeEnv,
+      ),
+    ).toBeUndefined();
     // Without a cwd, a relative path is matched against the quoted absolute path.
     const noCwd = { ...nativeEnv, cwd: undefined };
-    expect(planRecovery(edit('docs/a.md'), unobserved('/srv/ws/docs/a.md'), noCwd)?.steps[0]?.arguments).toEqual({ file_path: '/srv/ws/docs/a.md' });
+    expect(planRecovery(edit('docs/a.md'), unobserved('/srv/ws/docs/a.md'), noCwd)?.steps[0]?.arguments).toEqual({
+      file_path: '/srv/ws/docs/a.md',
+    });
     expect(planRecovery(edit('docs/a.md'), unobserved('/srv/ws/other/b.md'), noCwd)).toBeUndefined();
     // No quoted path in the message: the argument alone decides.
-    const bare: ToolResultLike = { isError: true, error: { message: 'edit requires reading the file first', info: { code: 'FS_NOT_OBSERVED' } } };
-    expect(planRecovery(edit('/workspace/a.md'), bare, nativeEnv)?.steps[0]?.arguments).toEqual({ file_path: '/workspace/a.md' });
+    const bare: ToolResultLike = {
+      isError: true,
+      error: { message: 'edit requires reading the file first', info: { code: 'FS_NOT_OBSERVED' } },
+    };
+    expect(planRecovery(edit('/workspace/a.md'), bare, nativeEnv)?.steps[0]?.arguments).toEqual({
+      file_path: '/workspace/a.md',
+    });
   });
 
   it('a run_code program whose inner call failed is never re-run, whatever the inner cause', () => {
-    const call = { name: 'run_code', arguments: { code: 'await tools.bash({ command: "touch x", description: "t" });\nawait tools.edit({ file_path: "/workspace/a.txt", old_string: "a", new_string: "b" });', description: 'edit' } };
-    for (const inner of ['edit requires reading "/workspace/a.txt" first — read the file, then retry', 'Invalid `view_range`: [5, 99]. Its second element `99` should be smaller than the number of lines in the file: `11`', 'The path a.txt is not an absolute path, it should start with `/`. Maybe you meant /a.txt?']) {
-      const result: ToolResultLike = { isError: true, error: { message: `code run failed (exception): ToolCallError: ${inner}\n    at bindingFailure (x)`, info: { code: 'CODE_RUN_FAILED' } } };
+    const call = {
+      name: 'run_code',
+      arguments: {
+        code: 'await tools.bash({ command: "touch x", description: "t" });\nawait tools.edit({ file_path: "/workspace/a.txt", old_string: "a", new_string: "b" });',
+        description: 'edit',
+      },
+    };
+    for (const inner of [
+      'edit requires reading "/workspace/a.txt" first — read the file, then retry',
+      'Invalid `view_range`: [5, 99]. Its second element `99` should be smaller than the number of lines in the file: `11`',
+      'The path a.txt is not an absolute path, it should start with `/`. Maybe you meant /a.txt?',
+    ]) {
+      const result: ToolResultLike = {
+        isError: true,
+        error: {
+          message: `code run failed (exception): ToolCallError: ${inner}\n    at bindingFailure (x)`,
+          info: { code: 'CODE_RUN_FAILED' },
+        },
+      };
       expect(planRecovery(call, result, codeEnv)).toBeUndefined();
     }
   });
@@ -93,7 +138,11 @@ describe('planRecovery on real host errors', () => {
   it('observes with the editor when read is not visible to the agent', () => {
     const env = { ...nativeEnv, tools: nativeTools.filter((tool) => tool.name !== 'read') };
     const { modelCall, finalResult } = capture('n_e_sre_str_replace_unread');
-    expect(planRecovery(modelCall, finalResult, env)?.steps[0]).toEqual({ name: 'str_replace_editor', arguments: { command: 'view', path: '/workspace/existing2.txt' }, role: 'observe' });
+    expect(planRecovery(modelCall, finalResult, env)?.steps[0]).toEqual({
+      name: 'str_replace_editor',
+      arguments: { command: 'view', path: '/workspace/existing2.txt' },
+      role: 'observe',
+    });
   });
 
   it('FS_STALE_VERSION: refresh only, never retry; the original error stands with a hint', () => {
@@ -105,12 +154,17 @@ describe('planRecovery on real host errors', () => {
   });
 
   it('anchor failures are never retried', () => {
-    for (const id of ['n_edit_not_found', 'n_edit_ambiguous', 'n_sre_not_found', 'n_sre_ambiguous']) expect(planFor(id)).toBeUndefined();
+    for (const id of ['n_edit_not_found', 'n_edit_ambiguous', 'n_sre_not_found', 'n_sre_ambiguous'])
+      expect(planFor(id)).toBeUndefined();
   });
 
   it('view_range past EOF: retried once, clamped to the line count the error reports (11, the editor count)', () => {
     expect(planFor('n_f_view_range_end_past_end')?.steps).toEqual([
-      { name: 'str_replace_editor', arguments: { command: 'view', path: '/workspace/fixture.txt', view_range: [5, 11] }, role: 'retry' },
+      {
+        name: 'str_replace_editor',
+        arguments: { command: 'view', path: '/workspace/fixture.txt', view_range: [5, 11] },
+        role: 'retry',
+      },
     ]);
     expect(planFor('n_f_view_range_start_past_end')?.steps[0]?.arguments.view_range).toEqual([1, 11]);
   });
@@ -129,15 +183,24 @@ describe('planRecovery on real host errors', () => {
     const readSchema = nativeTools.find((tool) => tool.name === 'read')!;
     const env = { ...nativeEnv, tools: [readSchema, { ...readSchema, name: 'READ' }] };
     const call = { name: 'Read', arguments: { file_path: '/workspace/a.txt' } };
-    const result: ToolResultLike = { isError: true, error: { message: 'unknown tool "Read"', info: { code: 'UNKNOWN_TOOL' } } };
+    const result: ToolResultLike = {
+      isError: true,
+      error: { message: 'unknown tool "Read"', info: { code: 'UNKNOWN_TOOL' } },
+    };
     expect(planRecovery(call, result, env)).toBeUndefined();
     expect(hintFor(call, result, env)).toBe('Hint: there is no tool "Read"; did you mean read or READ?');
   });
 
   it('an unknown name with no fitting target or several gets no plan', () => {
-    const result: ToolResultLike = { isError: true, error: { message: 'unknown tool "frobnicate"', info: { code: 'UNKNOWN_TOOL', name: 'ToolNotFoundError' } } };
+    const result: ToolResultLike = {
+      isError: true,
+      error: { message: 'unknown tool "frobnicate"', info: { code: 'UNKNOWN_TOOL', name: 'ToolNotFoundError' } },
+    };
     expect(planRecovery({ name: 'frobnicate', arguments: {} }, result, nativeEnv)).toBeUndefined();
-    const readFile: ToolResultLike = { isError: true, error: { message: 'unknown tool "read_file"', info: { code: 'UNKNOWN_TOOL' } } };
+    const readFile: ToolResultLike = {
+      isError: true,
+      error: { message: 'unknown tool "read_file"', info: { code: 'UNKNOWN_TOOL' } },
+    };
     expect(planRecovery({ name: 'read_file', arguments: { nothing: 1 } }, readFile, nativeEnv)).toBeUndefined();
   });
 
@@ -155,9 +218,15 @@ describe('planRecovery on real host errors', () => {
 
   it('inner editor calls: relative path and view_range past EOF are recovered too', () => {
     const relative = capture('c_d_inner_view_relative').innerCalls?.[0];
-    expect(planRecovery({ name: relative!.name, arguments: relative!.arguments }, relative!.result, nestedEnv)?.steps[0]?.arguments.path).toBe('/workspace/fixture.txt');
+    expect(
+      planRecovery({ name: relative!.name, arguments: relative!.arguments }, relative!.result, nestedEnv)?.steps[0]
+        ?.arguments.path,
+    ).toBe('/workspace/fixture.txt');
     const range = capture('c_f_inner_view_range').innerCalls?.[0];
-    expect(planRecovery({ name: range!.name, arguments: range!.arguments }, range!.result, nestedEnv)?.steps[0]?.arguments.view_range).toEqual([1, 11]);
+    expect(
+      planRecovery({ name: range!.name, arguments: range!.arguments }, range!.result, nestedEnv)?.steps[0]?.arguments
+        .view_range,
+    ).toEqual([1, 11]);
   });
 
   it('no plan for cancelled calls, for results a plan produced, for successes, or with the toggle off', () => {
@@ -167,7 +236,10 @@ describe('planRecovery on real host errors', () => {
     expect(planFor('n_f_view_range_end_past_end', { toggles: { autoClampRanges: false } })).toBeUndefined();
     expect(planFor('n_unknown_tool', { toggles: { autoBridgeDirectTools: false } })).toBeUndefined();
     expect(planFor('n_bash_ok')).toBeUndefined();
-    const aborted: ToolResultLike = { isError: true, error: { message: 'tool call aborted', info: { code: 'ABORTED', name: 'AbortError' } } };
+    const aborted: ToolResultLike = {
+      isError: true,
+      error: { message: 'tool call aborted', info: { code: 'ABORTED', name: 'AbortError' } },
+    };
     expect(planRecovery(capture('n_e_edit_unread').modelCall, aborted, nativeEnv)).toBeUndefined();
   });
 
@@ -182,13 +254,34 @@ describe('planRecovery on real host errors', () => {
 
   it('never throws on garbage', () => {
     expect(planRecovery(null as never, null as never, null as never)).toBeUndefined();
-    expect(planRecovery({ name: 'edit', arguments: 'nope' }, { isError: true, error: { message: 'x', info: { code: 'FS_NOT_OBSERVED' } } }, codeEnv)).toBeUndefined();
+    expect(
+      planRecovery(
+        { name: 'edit', arguments: 'nope' },
+        { isError: true, error: { message: 'x', info: { code: 'FS_NOT_OBSERVED' } } },
+        codeEnv,
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('a stale file is never refreshed for a call without an anchor', () => {
-  const staleError = (path: string) => ({ isError: true, error: { message: `cannot edit "${path}": file changed since it was read — re-read the file, then retry`, info: { name: 'FsError', code: 'FS_STALE_VERSION' } } });
-  const env = { mode: 'native' as const, cwd: '/workspace', tools: [{ name: 'read', parameters: {} }, { name: 'write', parameters: {} }, { name: 'edit', parameters: {} }, { name: 'str_replace_editor', parameters: {} }] };
+  const staleError = (path: string) => ({
+    isError: true,
+    error: {
+      message: `cannot edit "${path}": file changed since it was read — re-read the file, then retry`,
+      info: { name: 'FsError', code: 'FS_STALE_VERSION' },
+    },
+  });
+  const env = {
+    mode: 'native' as const,
+    cwd: '/workspace',
+    tools: [
+      { name: 'read', parameters: {} },
+      { name: 'write', parameters: {} },
+      { name: 'edit', parameters: {} },
+      { name: 'str_replace_editor', parameters: {} },
+    ],
+  };
 
   it.each([
     ['write', { file_path: '/workspace/a.txt', content: 'new' }],
@@ -202,7 +295,11 @@ describe('a stale file is never refreshed for a call without an anchor', () => {
   });
 
   it('an anchored edit is refreshed (its anchors protect a resend) and told it was re-read', () => {
-    const plan = planRecovery({ name: 'edit', arguments: { file_path: '/workspace/a.txt', old_string: 'a', new_string: 'b' } }, staleError('/workspace/a.txt'), env);
+    const plan = planRecovery(
+      { name: 'edit', arguments: { file_path: '/workspace/a.txt', old_string: 'a', new_string: 'b' } },
+      staleError('/workspace/a.txt'),
+      env,
+    );
     expect(plan?.ruleId).toBe('recover.stale-refresh');
     expect(plan?.hint).toMatch(/re-read now/);
   });

@@ -9,19 +9,49 @@ import { codeEnv, nativeEnv, nestedEnv } from './fixtures.js';
 import type { Environment, ToolCall, ToolResultLike } from '../src/types.js';
 
 const text = fc.string({ minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== '');
-const absolutePath = fc.array(fc.stringMatching(/^[a-zA-Z0-9_.-]{1,12}$/).filter((part) => part !== '.' && part !== '..'), { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
+const absolutePath = fc
+  .array(
+    fc.stringMatching(/^[a-zA-Z0-9_.-]{1,12}$/).filter((part) => part !== '.' && part !== '..'),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((parts) => `/${parts.join('/')}`);
 
 const validNativeCall: fc.Arbitrary<ToolCall> = fc.oneof(
-  fc.record({ command: text, description: text }, { requiredKeys: ['command', 'description'] }).map((args) => ({ name: 'bash', arguments: args })),
-  fc.record({ file_path: fc.oneof(absolutePath, text), offset: fc.integer({ min: 1, max: 500 }), limit: fc.integer({ min: 1, max: 2000 }) }, { requiredKeys: ['file_path'] }).map((args) => ({ name: 'read', arguments: args })),
+  fc
+    .record({ command: text, description: text }, { requiredKeys: ['command', 'description'] })
+    .map((args) => ({ name: 'bash', arguments: args })),
+  fc
+    .record(
+      {
+        file_path: fc.oneof(absolutePath, text),
+        offset: fc.integer({ min: 1, max: 500 }),
+        limit: fc.integer({ min: 1, max: 2000 }),
+      },
+      { requiredKeys: ['file_path'] },
+    )
+    .map((args) => ({ name: 'read', arguments: args })),
   fc.record({ file_path: text, content: fc.string() }).map((args) => ({ name: 'write', arguments: args })),
-  fc.record({ file_path: text, old_string: fc.string(), new_string: fc.string(), replace_all: fc.boolean() }, { requiredKeys: ['file_path', 'old_string', 'new_string'] }).map((args) => ({ name: 'edit', arguments: args })),
-  fc.record({ pattern: text, path: text, include: text }, { requiredKeys: ['pattern'] }).map((args) => ({ name: 'grep', arguments: args })),
-  fc.record({ pattern: text, path: text }, { requiredKeys: ['pattern'] }).map((args) => ({ name: 'glob', arguments: args })),
+  fc
+    .record(
+      { file_path: text, old_string: fc.string(), new_string: fc.string(), replace_all: fc.boolean() },
+      { requiredKeys: ['file_path', 'old_string', 'new_string'] },
+    )
+    .map((args) => ({ name: 'edit', arguments: args })),
+  fc
+    .record({ pattern: text, path: text, include: text }, { requiredKeys: ['pattern'] })
+    .map((args) => ({ name: 'grep', arguments: args })),
+  fc
+    .record({ pattern: text, path: text }, { requiredKeys: ['pattern'] })
+    .map((args) => ({ name: 'glob', arguments: args })),
   fc
     .tuple(absolutePath, fc.integer({ min: 1, max: 100 }), fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 100 })))
-    .map(([path, start, span]) => ({ name: 'str_replace_editor', arguments: { command: 'view', path, view_range: [start, span === -1 ? -1 : start + span] } })),
-  fc.record({ path: absolutePath, old_str: fc.string(), new_str: fc.string() }).map((args) => ({ name: 'str_replace_editor', arguments: { command: 'str_replace', ...args } })),
+    .map(([path, start, span]) => ({
+      name: 'str_replace_editor',
+      arguments: { command: 'view', path, view_range: [start, span === -1 ? -1 : start + span] },
+    })),
+  fc
+    .record({ path: absolutePath, old_str: fc.string(), new_str: fc.string() })
+    .map((args) => ({ name: 'str_replace_editor', arguments: { command: 'str_replace', ...args } })),
 );
 
 const validProgram = fc.oneof(
@@ -48,13 +78,19 @@ describe('valid calls come back as the same object', () => {
   });
 
   it('nested Code Mode sub-calls', () => {
-    fc.assert(fc.property(validNativeCall, (call) => normalizeCall(call, nestedEnv).call === call), { numRuns: 200 });
+    fc.assert(
+      fc.property(validNativeCall, (call) => normalizeCall(call, nestedEnv).call === call),
+      { numRuns: 200 },
+    );
   });
 
   it('run_code calls (with any whitespace, CRLF or trailing newline kept)', () => {
     fc.assert(
       fc.property(validProgram, text, fc.constantFrom('', '\n', '\r\n', '  \n'), (program, description, tail) => {
-        const call: ToolCall = { name: 'run_code', arguments: { code: program.replace(/\n/g, tail.includes('\r') ? '\r\n' : '\n') + tail, description } };
+        const call: ToolCall = {
+          name: 'run_code',
+          arguments: { code: program.replace(/\n/g, tail.includes('\r') ? '\r\n' : '\n') + tail, description },
+        };
         const result = normalizeCall(call, codeEnv);
         return result.call === call && result.receipts.length === 0;
       }),
@@ -81,15 +117,18 @@ describe('repairs are idempotent and deterministic', () => {
     { name: 'run_code', arguments: { command: 'ls' } },
     { name: 'run_code', arguments: { code: '```js\nreturn await tools.bash({ command: "pwd" });\n```' } },
   ];
-  it.each(broken.map((call) => [call.name, call]))('%s: normalizing the result again changes nothing; same input, same output', (_name, call) => {
-    const env: Environment = call.name === 'run_code' ? codeEnv : nativeEnv;
-    const first = normalizeCall(call, env);
-    expect(first.changed).toBe(true);
-    expect(normalizeCall(call, env)).toEqual(first);
-    const second = normalizeCall(first.call, env);
-    expect(second.changed).toBe(false);
-    expect(second.call).toBe(first.call);
-  });
+  it.each(broken.map((call) => [call.name, call]))(
+    '%s: normalizing the result again changes nothing; same input, same output',
+    (_name, call) => {
+      const env: Environment = call.name === 'run_code' ? codeEnv : nativeEnv;
+      const first = normalizeCall(call, env);
+      expect(first.changed).toBe(true);
+      expect(normalizeCall(call, env)).toEqual(first);
+      const second = normalizeCall(first.call, env);
+      expect(second.changed).toBe(false);
+      expect(second.call).toBe(first.call);
+    },
+  );
 });
 
 describe('bad input never throws', () => {
@@ -125,9 +164,20 @@ describe('bad input never throws', () => {
     { tools: null, mode: 'code' },
     { tools: [null, 3, { name: 'bash' }], mode: 'code' },
     weirdTool({ $ref: '#/definitions/missing' }),
-    weirdTool({ anyOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }] }),
+    weirdTool({
+      anyOf: [
+        { type: 'object', required: ['a'] },
+        { type: 'object', required: ['b'] },
+      ],
+    }),
   ];
-  const result: ToolResultLike = { isError: true, error: { message: 'code run failed (exception): x\n    at y (/node_modules/.pnpm/z.js:1:1)', info: { code: 'CODE_RUN_FAILED' } } };
+  const result: ToolResultLike = {
+    isError: true,
+    error: {
+      message: 'code run failed (exception): x\n    at y (/node_modules/.pnpm/z.js:1:1)',
+      info: { code: 'CODE_RUN_FAILED' },
+    },
+  };
 
   it('normalizeCall answers unchanged with a reason', () => {
     for (const call of calls) {
@@ -144,7 +194,17 @@ describe('bad input never throws', () => {
 
   it('weird-schema tools are checked without throwing', () => {
     const call = { name: 'weird', arguments: { a: 1 } };
-    expect(normalizeCall(call, weirdTool({ anyOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }] }) as Environment).call).toBe(call);
+    expect(
+      normalizeCall(
+        call,
+        weirdTool({
+          anyOf: [
+            { type: 'object', required: ['a'] },
+            { type: 'object', required: ['b'] },
+          ],
+        }) as Environment,
+      ).call,
+    ).toBe(call);
     expect(normalizeCall(call, weirdTool({ $ref: '#/definitions/missing' }) as Environment).changed).toBe(false);
   });
 

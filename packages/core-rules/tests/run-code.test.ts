@@ -17,12 +17,15 @@ describe('command -> code', () => {
   it.each(['command', 'cmd', 'script'])('a shell command under "%s" becomes a compiling tools.bash dispatch', (key) => {
     const result = normalizeCall(runCode({ [key]: 'git status --short', description: 'Show status' }), codeEnv);
     expect(result.changed).toBe(true);
-    expect(argsOf(result.call)).toEqual({ description: 'Show status', code: 'return await tools["bash"]({"command":"git status --short","description":"Run: git status --short"});' });
+    expect(argsOf(result.call)).toEqual({
+      description: 'Show status',
+      code: 'return await tools["bash"]({"command":"git status --short","description":"Run: git status --short"});',
+    });
     expect(compilesLikeHost(argsOf(result.call).code as string)).toEqual({ ok: true });
   });
 
   it('hostile command text stays data: quotes, backticks, ${}, newlines and U+2028 compile as one string', () => {
-    const command = 'echo "a\'b" `date` ${HOME} \u2028 </script>\nprintf \'%s\\n\' x';
+    const command = "echo \"a'b\" `date` ${HOME} \u2028 </script>\nprintf '%s\\n' x";
     const result = normalizeCall(runCode({ command }), codeEnv);
     const code = argsOf(result.call).code as string;
     expect(compilesLikeHost(code)).toEqual({ ok: true });
@@ -69,7 +72,8 @@ describe('command -> code', () => {
 
 describe('description', () => {
   it('missing, null or blank: derived from the tools the program calls', () => {
-    const code = 'const a = await tools.read({ file_path: "/x" });\nconst b = await tools["grep"]({ pattern: "TODO" });\nreturn [a, b];';
+    const code =
+      'const a = await tools.read({ file_path: "/x" });\nconst b = await tools["grep"]({ pattern: "TODO" });\nreturn [a, b];';
     for (const description of [undefined, null, '', ' \n\t']) {
       const result = normalizeCall(runCode(description === undefined ? { code } : { code, description }), codeEnv);
       expect(argsOf(result.call)).toEqual({ code, description: 'Run program calling read, grep' });
@@ -133,7 +137,9 @@ describe('inner calls', () => {
   it('subagent: description derived from the prompt literal', () => {
     const code = 'return await tools.subagent({ prompt: "Audit the lockfile for duplicate packages please" });';
     const result = normalizeCall(runCode({ code, description: 'Delegate audit' }), codeEnv);
-    expect(argsOf(result.call).code).toBe('return await tools.subagent({ prompt: "Audit the lockfile for duplicate packages please", description: "Audit the lockfile for duplicate" });');
+    expect(argsOf(result.call).code).toBe(
+      'return await tools.subagent({ prompt: "Audit the lockfile for duplicate packages please", description: "Audit the lockfile for duplicate" });',
+    );
   });
 });
 
@@ -156,8 +162,15 @@ describe('syntax through the healer', () => {
   it('fence + missing description + inner missing description: all repaired in one pass, program compiles', () => {
     const call = runCode({ code: '```ts\nconst out = await tools.bash({ command: "ls" });\nreturn out;\n```' });
     const result = normalizeCall(call, codeEnv);
-    expect(result.receipts.map((receipt) => receipt.ruleId)).toEqual(['run_code.heal-syntax', 'run_code.inner-fill-description', 'run_code.fill-description']);
-    expect(argsOf(result.call)).toEqual({ code: 'const out = await tools.bash({ command: "ls", description: "Run: ls" });\nreturn out;', description: 'Run program calling bash' });
+    expect(result.receipts.map((receipt) => receipt.ruleId)).toEqual([
+      'run_code.heal-syntax',
+      'run_code.inner-fill-description',
+      'run_code.fill-description',
+    ]);
+    expect(argsOf(result.call)).toEqual({
+      code: 'const out = await tools.bash({ command: "ls", description: "Run: ls" });\nreturn out;',
+      description: 'Run program calling bash',
+    });
   });
 
   it('healing twice equals healing once', () => {

@@ -14,7 +14,9 @@ describe('validateArguments', () => {
       'missing required property "code"',
       'missing required property "description"',
     ]);
-    expect(validateArguments(schemaOf('bash').parameters, { command: 'echo hi' })).toEqual(['missing required property "description"']);
+    expect(validateArguments(schemaOf('bash').parameters, { command: 'echo hi' })).toEqual([
+      'missing required property "description"',
+    ]);
   });
 
   it('type, enum and nested paths in the host notation', () => {
@@ -26,12 +28,16 @@ describe('validateArguments', () => {
     ]);
     const todo = schemaOf('todo_write').parameters;
     expect(validateArguments(todo, { todos: [{ content: 'x', status: 'done', extra: 1 }] })).toEqual(
-      expect.arrayContaining(['"todos[0].status" must be one of ["pending","in_progress","completed"]', '"todos[0].extra" is not a declared property (additionalProperties: false)']),
+      expect.arrayContaining([
+        '"todos[0].status" must be one of ["pending","in_progress","completed"]',
+        '"todos[0].extra" is not a declared property (additionalProperties: false)',
+      ]),
     );
   });
 
   it('non-objects fail an object schema', () => {
-    for (const value of [null, [], 'x', 3, undefined]) expect(validateArguments(schemaOf('read').parameters, value).length).toBeGreaterThan(0);
+    for (const value of [null, [], 'x', 3, undefined])
+      expect(validateArguments(schemaOf('read').parameters, value).length).toBeGreaterThan(0);
   });
 
   it('never throws: unsupported or odd schemas yield a violation or a verdict', () => {
@@ -39,7 +45,9 @@ describe('validateArguments', () => {
     cyclic.properties = { self: cyclic };
     expect(validateArguments(cyclic, {})[0]).toMatch(/schema not supported/);
     expect(validateArguments(undefined, {})[0]).toMatch(/schema not supported/);
-    expect(validateArguments({ $ref: '#/$defs/a', $defs: { a: { type: 'object', required: ['x'] } } }, {})).toEqual(['missing required property "x"']);
+    expect(validateArguments({ $ref: '#/$defs/a', $defs: { a: { type: 'object', required: ['x'] } } }, {})).toEqual([
+      'missing required property "x"',
+    ]);
     expect(validateArguments({ anyOf: [{ type: 'string' }, { type: 'number' }] }, true).length).toBeGreaterThan(0);
     expect(validateArguments({ anyOf: [{ type: 'string' }, { type: 'number' }] }, 3)).toEqual([]);
   });

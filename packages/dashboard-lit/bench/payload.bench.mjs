@@ -23,12 +23,30 @@ const recent = Array.from({ length: 1000 }, (_, index) => ({
   changes: ['command -> code'],
   tokensSaved: 1000,
 }));
-const row = (name) => ({ name, calls: 100, failures: 3, healedSuccess: 5, healedFailed: 1, tokensSaved: 10, failureRate: 0.03, counterfactualFailureRate: 0.08, healingSuccessRate: 5 / 6, ranked: true });
+const row = (name) => ({
+  name,
+  calls: 100,
+  failures: 3,
+  healedSuccess: 5,
+  healedFailed: 1,
+  tokensSaved: 10,
+  failureRate: 0.03,
+  counterfactualFailureRate: 0.08,
+  healingSuccessRate: 5 / 6,
+  ranked: true,
+});
 const payload = {
   v: 1,
   generatedAt: 1,
   since: 0,
-  totals: { calls: 1000, healedSuccess: 250, healedFailed: 250, passThrough: 250, passThroughFailed: 250, tokensSaved: 1 },
+  totals: {
+    calls: 1000,
+    healedSuccess: 250,
+    healedFailed: 250,
+    passThrough: 250,
+    passThroughFailed: 250,
+    tokensSaved: 1,
+  },
   rates: { healingSuccessRate: 0.5, surfacedErrorRate: 0.5, counterfactualErrorRate: 0.75 },
   minCalls: 20,
   tools: Array.from({ length: 12 }, (_, index) => row(`tool_${index}`)),
@@ -49,12 +67,35 @@ function measure(label, fn, iterations) {
 
 if (!checkPayload(payload).ok) throw new Error('benchmark payload rejected');
 measure('checkPayload, 1,000 events', () => checkPayload(payload), 500);
-measure('filterEvents, text "tool_3" over 1,000 events', () => filterEvents(recent, { ...EMPTY_FILTER, text: 'tool_3' }), 500);
-measure('filterEvents, text with no match over 1,000 events', () => filterEvents(recent, { ...EMPTY_FILTER, text: 'zzz-no-match' }), 500);
+measure(
+  'filterEvents, text "tool_3" over 1,000 events',
+  () => filterEvents(recent, { ...EMPTY_FILTER, text: 'tool_3' }),
+  500,
+);
+measure(
+  'filterEvents, text with no match over 1,000 events',
+  () => filterEvents(recent, { ...EMPTY_FILTER, text: 'zzz-no-match' }),
+  500,
+);
 
-const program = (lines) => Array.from({ length: lines }, (_, index) => `const v${index} = await tools.bash({ command: "echo ${index}" });`).join('\n');
+const program = (lines) =>
+  Array.from({ length: lines }, (_, index) => `const v${index} = await tools.bash({ command: "echo ${index}" });`).join(
+    '\n',
+  );
 const sent = program(8).slice(0, 560);
 const ran = sent.replace('"echo 3" }', '"echo 3", description: "Run: echo 3" }');
-measure('readableChange, run_code preview (600 chars, one line changed)', () => readableChange(JSON.stringify({ code: sent }), JSON.stringify({ code: ran, description: 'Run it' })), 500);
+measure(
+  'readableChange, run_code preview (600 chars, one line changed)',
+  () => readableChange(JSON.stringify({ code: sent }), JSON.stringify({ code: ran, description: 'Run it' })),
+  500,
+);
 const long = program(60);
-measure('readableChange, 60-line program, one line changed', () => readableChange(JSON.stringify({ code: long }), JSON.stringify({ code: long.replace('"echo 30" }', '"echo 30", description: "d" }') })), 200);
+measure(
+  'readableChange, 60-line program, one line changed',
+  () =>
+    readableChange(
+      JSON.stringify({ code: long }),
+      JSON.stringify({ code: long.replace('"echo 30" }', '"echo 30", description: "d" }') }),
+    ),
+  200,
+);

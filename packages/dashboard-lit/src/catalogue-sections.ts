@@ -15,7 +15,11 @@ function firedText(view: View, rule: RuleCard, payload: DashboardPayload, recent
   return t('ruleFiredOf', { count: fmt.integer(rule.fired), counted: fmt.integer(usage.counted) });
 }
 
-export function renderRules(view: View, payload: DashboardPayload, rules: readonly RuleCard[] | undefined): TemplateResult | typeof nothing {
+export function renderRules(
+  view: View,
+  payload: DashboardPayload,
+  rules: readonly RuleCard[] | undefined,
+): TemplateResult | typeof nothing {
   if (!rules || rules.length === 0) return nothing;
   const { t } = view;
   const recentUse = new Map<string, number>();
@@ -28,9 +32,11 @@ export function renderRules(view: View, payload: DashboardPayload, rules: readon
           (rule) => html`<article class="rule" data-rule=${rule.id} part="rule">
             <div class="row-head">
               <strong>${rule.title}</strong>
-              ${rule.enabled === undefined
-                ? nothing
-                : html`<span class="badge ${rule.enabled ? 'on' : 'off'}" data-state=${rule.enabled ? 'on' : 'off'}>${rule.enabled ? t('ruleOn') : t('ruleOff')}</span>`}
+              ${
+                rule.enabled === undefined
+                  ? nothing
+                  : html`<span class="badge ${rule.enabled ? 'on' : 'off'}" data-state=${rule.enabled ? 'on' : 'off'}>${rule.enabled ? t('ruleOn') : t('ruleOff')}</span>`
+              }
             </div>
             <div class="hint"><code>${rule.id}</code> · ${rule.category}</div>
             <p>${rule.description}</p>
@@ -44,9 +50,13 @@ export function renderRules(view: View, payload: DashboardPayload, rules: readon
   `;
 }
 
-const showValue = (value: OptionState['value']): string => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value));
+const showValue = (value: OptionState['value']): string =>
+  typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value);
 
-export function renderOptions(view: View, options: readonly OptionState[] | undefined): TemplateResult | typeof nothing {
+export function renderOptions(
+  view: View,
+  options: readonly OptionState[] | undefined,
+): TemplateResult | typeof nothing {
   if (!options || options.length === 0) return nothing;
   const { t } = view;
   return html`

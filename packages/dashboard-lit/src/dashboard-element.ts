@@ -168,9 +168,11 @@ export class TnDashboard extends LitElement {
           <div class="muted">${this.renderStatusLine(view, payload, error !== undefined)}</div>
         </div>
         <div class="actions">
-          ${this.data === undefined
-            ? html`<button type="button" @click=${() => void this.reload()} ?disabled=${loading}>${t('refresh')}</button>`
-            : nothing}
+          ${
+            this.data === undefined
+              ? html`<button type="button" @click=${() => void this.reload()} ?disabled=${loading}>${t('refresh')}</button>`
+              : nothing
+          }
           ${this.renderClearControls(view)}
         </div>
       </header>
@@ -184,7 +186,10 @@ export class TnDashboard extends LitElement {
   private renderStatusLine(view: View, payload: DashboardPayload | undefined, failed: boolean): string {
     const { t, fmt } = view;
     if (!payload) return failed ? '' : t('loading');
-    const parts = [t('since', { time: fmt.time(payload.since) }), t('updated', { time: fmt.time(payload.generatedAt) })];
+    const parts = [
+      t('since', { time: fmt.time(payload.since) }),
+      t('updated', { time: fmt.time(payload.generatedAt) }),
+    ];
     if (failed) parts.push(t('staleData'));
     return parts.join(' · ');
   }
@@ -214,20 +219,22 @@ export class TnDashboard extends LitElement {
       ${this.renderStorageNotice(view, payload)} ${renderKpis(view, payload)}
       ${empty ? html`<div class="notice">${view.t('empty')}</div>` : renderRankings(view, payload, (kind, name) => this.showEventsOf(kind, name))}
       ${renderRules(view, payload, this.rules ?? payload.rules)}
-      ${empty
-        ? nothing
-        : renderEvents(view, payload, feed.events, {
-            filter: feed.filter,
-            setFilter: (patch) => feed.setFilter(patch),
-            resetFilter: () => feed.resetFilter(),
-            step: (direction) => feed.step(direction),
-            isRaw: (id) => this.rawEvents.has(id),
-            toggleRaw: (id) => {
-              if (!this.rawEvents.delete(id)) this.rawEvents.add(id);
-              this.requestUpdate();
-            },
-            error: feed.eventsError,
-          })}
+      ${
+        empty
+          ? nothing
+          : renderEvents(view, payload, feed.events, {
+              filter: feed.filter,
+              setFilter: (patch) => feed.setFilter(patch),
+              resetFilter: () => feed.resetFilter(),
+              step: (direction) => feed.step(direction),
+              isRaw: (id) => this.rawEvents.has(id),
+              toggleRaw: (id) => {
+                if (!this.rawEvents.delete(id)) this.rawEvents.add(id);
+                this.requestUpdate();
+              },
+              error: feed.eventsError,
+            })
+      }
       ${renderOptions(view, payload.options)}
     `;
   }

@@ -9,7 +9,8 @@ import { TAG_NAME } from './define-name.js';
 
 export { TAG_NAME };
 
-if (typeof customElements !== 'undefined' && !customElements.get(TAG_NAME)) customElements.define(TAG_NAME, TnDashboard);
+if (typeof customElements !== 'undefined' && !customElements.get(TAG_NAME))
+  customElements.define(TAG_NAME, TnDashboard);
 
 export { TnDashboard };
 

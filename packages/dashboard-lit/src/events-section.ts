@@ -27,7 +27,8 @@ const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
 
 function renderLines(lines: readonly DiffLine[]): TemplateResult {
   return html`<div class="diff" data-diff>${lines.map(
-    (line) => html`<div class="line ${line.kind}" data-sign=${SIGNS[line.kind]}><span>${line.spans.map((span) => (span.changed && line.kind !== 'same' ? html`<mark>${span.text}</mark>` : span.text))}</span></div>`,
+    (line) =>
+      html`<div class="line ${line.kind}" data-sign=${SIGNS[line.kind]}><span>${line.spans.map((span) => (span.changed && line.kind !== 'same' ? html`<mark>${span.text}</mark>` : span.text))}</span></div>`,
   )}</div>`;
 }
 
@@ -46,7 +47,8 @@ function renderKeys(view: View, keys: readonly KeyChange[], showUnchanged: boole
   return html`<div class="keys" data-keys>
     ${shown.map((key) => {
       const label = t(key.kind as MessageKey);
-      if (key.kind === 'changed' && key.lines) return html`<div class="key" data-key=${key.key}><code>${key.key}</code> <span class="hint">${label}</span>${renderLines(key.lines)}</div>`;
+      if (key.kind === 'changed' && key.lines)
+        return html`<div class="key" data-key=${key.key}><code>${key.key}</code> <span class="hint">${label}</span>${renderLines(key.lines)}</div>`;
       const value = key.kind === 'added' ? key.after : key.before;
       const kind = key.kind === 'added' ? 'added' : 'removed';
       return html`<div class="key" data-key=${key.key}><code>${key.key}</code> <span class="hint">${label}</span>${renderLines([{ kind, spans: [{ text: value ?? '', changed: true }] }])}</div>`;
@@ -113,18 +115,34 @@ function caption(view: View, page: EventsView, payload: DashboardPayload): Templ
   const total = page.totalCapped ? t('totalAtLeast', { count: fmt.integer(page.total) }) : fmt.integer(page.total);
   const numbers = { first: fmt.integer(page.offset + 1), last: fmt.integer(page.offset + page.events.length), total };
   if (page.source === 'store') return html`${t('captionAll', numbers)} ${t('captionRedacted')}`;
-  const stored = page.source === 'payload' && payload.recentMatched > payload.recent.length ? ` ${t('captionStored', { stored: fmt.integer(payload.recentMatched) })}` : '';
+  const stored =
+    page.source === 'payload' && payload.recentMatched > payload.recent.length
+      ? ` ${t('captionStored', { stored: fmt.integer(payload.recentMatched) })}`
+      : '';
   return html`${t('captionRecent', numbers)}${stored} ${t('captionRedacted')}`;
 }
 
-export function renderEvents(view: View, payload: DashboardPayload, page: EventsView | undefined, controls: EventsControls): TemplateResult {
+export function renderEvents(
+  view: View,
+  payload: DashboardPayload,
+  page: EventsView | undefined,
+  controls: EventsControls,
+): TemplateResult {
   const { t, fmt } = view;
   const filter = controls.filter;
   const shown = page?.events ?? [];
-  const tools = distinct([...payload.tools.map((row) => row.name), ...shown.map((event) => event.tool), filter.tool].filter(Boolean));
-  const categories = distinct([...payload.categories.map((row) => row.name), ...shown.map((event) => event.category), filter.category].filter(Boolean));
-  const select = (key: 'tool' | 'category' | 'outcome') => (e: Event) => controls.setFilter({ [key]: (e.target as HTMLSelectElement).value });
-  const input = (key: 'text' | 'from' | 'to') => (e: Event) => controls.setFilter({ [key]: (e.target as HTMLInputElement).value });
+  const tools = distinct(
+    [...payload.tools.map((row) => row.name), ...shown.map((event) => event.tool), filter.tool].filter(Boolean),
+  );
+  const categories = distinct(
+    [...payload.categories.map((row) => row.name), ...shown.map((event) => event.category), filter.category].filter(
+      Boolean,
+    ),
+  );
+  const select = (key: 'tool' | 'category' | 'outcome') => (e: Event) =>
+    controls.setFilter({ [key]: (e.target as HTMLSelectElement).value });
+  const input = (key: 'text' | 'from' | 'to') => (e: Event) =>
+    controls.setFilter({ [key]: (e.target as HTMLInputElement).value });
   // A capped total (the server stopped counting) gives no page count: "Page N" and Older until a short page.
   const capped = page?.totalCapped === true;
   const pages = page ? Math.max(1, Math.ceil(page.total / page.limit)) : 1;
@@ -189,13 +207,15 @@ export function renderEvents(view: View, payload: DashboardPayload, page: Events
           </tbody>
         </table>
       </div>
-      ${page && (capped || pages > 1)
-        ? html`<nav class="pager" aria-label=${t('events')} part="pager">
+      ${
+        page && (capped || pages > 1)
+          ? html`<nav class="pager" aria-label=${t('events')} part="pager">
             <button type="button" data-page="newer" ?disabled=${page.offset === 0} @click=${() => controls.step(-1)}>${t('previousPage')}</button>
             <span data-page-of>${capped ? t('pageAt', { page: fmt.integer(current) }) : t('pageOf', { page: fmt.integer(current), pages: fmt.integer(pages) })}</span>
             <button type="button" data-page="older" ?disabled=${!hasOlder} @click=${() => controls.step(1)}>${t('nextPage')}</button>
           </nav>`
-        : nothing}
+          : nothing
+      }
     </section>
   `;
 }

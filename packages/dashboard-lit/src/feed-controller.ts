@@ -7,7 +7,13 @@
  */
 import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { CLEAR_BODY, CLEAR_HEADER, CLEAR_HEADER_VALUE, DEFAULT_EVENTS_LIMIT, eventsQueryToSearchParams } from './feed.js';
+import {
+  CLEAR_BODY,
+  CLEAR_HEADER,
+  CLEAR_HEADER_VALUE,
+  DEFAULT_EVENTS_LIMIT,
+  eventsQueryToSearchParams,
+} from './feed.js';
 import { EMPTY_FILTER, eventsQueryOf, filterEvents, type EventFilter } from './format.js';
 import { checkEventsPage, checkPayload } from './payload.js';
 import type { DashboardEvent, DashboardPayload } from './types.js';
@@ -47,7 +53,8 @@ async function describeFailure(response: Response): Promise<string> {
   const status = `HTTP ${response.status} ${response.statusText}`.trim();
   try {
     const body = (await response.json()) as { error?: unknown } | null;
-    if (typeof body?.error === 'string' && body.error) return `${status}: ${body.error.slice(0, MAX_SERVER_MESSAGE_CHARS)}`;
+    if (typeof body?.error === 'string' && body.error)
+      return `${status}: ${body.error.slice(0, MAX_SERVER_MESSAGE_CHARS)}`;
   } catch {
     // Not JSON: the status line says enough.
   }
@@ -55,8 +62,16 @@ async function describeFailure(response: Response): Promise<string> {
 }
 
 async function getJson(url: string, signal: AbortSignal, what: string): Promise<unknown> {
-  const response = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store', signal });
-  if (!response.ok) throw Object.assign(new FeedError(`the ${what} request failed: ${await describeFailure(response)}`), { status: response.status });
+  const response = await fetch(url, {
+    headers: { accept: 'application/json' },
+    credentials: 'same-origin',
+    cache: 'no-store',
+    signal,
+  });
+  if (!response.ok)
+    throw Object.assign(new FeedError(`the ${what} request failed: ${await describeFailure(response)}`), {
+      status: response.status,
+    });
   try {
     return await response.json();
   } catch {
@@ -67,7 +82,14 @@ async function getJson(url: string, signal: AbortSignal, what: string): Promise<
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
 
 function pageOf(events: readonly DashboardEvent[], offset: number, limit: number): EventsView {
-  return { events: events.slice(offset, offset + limit), total: events.length, totalCapped: false, offset, limit, source: 'payload' };
+  return {
+    events: events.slice(offset, offset + limit),
+    total: events.length,
+    totalCapped: false,
+    offset,
+    limit,
+    source: 'payload',
+  };
 }
 
 export class FeedController implements ReactiveController {
@@ -109,14 +131,27 @@ export class FeedController implements ReactiveController {
     });
     this.eventsPage = new Task(host, {
       // Later pages are not refreshed by the poll, so rows do not shift under a reader.
-      args: () => [host.eventsSrc, this.queryKey(), this.offset === 0 ? this.generation : -1, host.data === undefined] as [string, string, number, boolean],
+      args: () =>
+        [host.eventsSrc, this.queryKey(), this.offset === 0 ? this.generation : -1, host.data === undefined] as [
+          string,
+          string,
+          number,
+          boolean,
+        ],
       task: async ([eventsSrc, key, , fromServer], { signal }) => {
         if (!fromServer || this.noEventsRoute || !eventsSrc) return undefined;
         try {
           const checked = checkEventsPage(await getJson(`${eventsSrc}?${key}`, signal, 'events'));
           if (!checked.ok) throw new FeedError(checked.message);
           const { events, total, totalCapped, offset, limit, source } = checked.page;
-          return { events, total, totalCapped: totalCapped === true, offset, limit, source: source === 'store' ? 'store' : 'recent' };
+          return {
+            events,
+            total,
+            totalCapped: totalCapped === true,
+            offset,
+            limit,
+            source: source === 'store' ? 'store' : 'recent',
+          };
         } catch (error) {
           if ((error as { status?: number }).status !== 404) throw error;
           this.noEventsRoute = true;
@@ -139,7 +174,11 @@ export class FeedController implements ReactiveController {
 
   /** The events route's query string for the current filters and page. */
   private queryKey(): string {
-    return eventsQueryToSearchParams({ ...eventsQueryOf(this.filter), offset: this.offset, limit: this.limit }).toString();
+    return eventsQueryToSearchParams({
+      ...eventsQueryOf(this.filter),
+      offset: this.offset,
+      limit: this.limit,
+    }).toString();
   }
 
   /** The page of events to show: the server's, or the payload's recent events filtered here. */
@@ -148,7 +187,8 @@ export class FeedController implements ReactiveController {
     if (served && this.host.data === undefined) return served;
     if (!this.payload) return undefined;
     // Waiting for the server's first page: show nothing rather than a page the server may contradict.
-    if (this.host.data === undefined && !this.noEventsRoute && this.eventsPage.status !== TaskStatus.ERROR) return undefined;
+    if (this.host.data === undefined && !this.noEventsRoute && this.eventsPage.status !== TaskStatus.ERROR)
+      return undefined;
     return pageOf(filterEvents(this.payload.recent, this.filter), this.offset, this.limit);
   }
 

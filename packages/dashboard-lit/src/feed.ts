@@ -147,12 +147,14 @@ export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuer
   for (const key of TEXT_KEYS) {
     const value = params.get(key);
     if (value === null || value === '') continue;
-    if (value.length > MAX_FILTER_CHARS) throw new EventsQueryError(`${key} must be at most ${MAX_FILTER_CHARS} characters`);
+    if (value.length > MAX_FILTER_CHARS)
+      throw new EventsQueryError(`${key} must be at most ${MAX_FILTER_CHARS} characters`);
     query[key] = value;
   }
   const outcome = params.get('outcome');
   if (outcome !== null && outcome !== '') {
-    if (!(OUTCOMES as readonly string[]).includes(outcome)) throw new EventsQueryError(`outcome must be one of ${OUTCOMES.join(', ')}`);
+    if (!(OUTCOMES as readonly string[]).includes(outcome))
+      throw new EventsQueryError(`outcome must be one of ${OUTCOMES.join(', ')}`);
     query.outcome = outcome as Outcome;
   }
   for (const key of NUMBER_KEYS) {
@@ -164,7 +166,8 @@ export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuer
   if (query.limit !== undefined && (query.limit < 1 || query.limit > MAX_EVENTS_LIMIT)) {
     throw new EventsQueryError(`limit must be between 1 and ${MAX_EVENTS_LIMIT}`);
   }
-  if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new EventsQueryError('from must not be after to');
+  if (query.from !== undefined && query.to !== undefined && query.from > query.to)
+    throw new EventsQueryError('from must not be after to');
   return query;
 }
 
@@ -192,7 +195,18 @@ export function eventMatches(event: MatchableEvent, query: EventsQuery): boolean
   if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
   if (query.text) {
     const needle = query.text.toLowerCase();
-    const fields = [event.tool, event.category, event.outcome, event.model, event.callId, event.error, event.before, event.after, ...event.ruleIds, ...event.changes];
+    const fields = [
+      event.tool,
+      event.category,
+      event.outcome,
+      event.model,
+      event.callId,
+      event.error,
+      event.before,
+      event.after,
+      ...event.ruleIds,
+      ...event.changes,
+    ];
     if (!fields.some((field) => typeof field === 'string' && field.toLowerCase().includes(needle))) return false;
   }
   return true;

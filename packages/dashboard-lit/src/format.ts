@@ -26,7 +26,11 @@ export function formatterFor(locale: string): Formatter {
   if (formatter) return formatter;
   const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   const compact = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(locale, {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
   formatter = {
     locale,
@@ -48,18 +52,23 @@ export const formatTokens = english.tokens;
 export const formatRate = english.rate;
 
 /** Rows in ranking order: the server's order for ranked rows, then the rows below the floor by call count. */
-export function orderRows(rows: readonly RateRow[], ranking: readonly string[]): { ranked: RateRow[]; belowFloor: RateRow[] } {
+export function orderRows(
+  rows: readonly RateRow[],
+  ranking: readonly string[],
+): { ranked: RateRow[]; belowFloor: RateRow[] } {
   const byName = new Map(rows.map((row) => [row.name, row]));
   const ranked: RateRow[] = [];
   for (const name of ranking) {
     const row = byName.get(name);
-    if (row && row.ranked && !ranked.includes(row)) ranked.push(row);
+    if (row?.ranked && !ranked.includes(row)) ranked.push(row);
   }
   // A server that left out the ranking list still gets its ranked rows shown, ordered by failure rate.
   const missing = rows
     .filter((row) => row.ranked && !ranked.includes(row))
     .sort((a, b) => (b.failureRate ?? 0) - (a.failureRate ?? 0) || b.calls - a.calls);
-  const belowFloor = rows.filter((row) => !row.ranked).sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
+  const belowFloor = rows
+    .filter((row) => !row.ranked)
+    .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
   return { ranked: [...ranked, ...missing], belowFloor };
 }
 

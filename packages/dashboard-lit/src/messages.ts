@@ -48,7 +48,8 @@ export const en = {
   kpiRepeats: 'Repeats caught',
   kpiRepeatsDetail: 'identical failures sent again in a session, answered with a stronger hint',
   failureRates: 'Failure rates',
-  failureRatesHint: 'Failure rate = failures the model saw ÷ calls. Only rows with at least {min} calls are ranked; smaller samples are listed below their ranking.',
+  failureRatesHint:
+    'Failure rate = failures the model saw ÷ calls. Only rows with at least {min} calls are ranked; smaller samples are listed below their ranking.',
   byTool: 'By tool',
   byCategory: 'By category',
   noRankedTool: 'No tool has reached {min} calls yet.',
@@ -67,7 +68,8 @@ export const en = {
   ruleFiredOf: 'fired in {count} of the newest {counted} events',
   ruleFiredRecent: 'in {count} recent events',
   options: 'Options',
-  optionsHint: "The running configuration (read-only here). Change it in the plugin's row of cordis.patch.yml; see the README.",
+  optionsHint:
+    "The running configuration (read-only here). Change it in the plugin's row of cordis.patch.yml; see the README.",
   optionDefault: 'default',
   optionChanged: 'changed from {value}',
   events: 'Events',

@@ -16,11 +16,14 @@ type Checker = (value: unknown) => string | undefined;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const number: Checker = (value) => (typeof value === 'number' && Number.isFinite(value) ? undefined : ' must be a finite number');
+const number: Checker = (value) =>
+  typeof value === 'number' && Number.isFinite(value) ? undefined : ' must be a finite number';
 const string: Checker = (value) => (typeof value === 'string' ? undefined : ' must be a string');
 const boolean: Checker = (value) => (typeof value === 'boolean' ? undefined : ' must be a boolean');
 const rate: Checker = (value) =>
-  value === null || (typeof value === 'number' && value >= 0 && value <= 1) ? undefined : ' must be a number between 0 and 1, or null';
+  value === null || (typeof value === 'number' && value >= 0 && value <= 1)
+    ? undefined
+    : ' must be a number between 0 and 1, or null';
 const optional =
   (inner: Checker): Checker =>
   (value) =>
@@ -87,7 +90,10 @@ const rule = object({
 });
 
 const optionValue: Checker = (value) =>
-  typeof value === 'boolean' || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+  typeof value === 'boolean' ||
+  typeof value === 'string' ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  (Array.isArray(value) && value.every((item) => typeof item === 'string'))
     ? undefined
     : ' must be a boolean, number, string or list of strings';
 
@@ -128,14 +134,22 @@ const payloadShape = object({
   options: optional(arrayOf(option)),
 });
 
-const eventsPageShape = object({ events: arrayOf(event), total: number, totalCapped: optional(boolean), offset: number, limit: number, source: string });
+const eventsPageShape = object({
+  events: arrayOf(event),
+  total: number,
+  totalCapped: optional(boolean),
+  offset: number,
+  limit: number,
+  source: string,
+});
 
 export type EventsPageCheck = { ok: true; page: EventsPage } | { ok: false; message: string };
 
 /** Accepts a parsed JSON value as a page of the events route, or says what is wrong with it. */
 export function checkEventsPage(value: unknown): EventsPageCheck {
   if (!isRecord(value)) return { ok: false, message: 'the events page is not a JSON object' };
-  if (value.v !== SUPPORTED_VERSION) return { ok: false, message: `unsupported events page version ${JSON.stringify(value.v) ?? 'undefined'}` };
+  if (value.v !== SUPPORTED_VERSION)
+    return { ok: false, message: `unsupported events page version ${JSON.stringify(value.v) ?? 'undefined'}` };
   const problem = eventsPageShape(value);
   if (problem) return { ok: false, message: `invalid events page: page${problem}` };
   return { ok: true, page: value as unknown as EventsPage };

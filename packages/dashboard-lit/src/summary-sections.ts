@@ -37,7 +37,9 @@ export function renderKpis(view: View, payload: DashboardPayload): TemplateResul
           t('kpiSurfacedRate'),
           rates.surfacedErrorRate,
           t('kpiSurfacedRateNone'),
-          rates.counterfactualErrorRate === null ? t('kpiSurfacedRateDetail') : t('kpiWithoutHealing', { rate: fmt.rate(rates.counterfactualErrorRate) }),
+          rates.counterfactualErrorRate === null
+            ? t('kpiSurfacedRateDetail')
+            : t('kpiWithoutHealing', { rate: fmt.rate(rates.counterfactualErrorRate) }),
         )}
         ${kpi('tokens', t('kpiTokens'), fmt.tokens(totals.tokensSaved), totals.tokensSaved > 0 ? t('kpiTokensDetail', { count: fmt.integer(totals.tokensSaved) }) : t('kpiTokensNone'))}
         ${totals.repeatsCaught === undefined ? nothing : kpi('repeats', t('kpiRepeats'), fmt.integer(totals.repeatsCaught), t('kpiRepeatsDetail'))}
@@ -69,24 +71,35 @@ function renderRankRow(view: View, row: RateRow, kind: 'tool' | 'category', show
   </li>`;
 }
 
-function renderRanking(view: View, kind: 'tool' | 'category', rows: readonly RateRow[], ranking: readonly string[], minCalls: number, show: ShowEvents): TemplateResult {
+function renderRanking(
+  view: View,
+  kind: 'tool' | 'category',
+  rows: readonly RateRow[],
+  ranking: readonly string[],
+  minCalls: number,
+  show: ShowEvents,
+): TemplateResult {
   const { t, fmt } = view;
   const { ranked, belowFloor } = orderRows(rows, ranking);
   const min = fmt.integer(minCalls);
   return html`
     <div data-ranking=${kind}>
       <h3>${kind === 'tool' ? t('byTool') : t('byCategory')}</h3>
-      ${ranked.length === 0
-        ? html`<p class="muted">${kind === 'tool' ? t('noRankedTool', { min }) : t('noRankedCategory', { min })}</p>`
-        : html`<ol class="ranking">
+      ${
+        ranked.length === 0
+          ? html`<p class="muted">${kind === 'tool' ? t('noRankedTool', { min }) : t('noRankedCategory', { min })}</p>`
+          : html`<ol class="ranking">
             ${ranked.map((row) => renderRankRow(view, row, kind, show))}
-          </ol>`}
-      ${belowFloor.length > 0
-        ? html`<p class="hint" data-below-floor>
+          </ol>`
+      }
+      ${
+        belowFloor.length > 0
+          ? html`<p class="hint" data-below-floor>
             ${t('belowFloor', { min })}
             ${belowFloor.map((row, index) => html`${index > 0 ? ', ' : ''}<span>${row.name} (${fmt.integer(row.failures)}/${fmt.integer(row.calls)})</span>`)}
           </p>`
-        : nothing}
+          : nothing
+      }
     </div>
   `;
 }

@@ -8,7 +8,9 @@ import { decodeArguments, lineDiff, readableChange } from '../src/before-after.j
 import { createTranslate, en, supportedLocale, zh } from '../src/messages.js';
 
 const marked = (lines: ReturnType<typeof lineDiff>, kind: 'added' | 'removed') =>
-  lines.filter((line) => line.kind === kind).flatMap((line) => line.spans.filter((span) => span.changed).map((span) => span.text));
+  lines
+    .filter((line) => line.kind === kind)
+    .flatMap((line) => line.spans.filter((span) => span.changed).map((span) => span.text));
 
 describe('decodeArguments', () => {
   it('reads objects, double-encoded objects and {name, arguments} calls; anything else is not arguments', () => {
@@ -47,7 +49,10 @@ describe('lineDiff', () => {
 
 describe('readableChange', () => {
   it('shows a healed run_code as a program diff plus the other keys that changed', () => {
-    const readable = readableChange(JSON.stringify({ command: 'ls -la' }), JSON.stringify({ code: 'return await tools.bash({ command: "ls -la" });', description: 'List files' }));
+    const readable = readableChange(
+      JSON.stringify({ command: 'ls -la' }),
+      JSON.stringify({ code: 'return await tools.bash({ command: "ls -la" });', description: 'List files' }),
+    );
     expect(readable?.kind).toBe('program');
     if (readable?.kind !== 'program') return;
     expect(readable.lines.map((line) => line.kind)).toEqual(['added']);
@@ -78,7 +83,8 @@ describe('dictionaries', () => {
   it('zh has exactly the keys and placeholders of en', () => {
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
-    for (const key of Object.keys(en) as (keyof typeof en)[]) expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
+    for (const key of Object.keys(en) as (keyof typeof en)[])
+      expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
   });
 
   it('picks zh for any zh tag and en otherwise, and fills placeholders', () => {

@@ -17,7 +17,9 @@ const hasChromium = existsSync(CHROMIUM);
 const artifactsDir = fileURLToPath(new URL('../../../artifacts/', import.meta.url));
 
 if (!hasChromium) {
-  console.warn(`[dashboard-lit] browser tests skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  console.warn(
+    `[dashboard-lit] browser tests skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
+  );
 }
 
 describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () => {
@@ -51,13 +53,21 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
 
   /** Opens a page with one dashboard reading the fixture feed; polling off unless asked. */
   async function open(attrs: Record<string, string> = {}): Promise<void> {
-    const query = new URLSearchParams({ src: '/plugin-api/tool-normalizer/stats', refresh: '0', theme: 'light', ...attrs });
+    const query = new URLSearchParams({
+      src: '/plugin-api/tool-normalizer/stats',
+      refresh: '0',
+      theme: 'light',
+      ...attrs,
+    });
     await page.goto(`${server.url}/page?${query}`);
   }
 
   const dash = () => page.locator('tn-dashboard');
   const kpi = (id: string) => dash().locator(`[data-kpi="${id}"]`);
-  const eventIds = () => dash().locator('tbody tr[data-event]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-event')));
+  const eventIds = () =>
+    dash()
+      .locator('tbody tr[data-event]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-event')));
 
   it('shows the KPI cards computed by the server', async () => {
     await open();
@@ -78,10 +88,13 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await open();
     await expect.poll(() => kpi('repeats').locator('.value').textContent()).toBe('1,234');
     const { repeatsCaught: _notCounted, ...olderTotals } = fixturePayload().totals as Record<string, number>;
-    await page.evaluate((payload) => {
-      const element = document.querySelector('tn-dashboard') as HTMLElement & { data: unknown };
-      element.data = payload;
-    }, { ...fixturePayload(), totals: olderTotals });
+    await page.evaluate(
+      (payload) => {
+        const element = document.querySelector('tn-dashboard') as HTMLElement & { data: unknown };
+        element.data = payload;
+      },
+      { ...fixturePayload(), totals: olderTotals },
+    );
     await expect.poll(() => kpi('repeats').count()).toBe(0);
     expect(await kpi('calls').locator('.value').textContent()).toBe('907');
   });
@@ -89,12 +102,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   it('ranks tools and categories by failure rate with denominators and the minimum-calls floor', async () => {
     await open();
     const tools = dash().locator('[data-ranking="tool"]');
-    await expect.poll(() => tools.locator('li[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')))).toEqual([
-      'str_replace_editor',
-      'run_code',
-      'bash',
-      'read',
-    ]);
+    await expect
+      .poll(() => tools.locator('li[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row'))))
+      .toEqual(['str_replace_editor', 'run_code', 'bash', 'read']);
     const editor = tools.locator('li[data-row="str_replace_editor"]');
     expect(await editor.locator('.rate').textContent()).toBe('6.3%');
     expect(await editor.locator('[data-denominator]').textContent()).toBe('6 failed / 96 calls');
@@ -104,12 +114,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(belowFloor).toContain('write (2/12)');
     expect(belowFloor).toContain('grep (0/7)');
     const categories = dash().locator('[data-ranking="category"]');
-    expect(await categories.locator('li[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row')))).toEqual([
-      'unknown-tool',
-      'code-syntax',
-      'fs-not-observed',
-      'invalid-args',
-    ]);
+    expect(
+      await categories.locator('li[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row'))),
+    ).toEqual(['unknown-tool', 'code-syntax', 'fs-not-observed', 'invalid-args']);
     expect(await categories.locator('li[data-row="unknown-tool"] .rate').textContent()).toBe('54.5%');
     expect(await categories.locator('[data-below-floor]').textContent()).toContain('editor-range (3/9)');
   });
@@ -139,7 +146,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await dash().getByLabel('Search').fill('nothing matches this');
     await expect.poll(() => dash().locator('tbody').textContent()).toContain('No events match these filters.');
     // The filters went to the server as the events route's query.
-    expect(server.eventsRequests.at(-1)).toBe('?tool=run_code&text=nothing+matches+this&outcome=healed-success&offset=0&limit=25');
+    expect(server.eventsRequests.at(-1)).toBe(
+      '?tool=run_code&text=nothing+matches+this&outcome=healed-success&offset=0&limit=25',
+    );
 
     await dash().getByRole('button', { name: 'Reset filters' }).click();
     await expect.poll(eventIds).toHaveLength(7);
@@ -153,7 +162,7 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await expect.poll(eventIds).toEqual(['ev-5', 'ev-7']);
   });
 
-  it('clicking a ranking row shows that row\'s events', async () => {
+  it("clicking a ranking row shows that row's events", async () => {
     await open();
     await expect.poll(eventIds).toHaveLength(7);
     await dash().locator('[data-ranking="category"]').getByRole('button', { name: 'unknown-tool' }).click();
@@ -199,17 +208,25 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
 
     await dash().getByRole('button', { name: 'Clear statistics…' }).click();
-    await expect.poll(() => dash().evaluate((element) => element.shadowRoot?.activeElement?.textContent)).toBe('Cancel');
+    await expect
+      .poll(() => dash().evaluate((element) => element.shadowRoot?.activeElement?.textContent))
+      .toBe('Cancel');
     await page.keyboard.press('Enter');
     expect(server.clearRequests).toEqual([]);
-    await expect.poll(() => dash().evaluate((element) => element.shadowRoot?.activeElement?.textContent)).toBe('Clear statistics…');
+    await expect
+      .poll(() => dash().evaluate((element) => element.shadowRoot?.activeElement?.textContent))
+      .toBe('Clear statistics…');
     expect(await kpi('calls').locator('.value').textContent()).toBe('907');
 
     await dash().getByRole('button', { name: 'Clear statistics…' }).click();
-    expect(await dash().getByRole('group', { name: 'Confirm clearing' }).textContent()).toContain('Delete all counters and logged events?');
+    expect(await dash().getByRole('group', { name: 'Confirm clearing' }).textContent()).toContain(
+      'Delete all counters and logged events?',
+    );
     await dash().getByRole('button', { name: 'Yes, clear' }).click();
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('0');
-    expect(server.clearRequests).toEqual([{ header: 'clear', contentType: 'application/json', body: '{"confirm":"clear"}' }]);
+    expect(server.clearRequests).toEqual([
+      { header: 'clear', contentType: 'application/json', body: '{"confirm":"clear"}' },
+    ]);
     expect(await kpi('healing-rate').locator('.value').textContent()).toBe('no attempts yet');
     expect(await kpi('surfaced-rate').locator('.value').textContent()).toBe('no calls yet');
     expect(await dash().getByText('No tool calls intercepted yet.').isVisible()).toBe(true);
@@ -225,16 +242,22 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await kpi('calls').locator('.value').textContent()).toBe('907');
   });
 
-  it('shows the server\'s own reason when it refuses to clear, as text', async () => {
+  it("shows the server's own reason when it refuses to clear, as text", async () => {
     await open({ 'clear-src': '/broken/clear-403' });
     await dash().getByRole('button', { name: 'Clear statistics…' }).click();
     await dash().getByRole('button', { name: 'Yes, clear' }).click();
-    await expect.poll(() => dash().getByRole('alert').textContent()).toContain('clearing failed: HTTP 403 Forbidden: cross-origin requests are not allowed <b>');
+    await expect
+      .poll(() => dash().getByRole('alert').textContent())
+      .toContain('clearing failed: HTTP 403 Forbidden: cross-origin requests are not allowed <b>');
     expect(await dash().locator('b').count()).toBe(0);
   });
 
   it('shows storage and fail-open notices the server reports', async () => {
-    server.payload = { ...fixturePayload(), pluginErrors: 3, storage: { logging: false, persistPassthrough: false, rejectedInputs: 2, skippedLines: 0, foldedToolCalls: 40 } };
+    server.payload = {
+      ...fixturePayload(),
+      pluginErrors: 3,
+      storage: { logging: false, persistPassthrough: false, rejectedInputs: 2, skippedLines: 0, foldedToolCalls: 40 },
+    };
     await open();
     const notice = dash().locator('[data-storage-notice]');
     await expect.poll(() => notice.textContent()).toContain('the event log is not being written');
@@ -264,7 +287,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
       element.data = { hello: 'world' };
       document.body.append(element);
     });
-    await expect.poll(() => page.locator('#second').getByRole('alert').textContent()).toContain('unsupported stats payload version undefined');
+    await expect
+      .poll(() => page.locator('#second').getByRole('alert').textContent())
+      .toContain('unsupported stats payload version undefined');
   });
 
   it('shows clear errors for a failing, foreign or non-JSON feed', async () => {
@@ -328,11 +353,16 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
    */
   function horizontalOverflow(): Promise<{ scrolling: string[]; sticking: string[] }> {
     return page.evaluate(() => {
-      const describe = (element: Element) => `${element.tagName.toLowerCase()}.${element.className} ${element.scrollWidth}/${element.clientWidth}`;
+      const describe = (element: Element) =>
+        `${element.tagName.toLowerCase()}.${element.className} ${element.scrollWidth}/${element.clientWidth}`;
       const host = document.querySelector('tn-dashboard') as HTMLElement;
       const root = host.shadowRoot as ShadowRoot;
       const right = host.getBoundingClientRect().right;
-      const boxes = [document.getElementById('frame') as HTMLElement, host, ...root.querySelectorAll('.table-wrap, table, pre')];
+      const boxes = [
+        document.getElementById('frame') as HTMLElement,
+        host,
+        ...root.querySelectorAll('.table-wrap, table, pre'),
+      ];
       return {
         scrolling: boxes.filter((element) => element.scrollWidth > element.clientWidth + 1).map(describe),
         // The visually hidden column headers (a 1 px, overflow-hidden thead) keep their unclipped layout boxes.
@@ -347,29 +377,45 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   const box = async (selector: string) => {
     const rect = await dash().locator(selector).first().boundingBox();
     if (!rect) throw new Error(`${selector} is not rendered`);
-    return { top: rect.y, bottom: rect.y + rect.height, left: rect.x, width: rect.width, middle: rect.y + rect.height / 2 };
+    return {
+      top: rect.y,
+      bottom: rect.y + rect.height,
+      left: rect.x,
+      width: rect.width,
+      middle: rect.y + rect.height / 2,
+    };
   };
 
   it('keeps the events table at full width (columns with headers)', async () => {
     await open();
     await expect.poll(eventIds).toHaveLength(7);
-    expect(await dash().locator('tr[data-event="ev-1"]').evaluate((row) => getComputedStyle(row).display)).toBe('table-row');
+    expect(
+      await dash()
+        .locator('tr[data-event="ev-1"]')
+        .evaluate((row) => getComputedStyle(row).display),
+    ).toBe('table-row');
     expect((await box('thead')).width).toBeGreaterThan(700);
     // Words are not broken mid-word: the tool name keeps one line, the time at most two ("11/29/2026," / "8:36:40 AM").
     const lineHeights = await dash()
       .locator('tr[data-event="ev-2"] td.cell-time, tr[data-event="ev-2"] td.cell-tool')
-      .evaluateAll((cells) => cells.map((cell) => {
-        const range = document.createRange();
-        range.selectNodeContents(cell);
-        return range.getBoundingClientRect().height;
-      }));
+      .evaluateAll((cells) =>
+        cells.map((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return range.getBoundingClientRect().height;
+        }),
+      );
     expect(lineHeights).toHaveLength(2);
     expect(lineHeights[0]).toBeLessThan(40);
     expect(lineHeights[1]).toBeLessThan(24);
-    expect(await dash().locator('[data-kpi]').evaluateAll((cards) => new Set(cards.map((card) => card.getBoundingClientRect().top)).size)).toBe(1);
+    expect(
+      await dash()
+        .locator('[data-kpi]')
+        .evaluateAll((cards) => new Set(cards.map((card) => card.getBoundingClientRect().top)).size),
+    ).toBe(1);
   });
 
-  it('fills a shrink-to-fit parent instead of collapsing (a size container ignores its content\'s width)', async () => {
+  it("fills a shrink-to-fit parent instead of collapsing (a size container ignores its content's width)", async () => {
     await open({ width: '560' });
     await expect.poll(eventIds).toHaveLength(7);
     const width = () => dash().evaluate((element) => element.getBoundingClientRect().width);
@@ -406,7 +452,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
       // A card: time · tool · outcome first, then category, rules, previews and error, each as wide as the card.
       const card = await box('tr[data-event="ev-2"]');
       const [time, tool, outcome, category, rules, previews] = await Promise.all(
-        ['time', 'tool', 'outcome', 'category', 'rules', 'previews'].map((cell) => box(`tr[data-event="ev-2"] td.cell-${cell}`)),
+        ['time', 'tool', 'outcome', 'category', 'rules', 'previews'].map((cell) =>
+          box(`tr[data-event="ev-2"] td.cell-${cell}`),
+        ),
       );
       expect(tool.top).toBeLessThan(category.top);
       expect(outcome.top).toBeLessThan(category.top);
@@ -441,7 +489,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
         .locator('[data-kpi]')
         .evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().right)));
       expect(Math.abs((rightEdges.at(-1) as number) - Math.max(...rightEdges))).toBeLessThanOrEqual(1); // the last row is full
-      expect((await box('[data-ranking="category"]')).top).toBeGreaterThan((await box('[data-ranking="tool"]')).bottom - 1);
+      expect((await box('[data-ranking="category"]')).top).toBeGreaterThan(
+        (await box('[data-ranking="tool"]')).bottom - 1,
+      );
 
       // The same filters work on the cards.
       await dash().getByLabel('Tool').selectOption('run_code');
@@ -454,10 +504,14 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     });
   }
 
-  it('in auto theme, follows the DSH web client\'s design tokens when present', async () => {
+  it("in auto theme, follows the DSH web client's design tokens when present", async () => {
     await open({ theme: 'auto' });
-    await page.addStyleTag({ content: ':root { --dsw-alias-bg-layer-1: rgb(1, 2, 3); --dsw-alias-label-primary: rgb(250, 240, 230); }' });
-    await expect.poll(() => dash().evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(1, 2, 3)');
+    await page.addStyleTag({
+      content: ':root { --dsw-alias-bg-layer-1: rgb(1, 2, 3); --dsw-alias-label-primary: rgb(250, 240, 230); }',
+    });
+    await expect
+      .poll(() => dash().evaluate((element) => getComputedStyle(element).backgroundColor))
+      .toBe('rgb(1, 2, 3)');
     expect(await dash().evaluate((element) => getComputedStyle(element).color)).toBe('rgb(250, 240, 230)');
   });
 
@@ -465,17 +519,23 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     await page.addInitScript(() => {
       const violations: string[] = [];
       (window as unknown as { __violations: string[] }).__violations = violations;
-      document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
-    await page.goto(`${server.url}/page?${new URLSearchParams({ src: '/plugin-api/tool-normalizer/stats', refresh: '0', theme: 'dark', csp: 'strict' })}`);
+    await page.goto(
+      `${server.url}/page?${new URLSearchParams({ src: '/plugin-api/tool-normalizer/stats', refresh: '0', theme: 'dark', csp: 'strict' })}`,
+    );
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
     expect(await dash().evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(13, 17, 23)');
-    const barWidth = await dash().locator('[data-ranking="category"] li[data-row="unknown-tool"] .bar > span').evaluate((bar) => bar.getBoundingClientRect().width);
+    const barWidth = await dash()
+      .locator('[data-ranking="category"] li[data-row="unknown-tool"] .bar > span')
+      .evaluate((bar) => bar.getBoundingClientRect().width);
     expect(barWidth).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
   });
 
-  it('the DSH Settings logic registers the section, its copy in en and zh, and renders the dashboard in the host\'s language', async () => {
+  it("the DSH Settings logic registers the section, its copy in en and zh, and renders the dashboard in the host's language", async () => {
     await page.goto(`${server.url}/client`);
     const loaded = await page.evaluate(() => {
       const w = window as unknown as {
@@ -487,7 +547,12 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
         inject: w.__settings.inject,
         effects: w.__ctx.effects,
         slotsInjected: w.__ctx.slots.injected,
-        section: { name: w.__section.options.name, id: w.__section.options.id, order: w.__section.options.order, label: w.__section.options.label() },
+        section: {
+          name: w.__section.options.name,
+          id: w.__section.options.id,
+          order: w.__section.options.order,
+          label: w.__section.options.label(),
+        },
       };
     });
     expect(loaded).toEqual({
@@ -515,9 +580,13 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await dash().locator('caption').textContent()).toContain('显示最近 7 个事件中的第 1–7 个');
     // No English copy left in the page chrome (event data, ids and option names excepted).
     const chrome = await dash().evaluate((element) =>
-      [...element.shadowRoot!.querySelectorAll('h2, h3, th, label, button, .kpi .label, caption, .badge')].map((node) => node.textContent!.trim()),
+      [...element.shadowRoot!.querySelectorAll('h2, h3, th, label, button, .kpi .label, caption, .badge')].map((node) =>
+        node.textContent!.trim(),
+      ),
     );
-    const english = chrome.filter((text) => /\b(the|of|and|calls|events|rate|Tool|Search|Refresh|healed)\b/i.test(text) && !/^[\w.-]+$/.test(text));
+    const english = chrome.filter(
+      (text) => /\b(the|of|and|calls|events|rate|Tool|Search|Refresh|healed)\b/i.test(text) && !/^[\w.-]+$/.test(text),
+    );
     expect(english).toEqual([]);
     await page.screenshot({ path: `${artifactsDir}dashboard-zh-light.png`, fullPage: true });
 
@@ -528,19 +597,29 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   });
 
   it('shows a healed run_code as program text with a line diff and the changed spans marked; other tools per key', async () => {
-    const program = (code: string, description?: string) => JSON.stringify({ code, ...(description ? { description } : {}) });
+    const program = (code: string, description?: string) =>
+      JSON.stringify({ code, ...(description ? { description } : {}) });
     const sent = 'const r = await tools.bash({ command: "node build.js" });\nconsole.log(r.stdout)\nreturn r';
-    const ran = 'const r = await tools.bash({ command: "node build.js", description: "Run node build.js" });\nconsole.log(r.stdout)\nreturn r';
+    const ran =
+      'const r = await tools.bash({ command: "node build.js", description: "Run node build.js" });\nconsole.log(r.stdout)\nreturn r';
     const payload = fixturePayload();
     payload.recent = [
-      { ...payload.recent[0]!, id: 'prog', tool: 'run_code', before: program(sent), after: program(ran, 'Run the build') },
+      {
+        ...payload.recent[0]!,
+        id: 'prog',
+        tool: 'run_code',
+        before: program(sent),
+        after: program(ran, 'Run the build'),
+      },
       { ...payload.recent[5]!, id: 'keys' },
     ];
     server.payload = payload;
     await open();
     const diff = dash().locator('tr[data-event="prog"] [data-change="program"] [data-diff]').first();
     await expect.poll(() => diff.locator('.line').count()).toBe(4);
-    const lines = await diff.locator('.line').evaluateAll((rows) => rows.map((row) => [row.className.replace('line ', ''), row.textContent]));
+    const lines = await diff
+      .locator('.line')
+      .evaluateAll((rows) => rows.map((row) => [row.className.replace('line ', ''), row.textContent]));
     expect(lines).toEqual([
       ['removed', 'const r = await tools.bash({ command: "node build.js" });'],
       ['added', 'const r = await tools.bash({ command: "node build.js", description: "Run node build.js" });'],
@@ -551,7 +630,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(marked.join('')).toContain('description: "Run node build.js"');
     expect(marked.join('')).not.toContain('console');
     // The description the heal added is a key change next to the program.
-    expect(await dash().locator('tr[data-event="prog"] [data-key="description"]').textContent()).toContain('Run the build');
+    expect(await dash().locator('tr[data-event="prog"] [data-key="description"]').textContent()).toContain(
+      'Run the build',
+    );
     // view_range [1,400] -> [1,120]: one changed key, its line diff marks the numbers.
     const range = dash().locator('tr[data-event="keys"] [data-key="view_range"]');
     expect(await range.locator('.line.removed mark').allTextContents()).toEqual(['400']);
@@ -589,11 +670,17 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
       return date.toISOString().slice(0, 16);
     };
     const h = (index: number) => Date.UTC(2026, 0, 1) + (1200 - index) * 60_000;
-    await dash().getByLabel('From', { exact: true }).fill(local(h(100)));
+    await dash()
+      .getByLabel('From', { exact: true })
+      .fill(local(h(100)));
     await dash().getByLabel('From', { exact: true }).dispatchEvent('change');
-    await dash().getByLabel('To', { exact: true }).fill(local(h(50)));
+    await dash()
+      .getByLabel('To', { exact: true })
+      .fill(local(h(50)));
     await dash().getByLabel('To', { exact: true }).dispatchEvent('change');
-    await expect.poll(eventIds).toEqual(['h-55', 'h-60', 'h-65', 'h-70', 'h-75', 'h-80', 'h-85', 'h-90', 'h-95', 'h-100']);
+    await expect
+      .poll(eventIds)
+      .toEqual(['h-55', 'h-60', 'h-65', 'h-70', 'h-75', 'h-80', 'h-85', 'h-90', 'h-95', 'h-100']);
     const last = new URLSearchParams(server.eventsRequests.at(-1));
     expect(last.get('tool')).toBe('bash');
     expect(Number(last.get('from'))).toBe(h(100));
@@ -602,7 +689,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
 
   it('shows "10,000+" and keeps paging older when the server capped its total, in English and Chinese', async () => {
     await open({ src: '/history/stats', 'events-src': '/capped/events' });
-    await expect.poll(() => dash().locator('caption').textContent()).toContain('Showing 1–25 of 10,000+ stored events.');
+    await expect
+      .poll(() => dash().locator('caption').textContent())
+      .toContain('Showing 1–25 of 10,000+ stored events.');
     expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 1'); // no page count from a capped total
     const older = dash().getByRole('button', { name: 'Older' });
     expect(await older.isDisabled()).toBe(false);
@@ -618,17 +707,37 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await dash().locator('[data-page-of]').textContent()).toBe('Page 1 of 81');
 
     await open({ src: '/history/stats', 'events-src': '/capped/events', locale: 'zh' });
-    await expect.poll(() => dash().locator('caption').textContent()).toContain('显示已存储的 10,000+ 个事件中的第 1–25 个');
+    await expect
+      .poll(() => dash().locator('caption').textContent())
+      .toContain('显示已存储的 10,000+ 个事件中的第 1–25 个');
     expect(await dash().locator('[data-page-of]').textContent()).toBe('第 1 页');
     expect(await dash().getByRole('button', { name: '较早' }).isDisabled()).toBe(false);
   });
 
-  it('shows the rule cards with the server\'s states and counts, and the effective options read-only', async () => {
+  it("shows the rule cards with the server's states and counts, and the effective options read-only", async () => {
     server.payload = {
       ...fixturePayload(),
       rules: [
-        { id: 'recover.view-range-clamp', stage: 'recover', category: 'editor-range', title: 'Clamp view_range', description: 'd', option: 'autoClampRanges', enabled: false, fired: 0 },
-        { id: 'args.fill-description', stage: 'normalize', category: 'invalid-args', title: 'Fill a missing description', description: 'd', option: 'autoWrapRunCode', enabled: true, fired: 123 },
+        {
+          id: 'recover.view-range-clamp',
+          stage: 'recover',
+          category: 'editor-range',
+          title: 'Clamp view_range',
+          description: 'd',
+          option: 'autoClampRanges',
+          enabled: false,
+          fired: 0,
+        },
+        {
+          id: 'args.fill-description',
+          stage: 'normalize',
+          category: 'invalid-args',
+          title: 'Fill a missing description',
+          description: 'd',
+          option: 'autoWrapRunCode',
+          enabled: true,
+          fired: 123,
+        },
       ],
       ruleUsage: { counted: 500, complete: false },
       options: [

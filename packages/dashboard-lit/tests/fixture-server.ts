@@ -9,7 +9,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
-import { DEFAULT_EVENTS_LIMIT, eventMatches, eventsQueryFromSearchParams, type EventsPage, type FeedEvent } from '../src/feed.js';
+import {
+  DEFAULT_EVENTS_LIMIT,
+  eventMatches,
+  eventsQueryFromSearchParams,
+  type EventsPage,
+  type FeedEvent,
+} from '../src/feed.js';
 import { emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
 import { storePayload } from './fixtures/store-payload.js';
 
@@ -80,7 +86,7 @@ const CLIENT_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-
     effect(setup, label) { this.effects.push(label); setup(); },
     locale: {
       register(ns, dicts) { dictionaries[ns] = dicts; return () => {}; },
-      bind(ns) { return (key, params = {}) => dictionaries[ns].zh[key].replace(/\{(\w+)\}/g, (m, name) => name in params ? String(params[name]) : m); },
+      bind(ns) { return (key, params = {}) => dictionaries[ns].zh[key].replace(/{(w+)}/g, (m, name) => name in params ? String(params[name]) : m); },
     },
     slots: {
       injected: [],
@@ -100,12 +106,24 @@ const CLIENT_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-
  * The events route as the adapter serves it, over a list of events: the same query parser and filter (the feed
  * contract's), newest first, paged.
  */
-function eventsPage(events: readonly FeedEvent[], params: URLSearchParams, source: 'store' | 'recent', countCap = Number.POSITIVE_INFINITY): EventsPage {
+function eventsPage(
+  events: readonly FeedEvent[],
+  params: URLSearchParams,
+  source: 'store' | 'recent',
+  countCap = Number.POSITIVE_INFINITY,
+): EventsPage {
   const query = eventsQueryFromSearchParams(params);
   const matching = events.filter((event) => eventMatches(event, query));
   const offset = query.offset ?? 0;
   const limit = query.limit ?? DEFAULT_EVENTS_LIMIT;
-  const page: EventsPage = { v: 1, events: matching.slice(offset, offset + limit), total: Math.min(matching.length, countCap), offset, limit, source };
+  const page: EventsPage = {
+    v: 1,
+    events: matching.slice(offset, offset + limit),
+    total: Math.min(matching.length, countCap),
+    offset,
+    limit,
+    source,
+  };
   // like the store: past its count cap the total stops at the cap and says so
   if (matching.length > countCap) page.totalCapped = true;
   return page;
@@ -143,7 +161,9 @@ export const HISTORY: FeedEvent[] = Array.from({ length: 1200 }, (_, index) => (
   ruleIds: index % 5 === 0 ? ['args.fill-description'] : [],
   changes: [],
   tokensSaved: 0,
-  ...(index % 5 === 0 ? { before: `{"command":"echo ${index}"}`, after: `{"command":"echo ${index}","description":"echo ${index}"}` } : { error: `no such file h-${index}.txt` }),
+  ...(index % 5 === 0
+    ? { before: `{"command":"echo ${index}"}`, after: `{"command":"echo ${index}","description":"echo ${index}"}` }
+    : { error: `no such file h-${index}.txt` }),
 }));
 
 let settingsBundleText: Promise<string> | undefined;
@@ -172,7 +192,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** A policy that forbids inline scripts and inline styles, as a strict host page would. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'";
 
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
   res.end(body);
 }
@@ -191,7 +217,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       if (file) return send(res, 200, 'text/javascript; charset=utf-8', await readFile(file));
       switch (url.pathname) {
         case '/page':
-          return send(res, 200, 'text/html; charset=utf-8', dashboardPage(url.searchParams), url.searchParams.get('csp') === 'strict' ? { 'content-security-policy': STRICT_CSP } : {});
+          return send(
+            res,
+            200,
+            'text/html; charset=utf-8',
+            dashboardPage(url.searchParams),
+            url.searchParams.get('csp') === 'strict' ? { 'content-security-policy': STRICT_CSP } : {},
+          );
         case '/page.css':
           return send(res, 200, 'text/css', 'body { margin: 0; }');
         case '/client':
@@ -201,22 +233,44 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return send(res, 200, 'application/json', JSON.stringify(state.payload));
         case '/plugin-api/tool-normalizer/events':
           state.eventsRequests.push(url.search);
-          return send(res, 200, 'application/json', JSON.stringify(eventsPage((state.payload as { recent?: FeedEvent[] }).recent ?? [], url.searchParams, 'recent')));
+          return send(
+            res,
+            200,
+            'application/json',
+            JSON.stringify(
+              eventsPage((state.payload as { recent?: FeedEvent[] }).recent ?? [], url.searchParams, 'recent'),
+            ),
+          );
         case '/history/stats':
-          return send(res, 200, 'application/json', JSON.stringify({ ...fixturePayload(), recentMatched: HISTORY.length }));
+          return send(
+            res,
+            200,
+            'application/json',
+            JSON.stringify({ ...fixturePayload(), recentMatched: HISTORY.length }),
+          );
         case '/history/events':
           state.eventsRequests.push(url.search);
           return send(res, 200, 'application/json', JSON.stringify(eventsPage(HISTORY, url.searchParams, 'store')));
         case '/capped/events':
           state.eventsRequests.push(url.search);
-          return send(res, 200, 'application/json', JSON.stringify(eventsPage(bigHistoryEvents(), url.searchParams, 'store', TOTAL_COUNT_CAP)));
+          return send(
+            res,
+            200,
+            'application/json',
+            JSON.stringify(eventsPage(bigHistoryEvents(), url.searchParams, 'store', TOTAL_COUNT_CAP)),
+          );
         case '/dist/dsh-settings.iife.js':
           return send(res, 200, 'text/javascript; charset=utf-8', await settingsBundle());
         case '/real/stats':
           return send(res, 200, 'application/json', JSON.stringify(storePayload()));
         case '/broken/clear-403':
           await readBody(req);
-          return send(res, 403, 'application/json', JSON.stringify({ error: 'cross-origin requests are not allowed <b>' }));
+          return send(
+            res,
+            403,
+            'application/json',
+            JSON.stringify({ error: 'cross-origin requests are not allowed <b>' }),
+          );
         case '/broken/stats-500':
           return send(res, 500, 'text/plain', 'boom');
         case '/broken/stats-v2':
@@ -227,7 +281,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           const body = await readBody(req);
           const header = req.headers['x-tool-normalizer-action'];
           if (req.method !== 'POST' || header !== 'clear' || body !== '{"confirm":"clear"}') {
-            return send(res, 403, 'application/json', JSON.stringify({ error: 'the x-tool-normalizer-action: clear header is required' }));
+            return send(
+              res,
+              403,
+              'application/json',
+              JSON.stringify({ error: 'the x-tool-normalizer-action: clear header is required' }),
+            );
           }
           state.clearRequests.push({ header, contentType: req.headers['content-type'], body });
           state.payload = emptyPayload();

@@ -18,8 +18,15 @@ console.log(JSON.stringify({ touched, exports: Object.keys(mod).sort(), isClass:
 
 describe('importing the package in Node', () => {
   it('does not throw, does not touch window and registers no element', () => {
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, distIndex], { encoding: 'utf8' });
-    const result = JSON.parse(output.trim()) as { touched: string[]; exports: string[]; isClass: boolean; registered: boolean };
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, distIndex], {
+      encoding: 'utf8',
+    });
+    const result = JSON.parse(output.trim()) as {
+      touched: string[];
+      exports: string[];
+      isClass: boolean;
+      registered: boolean;
+    };
     expect(result.touched).toEqual([]);
     expect(result.isClass).toBe(true);
     expect(result.registered).toBe(false);
@@ -42,8 +49,17 @@ describe('importing the package in Node', () => {
   });
 
   it('every export of package.json points at a file this check covers', async () => {
-    const manifest = (await import('../package.json', { with: { type: 'json' } })).default as { exports: Record<string, unknown> };
-    expect(Object.keys(manifest.exports).sort()).toEqual(['.', './define', './dsh-settings', './feed', './package.json', './tn-dashboard.js']);
+    const manifest = (await import('../package.json', { with: { type: 'json' } })).default as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(manifest.exports).sort()).toEqual([
+      '.',
+      './define',
+      './dsh-settings',
+      './feed',
+      './package.json',
+      './tn-dashboard.js',
+    ]);
   });
 
   it('works through the source entry too (vitest Node environment, no DOM)', async () => {

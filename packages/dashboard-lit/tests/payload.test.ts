@@ -17,10 +17,13 @@ describe('checkPayload', () => {
     expect(JSON.stringify(payload)).not.toContain(RAW_SECRET);
   });
 
-  it('accepts the browser-test fixtures, which also satisfy the store\'s own schema', () => {
+  it("accepts the browser-test fixtures, which also satisfy the store's own schema", () => {
     for (const payload of [fixturePayload(), emptyPayload()]) {
       expect(checkPayload(payload).ok).toBe(true);
-      expect(statsPayloadValidator.Check(payload), JSON.stringify([...statsPayloadValidator.Errors(payload)].slice(0, 2))).toBe(true);
+      expect(
+        statsPayloadValidator.Check(payload),
+        JSON.stringify([...statsPayloadValidator.Errors(payload)].slice(0, 2)),
+      ).toBe(true);
     }
   });
 
@@ -34,9 +37,18 @@ describe('checkPayload', () => {
     [null, 'the stats payload is not a JSON object'],
     [[], 'the stats payload is not a JSON object'],
     [{ v: 2 }, 'unsupported stats payload version 2 (this dashboard reads version 1)'],
-    [{ ...fixturePayload(), totals: { ...fixturePayload().totals, calls: '907' } }, 'invalid stats payload: payload.totals.calls must be a finite number'],
-    [{ ...fixturePayload(), rates: { ...fixturePayload().rates, healingSuccessRate: 1.5 } }, 'invalid stats payload: payload.rates.healingSuccessRate must be a number between 0 and 1, or null'],
-    [{ ...fixturePayload(), recent: [{ ...fixturePayload().recent[0], before: { html: '<b>' } }] }, 'invalid stats payload: payload.recent[0].before must be a string'],
+    [
+      { ...fixturePayload(), totals: { ...fixturePayload().totals, calls: '907' } },
+      'invalid stats payload: payload.totals.calls must be a finite number',
+    ],
+    [
+      { ...fixturePayload(), rates: { ...fixturePayload().rates, healingSuccessRate: 1.5 } },
+      'invalid stats payload: payload.rates.healingSuccessRate must be a number between 0 and 1, or null',
+    ],
+    [
+      { ...fixturePayload(), recent: [{ ...fixturePayload().recent[0], before: { html: '<b>' } }] },
+      'invalid stats payload: payload.recent[0].before must be a string',
+    ],
     [{ ...fixturePayload(), tools: 'run_code' }, 'invalid stats payload: payload.tools must be an array'],
   ])('rejects %j with a clear message', (value, message) => {
     expect(checkPayload(value)).toEqual({ ok: false, message });
@@ -61,10 +73,19 @@ describe('filterEvents', () => {
   const events = fixturePayload().recent;
   it('matches every non-empty field and searches text case-insensitively', () => {
     expect(filterEvents(events, EMPTY_FILTER)).toHaveLength(events.length);
-    expect(filterEvents(events, { ...EMPTY_FILTER, tool: 'run_code' }).map((event) => event.id)).toEqual(['ev-1', 'ev-3']);
+    expect(filterEvents(events, { ...EMPTY_FILTER, tool: 'run_code' }).map((event) => event.id)).toEqual([
+      'ev-1',
+      'ev-3',
+    ]);
     expect(filterEvents(events, { ...EMPTY_FILTER, text: 'BEARER' }).map((event) => event.id)).toEqual(['ev-3']);
-    expect(filterEvents(events, { ...EMPTY_FILTER, text: 'view-range-clamp' }).map((event) => event.id)).toEqual(['ev-6']);
-    expect(filterEvents(events, { tool: 'write', category: 'fs-not-observed', outcome: 'healed-failed', text: 'stale' }).map((event) => event.id)).toEqual(['ev-4']);
+    expect(filterEvents(events, { ...EMPTY_FILTER, text: 'view-range-clamp' }).map((event) => event.id)).toEqual([
+      'ev-6',
+    ]);
+    expect(
+      filterEvents(events, { tool: 'write', category: 'fs-not-observed', outcome: 'healed-failed', text: 'stale' }).map(
+        (event) => event.id,
+      ),
+    ).toEqual(['ev-4']);
     expect(filterEvents(events, { ...EMPTY_FILTER, tool: 'write', outcome: 'passthrough' })).toEqual([]);
   });
 });

@@ -40,7 +40,13 @@ const argsPool = Array.from({ length: POOL }, (_, i) => Object.freeze({ limit: i
 async function round(ctx) {
   const start = performance.now();
   for (let i = 0; i < CALLS_PER_ROUND; i += 1) {
-    const result = await ctx.tools.execute({ callId: `c${i}`, name: 'read', arguments: argsPool[i % POOL], agent, signal });
+    const result = await ctx.tools.execute({
+      callId: `c${i}`,
+      name: 'read',
+      arguments: argsPool[i % POOL],
+      agent,
+      signal,
+    });
     if (!result.isError) throw new Error('expected INVALID_ARGS');
   }
   return ((performance.now() - start) * 1000) / CALLS_PER_ROUND;
@@ -52,7 +58,13 @@ const logDir = mkdtempSync(join(tmpdir(), 'tn-bench-errors-'));
 try {
   const plain = await context(false, logDir);
   const withPlugin = await context(true, logDir);
-  const sample = await withPlugin.tools.execute({ callId: 'sample', name: 'read', arguments: { limit: 3 }, agent, signal });
+  const sample = await withPlugin.tools.execute({
+    callId: 'sample',
+    name: 'read',
+    arguments: { limit: 3 },
+    agent,
+    signal,
+  });
   console.log(`sample: ${JSON.stringify(sample.error)}`);
   await round(plain);
   await round(withPlugin);

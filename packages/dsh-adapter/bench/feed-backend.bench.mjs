@@ -8,12 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const { createTelemetryStore } = await import(fileURLToPath(new URL('../../telemetry-store/dist/index.js', import.meta.url)));
+const { createTelemetryStore } = await import(
+  fileURLToPath(new URL('../../telemetry-store/dist/index.js', import.meta.url))
+);
 const ROWS = 20_000;
 const dir = mkdtempSync(join(tmpdir(), 'tn-feed-bench-'));
 const store = createTelemetryStore({ dir, warn: () => {} });
 for (let index = 0; index < ROWS; index++) {
-  store.record({ tool: index % 3 ? 'read' : 'run_code', category: 'invalid-args', outcome: 'healed-success', ruleIds: ['args.fill-description'], before: { command: `echo ${'x'.repeat(300)} ${index}` }, after: { command: `echo ${index}`, description: 'd' } });
+  store.record({
+    tool: index % 3 ? 'read' : 'run_code',
+    category: 'invalid-args',
+    outcome: 'healed-success',
+    ruleIds: ['args.fill-description'],
+    before: { command: `echo ${'x'.repeat(300)} ${index}` },
+    after: { command: `echo ${index}`, description: 'd' },
+  });
   if (index % 500 === 499) await store.flush();
 }
 await store.flush();
@@ -31,6 +40,8 @@ async function measure(label, fn) {
 
 await measure(`stats() over ${ROWS.toLocaleString('en-US')} rows`, () => store.stats({}));
 await measure('queryEvents({ limit: 1000 }) (rule firing counts)', () => store.queryEvents({ limit: 1000 }));
-await measure('queryEvents, filtered page of 25 (events route)', () => store.queryEvents({ tool: 'run_code', text: 'echo 1999', offset: 0, limit: 25 }));
+await measure('queryEvents, filtered page of 25 (events route)', () =>
+  store.queryEvents({ tool: 'run_code', text: 'echo 1999', offset: 0, limit: 25 }),
+);
 await store.close();
 rmSync(dir, { recursive: true, force: true });

@@ -26,7 +26,12 @@ function p95(values) {
   return sorted[Math.floor(sorted.length * 0.95)];
 }
 
-const identity = { host: 'bench', dshVersion: '0.1.0-rc.8', pluginVersion: '0.1.0', nodeVersion: process.versions.node };
+const identity = {
+  host: 'bench',
+  dshVersion: '0.1.0-rc.8',
+  pluginVersion: '0.1.0',
+  nodeVersion: process.versions.node,
+};
 
 let seed = 12345;
 const pick = (n) => {
@@ -96,13 +101,25 @@ async function run(scenario) {
   const openMetricsTimes = await httpTimes('application/openmetrics-text;version=1.0.0');
   server.close();
   const fmt = (ms) => `${ms.toFixed(2)} ms`;
-  console.log(`\n[${scenario}] series: calls ${counters.calls.size} (cap ${MAX_SERIES}), heals ${counters.heals.size}, saved tokens ${counters.savedTokens.size}, repeats ${counters.repeats.size}; exposition ${(bytes / 1024).toFixed(0)} KiB`);
-  console.log(`count(): first pass ${((countMs * 1e6) / inputs.length).toFixed(0)} ns/call (names redacted once each), steady ${((steadyMs * 1e6) / inputs.length).toFixed(0)} ns/call`);
-  console.log(`registry.metrics(): median ${fmt(median(collectTimes))}, p95 ${fmt(p95(collectTimes))} over ${SCRAPES} scrapes`);
-  console.log(`GET /metrics over HTTP (Prometheus text): median ${fmt(median(prometheusTimes))}, p95 ${fmt(p95(prometheusTimes))}`);
-  console.log(`GET /metrics over HTTP (OpenMetrics): median ${fmt(median(openMetricsTimes))}, p95 ${fmt(p95(openMetricsTimes))}`);
+  console.log(
+    `\n[${scenario}] series: calls ${counters.calls.size} (cap ${MAX_SERIES}), heals ${counters.heals.size}, saved tokens ${counters.savedTokens.size}, repeats ${counters.repeats.size}; exposition ${(bytes / 1024).toFixed(0)} KiB`,
+  );
+  console.log(
+    `count(): first pass ${((countMs * 1e6) / inputs.length).toFixed(0)} ns/call (names redacted once each), steady ${((steadyMs * 1e6) / inputs.length).toFixed(0)} ns/call`,
+  );
+  console.log(
+    `registry.metrics(): median ${fmt(median(collectTimes))}, p95 ${fmt(p95(collectTimes))} over ${SCRAPES} scrapes`,
+  );
+  console.log(
+    `GET /metrics over HTTP (Prometheus text): median ${fmt(median(prometheusTimes))}, p95 ${fmt(p95(prometheusTimes))}`,
+  );
+  console.log(
+    `GET /metrics over HTTP (OpenMetrics): median ${fmt(median(openMetricsTimes))}, p95 ${fmt(p95(openMetricsTimes))}`,
+  );
 }
 
-console.log(`node ${process.version}: ${TOOLS} tools, ${CATEGORIES} categories, ${OUTCOMES.length} outcomes, ${RULES} rules`);
+console.log(
+  `node ${process.version}: ${TOOLS} tools, ${CATEGORIES} categories, ${OUTCOMES.length} outcomes, ${RULES} rules`,
+);
 await run('realistic');
 await run('worst');

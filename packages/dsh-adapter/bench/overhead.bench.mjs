@@ -30,8 +30,8 @@ async function baseContext() {
 
 async function noopContext() {
   const ctx = await baseContext();
-  ctx.on('tools/execute', (exec, next) => next());
-  ctx.on('tools/post-execute', (exec, result, next) => next());
+  ctx.on('tools/execute', (_exec, next) => next());
+  ctx.on('tools/post-execute', (_exec, _result, next) => next());
   ctx.on('tools/result', () => undefined);
   return ctx;
 }
@@ -44,7 +44,11 @@ async function pluginContext(logDir) {
 
 const agent = { id: 'session-bench', options: { model: 'bench' }, session: { header: { cwd: '/workspace' } } };
 const signal = new AbortController().signal;
-const success = Object.freeze({ isError: false, value: 'ok', content: Object.freeze([Object.freeze({ type: 'text', text: 'ok' })]) });
+const success = Object.freeze({
+  isError: false,
+  value: 'ok',
+  content: Object.freeze([Object.freeze({ type: 'text', text: 'ok' })]),
+});
 const accept = Object.freeze({ kind: 'accept' });
 const body = () => Promise.resolve(success);
 const acceptNext = () => Promise.resolve(accept);
@@ -101,7 +105,9 @@ async function compare(label, noop, withPlugin) {
     paired.push(b - a);
   }
   const sorted = [...paired].sort((p, q) => p - q);
-  console.log(`${label.padEnd(46)} floor ${median(floor).toFixed(2)} us | plugin ${median(measured).toFixed(2)} us | overhead ${median(paired).toFixed(3)} us/call (median of paired rounds, IQR ${sorted[Math.floor(ROUNDS / 4)].toFixed(3)}..${sorted[Math.floor((3 * ROUNDS) / 4)].toFixed(3)})`);
+  console.log(
+    `${label.padEnd(46)} floor ${median(floor).toFixed(2)} us | plugin ${median(measured).toFixed(2)} us | overhead ${median(paired).toFixed(3)} us/call (median of paired rounds, IQR ${sorted[Math.floor(ROUNDS / 4)].toFixed(3)}..${sorted[Math.floor((3 * ROUNDS) / 4)].toFixed(3)})`,
+  );
 }
 
 /**
@@ -131,7 +137,9 @@ async function direct(label, noop, withPlugin) {
     diffs.push(r % 2 === 0 ? y - x : x - y);
   }
   const sorted = [...diffs].sort((p, q) => p - q);
-  console.log(`${label.padEnd(46)} listeners alone: +${median(diffs).toFixed(3)} us/call over no-op listeners (IQR ${sorted[Math.floor(ROUNDS / 4)].toFixed(3)}..${sorted[Math.floor((3 * ROUNDS) / 4)].toFixed(3)})`);
+  console.log(
+    `${label.padEnd(46)} listeners alone: +${median(diffs).toFixed(3)} us/call over no-op listeners (IQR ${sorted[Math.floor(ROUNDS / 4)].toFixed(3)}..${sorted[Math.floor((3 * ROUNDS) / 4)].toFixed(3)})`,
+  );
 }
 
 const logDir = mkdtempSync(join(tmpdir(), 'tn-bench-'));

@@ -33,7 +33,9 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 const nodeModule = process.getBuiltinModule?.('node:module');
 if (typeof nodeModule?.stripTypeScriptTypes !== 'function') {
-  console.error(`stream.bench needs Node >= 22.15 (the host's Node); this is ${process.version}. Use: "$(bash scripts/ensure-node22.sh)" bench/stream.bench.mjs`);
+  console.error(
+    `stream.bench needs Node >= 22.15 (the host's Node); this is ${process.version}. Use: "$(bash scripts/ensure-node22.sh)" bench/stream.bench.mjs`,
+  );
   process.exit(2);
 }
 
@@ -42,11 +44,21 @@ async function pluginBundle(dir) {
   const argument = process.argv.indexOf('--plugin');
   if (argument !== -1) return import(pathToFileURL(process.argv[argument + 1]).href);
   const outfile = join(dir, 'plugin.mjs');
-  await build({ entryPoints: [here('../src/index.ts')], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node22', external: ['@deepseek-ai/*'], logLevel: 'error',
+  await build({
+    entryPoints: [here('../src/index.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    external: ['@deepseek-ai/*'],
+    logLevel: 'error',
     // Workspace packages from their sources through their export condition (listing conditions drops esbuild's `module`).
     conditions: ['@dsh-tool-normalizer/source', 'module'],
     // CommonJS dependencies that require Node built-ins need a real `require` inside the ESM bundle.
-    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    },
   });
   return import(pathToFileURL(outfile).href);
 }
@@ -102,11 +114,16 @@ const TYPESCRIPT_PROGRAM = `interface TestReport {
 ${PLAIN_PROGRAM.replace('const base = ', 'const base: string = ').replace('const summary = ', 'const summary: Record<string, unknown> = ').replace('return summary;', 'return summary as object;')}`;
 
 const WRAP = 'async function __dsh_program__() {\n';
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
 /** The host's compile of one program (dsh-code-runtime-worker-thread rc.8): wrap, strip, slice, strict AsyncFunction. */
 function hostCompile(code) {
   const wrapped = nodeModule.stripTypeScriptTypes(WRAP + code + '\n}', { mode: 'strip' });
-  new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + wrapped.slice(WRAP.length, wrapped.length - 2));
+  new AsyncFunction(
+    'tools',
+    'ToolCallError',
+    'console',
+    "'use strict';\n" + wrapped.slice(WRAP.length, wrapped.length - 2),
+  );
 }
 
 let unique = 0;
@@ -139,7 +156,7 @@ async function context(mode, plugin, logDir, callFor) {
   await ctx.plugin(LlmRuntime);
   ctx.provide('agents', { get: (id) => (id === agent.id ? agent : undefined) });
   if (plugin) await ctx.plugin(plugin, { logDir, injectPrompt: false });
-  else ctx.on('llm/stream', (options, next) => next());
+  else ctx.on('llm/stream', (_options, next) => next());
   ctx.llm.registerAdapter(['bench'], new ReplayAdapter(callFor));
   return ctx;
 }
@@ -198,8 +215,13 @@ async function compare(label, noop, withPlugin, requestFor, compileOf) {
   const overhead = median(diffs);
   const iqr = `IQR ${sorted[Math.floor(samples / 4)].toFixed(1)}..${sorted[Math.floor((3 * samples) / 4)].toFixed(1)}`;
   const compile = compileOf ? median(compiles) : undefined;
-  const versus = compile === undefined ? '' : ` | host compile ${compile.toFixed(1)} us -> plugin = ${(overhead / compile).toFixed(2)}x`;
-  console.log(`${label.padEnd(64)} no-op ${median(floor).toFixed(1)} us | plugin +${overhead.toFixed(1)} us (${iqr})${versus}`);
+  const versus =
+    compile === undefined
+      ? ''
+      : ` | host compile ${compile.toFixed(1)} us -> plugin = ${(overhead / compile).toFixed(2)}x`;
+  console.log(
+    `${label.padEnd(64)} no-op ${median(floor).toFixed(1)} us | plugin +${overhead.toFixed(1)} us (${iqr})${versus}`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'tn-stream-bench-'));
@@ -212,23 +234,43 @@ try {
     ['code mode: valid plain-JS run_code', PLAIN_PROGRAM],
     ['code mode: valid TypeScript run_code', TYPESCRIPT_PROGRAM],
   ]) {
-    const callFor = (n) => ({ name: 'run_code', args: JSON.stringify({ code: `${program}\n// response ${n}`, description: 'Deploy and tidy up' }) });
+    const callFor = (n) => ({
+      name: 'run_code',
+      args: JSON.stringify({ code: `${program}\n// response ${n}`, description: 'Deploy and tidy up' }),
+    });
     const noop = await context('code', undefined, dir, callFor);
     const withPlugin = await context('code', plugin, dir, callFor);
     const presented = (ctx) => ctx.tools.schemas(agent).filter((tool) => tool.name === 'run_code');
     if (presented(noop).length !== 1) throw new Error('run_code is not presented in code mode');
-    const fixed = new Map([noop, withPlugin].map((ctx) => [ctx, deepFreeze({ provider: 'bench', model: 'bench', messages: [], tools: presented(ctx), sessionId: agent.id })]));
+    const fixed = new Map(
+      [noop, withPlugin].map((ctx) => [
+        ctx,
+        deepFreeze({ provider: 'bench', model: 'bench', messages: [], tools: presented(ctx), sessionId: agent.id }),
+      ]),
+    );
     const compileOf = (n) => hostCompile(`${program}\n// compile ${n}`);
     await compare(`${label}, same tools array`, noop, withPlugin, (ctx) => fixed.get(ctx), compileOf);
     // The agent loop assembles the system prompt (and a new tools array) for every step.
-    const fresh = (ctx) => deepFreeze({ provider: 'bench', model: 'bench', messages: [], tools: presented(ctx), sessionId: agent.id });
+    const fresh = (ctx) =>
+      deepFreeze({ provider: 'bench', model: 'bench', messages: [], tools: presented(ctx), sessionId: agent.id });
     await compare(`${label}, new tools array per request`, noop, withPlugin, fresh, compileOf);
   }
 
   const readCall = () => ({ name: 'read', args: JSON.stringify({ file_path: '/workspace/src/index.ts' }) });
   const noop = await context('native', undefined, dir, readCall);
   const withPlugin = await context('native', plugin, dir, readCall);
-  const requests = new Map([noop, withPlugin].map((ctx) => [ctx, deepFreeze({ provider: 'bench', model: 'bench', messages: [], tools: ctx.tools.schemas(agent), sessionId: agent.id })]));
+  const requests = new Map(
+    [noop, withPlugin].map((ctx) => [
+      ctx,
+      deepFreeze({
+        provider: 'bench',
+        model: 'bench',
+        messages: [],
+        tools: ctx.tools.schemas(agent),
+        sessionId: agent.id,
+      }),
+    ]),
+  );
   await compare('native mode: valid read call', noop, withPlugin, (ctx) => requests.get(ctx));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,8 @@ export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>();
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`BoundedMap capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`BoundedMap capacity must be a positive integer, got ${capacity}`);
   }
 
   get size(): number {

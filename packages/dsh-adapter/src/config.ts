@@ -20,31 +20,93 @@ const HEADER_VALUE_PATTERN = '^[^\\r\\n]*$';
 
 export const ConfigSchema = Type.Object(
   {
-    autoWrapRunCode: Type.Boolean({ default: true, description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.' }),
-    autoBridgeDirectTools: Type.Boolean({ default: true, description: 'Code Mode: turn a direct call to a visible tool into a run_code call.' }),
-    autoObserveFiles: Type.Boolean({ default: true, description: 'Edit of an unread file: read it, then retry once. Write (or editor insert/create) over an unread file: read it and show it to the model with the error, never retried (only with errorHints on). A stale edit is re-read, never re-applied.' }),
-    autoClampRanges: Type.Boolean({ default: true, description: 'Clamp a str_replace_editor view_range that runs past the end of the file.' }),
-    injectPrompt: Type.Boolean({ default: true, description: 'Add a short static tool-call guidance section to the system prompt.' }),
+    autoWrapRunCode: Type.Boolean({
+      default: true,
+      description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.',
+    }),
+    autoBridgeDirectTools: Type.Boolean({
+      default: true,
+      description: 'Code Mode: turn a direct call to a visible tool into a run_code call.',
+    }),
+    autoObserveFiles: Type.Boolean({
+      default: true,
+      description:
+        'Edit of an unread file: read it, then retry once. Write (or editor insert/create) over an unread file: read it and show it to the model with the error, never retried (only with errorHints on). A stale edit is re-read, never re-applied.',
+    }),
+    autoClampRanges: Type.Boolean({
+      default: true,
+      description: 'Clamp a str_replace_editor view_range that runs past the end of the file.',
+    }),
+    injectPrompt: Type.Boolean({
+      default: true,
+      description: 'Add a short static tool-call guidance section to the system prompt.',
+    }),
     errorHints: Type.Boolean({ default: true, description: 'Append one actionable hint to errors nobody could heal.' }),
-    breakLoops: Type.Boolean({ default: true, description: 'Count identical failures per session (same tool, arguments and error code): the 2nd gets a hint naming what must change, from the 3rd the hint says to change approach or ask the user.' }),
-    trimStackTraces: Type.Boolean({ default: true, description: 'Remove stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.' }),
-    persistPassthrough: Type.Boolean({ default: false, description: 'Also write calls that needed no healing to the JSONL log (they are always counted).' }),
-    logDir: Type.String({ default: '', description: 'Directory of the SQLite store (tool-normalizer.sqlite) and the JSONL journal; empty means $DSH_HOME (default ~/.dsh).' }),
-    maxLogBytes: Type.Integer({ default: 4 * 1024 * 1024, minimum: 64 * 1024, description: 'Size at which the JSONL log rotates.' }),
-    maxStoredEvents: Type.Integer({ default: 200_000, minimum: 1, description: 'Event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).' }),
-    maxStoredBytes: Type.Integer({ default: 256 * 1024 * 1024, minimum: 1024 * 1024, description: 'Bytes of event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).' }),
+    breakLoops: Type.Boolean({
+      default: true,
+      description:
+        'Count identical failures per session (same tool, arguments and error code): the 2nd gets a hint naming what must change, from the 3rd the hint says to change approach or ask the user.',
+    }),
+    trimStackTraces: Type.Boolean({
+      default: true,
+      description: 'Remove stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.',
+    }),
+    persistPassthrough: Type.Boolean({
+      default: false,
+      description: 'Also write calls that needed no healing to the JSONL log (they are always counted).',
+    }),
+    logDir: Type.String({
+      default: '',
+      description:
+        'Directory of the SQLite store (tool-normalizer.sqlite) and the JSONL journal; empty means $DSH_HOME (default ~/.dsh).',
+    }),
+    maxLogBytes: Type.Integer({
+      default: 4 * 1024 * 1024,
+      minimum: 64 * 1024,
+      description: 'Size at which the JSONL log rotates.',
+    }),
+    maxStoredEvents: Type.Integer({
+      default: 200_000,
+      minimum: 1,
+      description:
+        'Event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).',
+    }),
+    maxStoredBytes: Type.Integer({
+      default: 256 * 1024 * 1024,
+      minimum: 1024 * 1024,
+      description:
+        'Bytes of event rows kept in the telemetry database; the oldest are deleted past it (counters keep every call).',
+    }),
     allowedHosts: Type.Array(Type.String({ pattern: HOST_NAME_PATTERN }), {
       default: [],
-      description: 'Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or reverse-proxy host. DNS-rebinding defence.',
+      description:
+        'Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or reverse-proxy host. DNS-rebinding defence.',
     }),
-    metrics: Type.Boolean({ default: true, description: 'Serve Prometheus/OpenMetrics counters at GET /plugin-api/tool-normalizer/metrics (web profile only).' }),
-    otlpEndpoint: Type.String({ default: '', pattern: OTLP_URL_PATTERN, description: 'OTLP/HTTP metrics URL to push the same counters to (e.g. http://collector:4318/v1/metrics); empty means no push.' }),
-    otlpHeaders: Type.Record(Type.String({ pattern: HEADER_NAME_PATTERN }), Type.String({ pattern: HEADER_VALUE_PATTERN }), {
-      default: {},
-      additionalProperties: false,
-      description: 'Headers sent with each OTLP push (e.g. Authorization). Values are never shown on the dashboard.',
+    metrics: Type.Boolean({
+      default: true,
+      description:
+        'Serve Prometheus/OpenMetrics counters at GET /plugin-api/tool-normalizer/metrics (web profile only).',
     }),
-    otlpIntervalMs: Type.Integer({ default: 60_000, minimum: 1000, description: 'Milliseconds between OTLP pushes (one more push when the plugin stops).' }),
+    otlpEndpoint: Type.String({
+      default: '',
+      pattern: OTLP_URL_PATTERN,
+      description:
+        'OTLP/HTTP metrics URL to push the same counters to (e.g. http://collector:4318/v1/metrics); empty means no push.',
+    }),
+    otlpHeaders: Type.Record(
+      Type.String({ pattern: HEADER_NAME_PATTERN }),
+      Type.String({ pattern: HEADER_VALUE_PATTERN }),
+      {
+        default: {},
+        additionalProperties: false,
+        description: 'Headers sent with each OTLP push (e.g. Authorization). Values are never shown on the dashboard.',
+      },
+    ),
+    otlpIntervalMs: Type.Integer({
+      default: 60_000,
+      minimum: 1000,
+      description: 'Milliseconds between OTLP pushes (one more push when the plugin stops).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -57,7 +119,9 @@ interface StandardIssue {
   readonly path?: readonly PropertyKey[];
 }
 
-type StandardResult<T> = { readonly value: T; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+type StandardResult<T> =
+  | { readonly value: T; readonly issues?: undefined }
+  | { readonly issues: readonly StandardIssue[] };
 
 /** The Standard Schema v1 surface cordis' `resolveConfig` calls (`Config['~standard'].validate(config)`). */
 export interface ConfigValidator {
@@ -81,7 +145,8 @@ function expectedType(option: string): string {
   if (!property) return 'no such option';
   if (option === 'otlpHeaders') return 'a map of header names to string values (no line breaks)';
   if (option === 'otlpEndpoint') return 'an http:// or https:// URL, or empty';
-  if (property.type === 'array') return 'an array of host names (strings like "dsh.lan": no scheme, port, path or wildcard)';
+  if (property.type === 'array')
+    return 'an array of host names (strings like "dsh.lan": no scheme, port, path or wildcard)';
   if (property.type === 'integer' && property.minimum !== undefined) return `an integer >= ${property.minimum}`;
   return property.type === 'integer' ? 'an integer' : `a ${property.type}`;
 }
@@ -90,7 +155,8 @@ function expectedType(option: string): string {
  * Where a user sets the options, named in every message: the loader error DSH prints shows the plugin's message
  * but not which layer set the value.
  */
-const SET_WHERE = '(set in the config of the "tool-normalizer" row: the profile\'s cordis.patch.yml, $DSH_HOME/cordis.patch.yml or a --patch file; `dsh-tool-normalizer doctor` names the file)';
+const SET_WHERE =
+  '(set in the config of the "tool-normalizer" row: the profile\'s cordis.patch.yml, $DSH_HOME/cordis.patch.yml or a --patch file; `dsh-tool-normalizer doctor` names the file)';
 
 /**
  * Validate a raw config row and fill in defaults. `undefined`/`null` mean "all defaults". The input is never
@@ -99,19 +165,27 @@ const SET_WHERE = '(set in the config of the "tool-normalizer" row: the profile\
 export function validateConfig(raw: unknown): StandardResult<ToolNormalizerConfig> {
   const input = raw === undefined || raw === null ? {} : raw;
   if (typeof input !== 'object' || Array.isArray(input)) {
-    return { issues: [{ message: `tool-normalizer: config must be an object, got ${describeType(input)} ${SET_WHERE}` }] };
+    return {
+      issues: [{ message: `tool-normalizer: config must be an object, got ${describeType(input)} ${SET_WHERE}` }],
+    };
   }
   const issues: StandardIssue[] = [];
   const known = ConfigSchema.properties as Record<string, unknown>;
   for (const [option, value] of Object.entries(input)) {
     if (!(option in known)) {
-      issues.push({ message: `tool-normalizer: unknown option "${option}" (known: ${Object.keys(known).join(', ')}) ${SET_WHERE}`, path: [option] });
+      issues.push({
+        message: `tool-normalizer: unknown option "${option}" (known: ${Object.keys(known).join(', ')}) ${SET_WHERE}`,
+        path: [option],
+      });
       continue;
     }
     if (value === undefined) continue;
     const single = Type.Object({ [option]: known[option] as never });
     if (!Value.Check(single, { [option]: value })) {
-      issues.push({ message: `tool-normalizer: option "${option}" must be ${expectedType(option)}, got ${describeType(value)} ${JSON.stringify(value)} ${SET_WHERE}`, path: [option] });
+      issues.push({
+        message: `tool-normalizer: option "${option}" must be ${expectedType(option)}, got ${describeType(value)} ${JSON.stringify(value)} ${SET_WHERE}`,
+        path: [option],
+      });
     }
   }
   if (issues.length > 0) return { issues };

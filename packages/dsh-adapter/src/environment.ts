@@ -10,7 +10,15 @@
  */
 import { type Environment, RUN_CODE, type ToolMode, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import { BoundedMap } from './bounded-map.js';
-import { modeOfPresentedTools, sessionCwd, type Agent, type AgentRegistryLike, type Context, type GenerateOptions, type ToolExecution } from './host.js';
+import {
+  modeOfPresentedTools,
+  sessionCwd,
+  type Agent,
+  type AgentRegistryLike,
+  type Context,
+  type GenerateOptions,
+  type ToolExecution,
+} from './host.js';
 
 const MODES_REMEMBERED = 256;
 
@@ -65,7 +73,10 @@ export class EnvironmentReader {
       const names = new Set(visible.map((tool) => tool.name));
       // The request is the authority for what the model was shown (run_code is absent from a global view).
       const missing = presented.filter((tool) => !names.has(tool.name)) as ToolSchema[];
-      known = { tools: missing.length === 0 ? visible : Object.freeze([...visible, ...missing]), mode: modeOfPresentedTools(presented) };
+      known = {
+        tools: missing.length === 0 ? visible : Object.freeze([...visible, ...missing]),
+        mode: modeOfPresentedTools(presented),
+      };
       if (byAgent === undefined) {
         byAgent = new WeakMap();
         this.#requestTools.set(presented, byAgent);
@@ -74,7 +85,9 @@ export class EnvironmentReader {
     }
     if (options.sessionId !== undefined) this.#modeBySession.set(options.sessionId, known.mode);
     const cwd = sessionCwd(agent);
-    return cwd === undefined ? { tools: known.tools as ToolSchema[], mode: known.mode } : { tools: known.tools as ToolSchema[], mode: known.mode, cwd };
+    return cwd === undefined
+      ? { tools: known.tools as ToolSchema[], mode: known.mode }
+      : { tools: known.tools as ToolSchema[], mode: known.mode, cwd };
   }
 
   /** The environment of an execution (top-level or a Code-Mode sub-call) whose error may be recovered. */

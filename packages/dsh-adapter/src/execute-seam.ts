@@ -21,7 +21,10 @@ import type { PluginState } from './plugin-state.js';
 
 /** The `tools/execute` listener. */
 export function createExecuteListener(state: PluginState) {
-  return function onToolsExecute(exec: ToolDispatchExecution, next: () => Promise<ToolExecutionResult>): Promise<ToolExecutionResult> {
+  return function onToolsExecute(
+    exec: ToolDispatchExecution,
+    next: () => Promise<ToolExecutionResult>,
+  ): Promise<ToolExecutionResult> {
     if (exec.parent !== undefined && state.isOwnNestedCall(exec)) return next();
     return next().then((result) => (result.isError ? afterError(state, exec, result) : result));
   };
@@ -32,7 +35,11 @@ function wasCancelled(exec: ToolDispatchExecution, result: ToolExecutionResult):
   return exec.signal.aborted || (code !== undefined && ABORT_CODES.has(code));
 }
 
-async function afterError(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<ToolExecutionResult> {
+async function afterError(
+  state: PluginState,
+  exec: ToolDispatchExecution,
+  result: ToolExecutionResult,
+): Promise<ToolExecutionResult> {
   const { result: final, explanation } = await recover(state, exec, result);
   if (!final.isError || wasCancelled(exec, final)) return final;
   try {
@@ -47,7 +54,11 @@ async function afterError(state: PluginState, exec: ToolDispatchExecution, resul
 }
 
 /** The result the model should get after the recovery plan (if any) ran, and what the plan adds to an error. */
-async function recover(state: PluginState, exec: ToolDispatchExecution, result: ToolExecutionResult): Promise<{ result: ToolExecutionResult; explanation?: Explanation }> {
+async function recover(
+  state: PluginState,
+  exec: ToolDispatchExecution,
+  result: ToolExecutionResult,
+): Promise<{ result: ToolExecutionResult; explanation?: Explanation }> {
   let plan: RecoveryPlan | undefined;
   let environment: Environment | undefined;
   try {
@@ -55,7 +66,10 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
     // so a recovery there would run side effects the model never sees. Aliases are renamed on llm/stream instead.
     if (wasCancelled(exec, result) || state.ctx.tools.get(exec.name, exec.agent) === undefined) return { result };
     environment = state.environment.forExecution(exec);
-    plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, { toggles: state.toggles, aborted: false });
+    plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, {
+      toggles: state.toggles,
+      aborted: false,
+    });
   } catch (error) {
     state.errors.report('tools/execute', error);
     return { result };
@@ -101,7 +115,7 @@ async function recover(state: PluginState, exec: ToolDispatchExecution, result: 
 function presentable(exec: ToolDispatchExecution, plan: RecoveryPlan, last: ToolExecutionResult): ToolExecutionResult {
   if (exec.parent !== undefined || last.isError) return last;
   const retry = plan.steps.at(-1);
-  if (!retry || retry.role !== 'retry' || retry.name !== exec.name || !sameJson(retry.arguments, exec.arguments)) return last;
+  if (retry?.role !== 'retry' || retry.name !== exec.name || !sameJson(retry.arguments, exec.arguments)) return last;
   return {
     isError: false,
     value: last.value,

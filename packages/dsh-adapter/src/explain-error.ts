@@ -7,7 +7,14 @@
  * block that carries it grow. DSH re-wraps an error result returned from `tools/execute` as it is, so this is the
  * seam that keeps the host's record whole (a post-execute `block` would rebuild the error from text and drop them).
  */
-import { appendHint, classifyResult, failureFingerprint, hintFor, repeatHint, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
+import {
+  appendHint,
+  classifyResult,
+  failureFingerprint,
+  hintFor,
+  repeatHint,
+  trimStackTrace,
+} from '@dsh-tool-normalizer/core-rules';
 import type { Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
 import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -87,7 +94,10 @@ function engineHint(
  * field), the same `meta` and extra contexts. The text block that carries the host's `Error: <message>` is
  * replaced; when the host wrote the text another way, the added part is appended as its own block.
  */
-export function withMessage(result: Extract<ToolExecutionResult, { isError: true }>, message: string): ToolExecutionResult {
+export function withMessage(
+  result: Extract<ToolExecutionResult, { isError: true }>,
+  message: string,
+): ToolExecutionResult {
   const original = result.error.message;
   const added = message.startsWith(original) ? message.slice(original.length).replace(/^\n/, '') : message;
   const content = Array.isArray(result.content) ? result.content : [];

@@ -36,7 +36,8 @@ export function shownOptionValue(value: unknown): OptionState['value'] {
   if (typeof value === 'boolean' || typeof value === 'number') return value;
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((item) => redact(String(item)));
-  if (value !== null && typeof value === 'object') return Object.keys(value).map((key) => `${redact(key)}: ${HIDDEN_VALUE}`);
+  if (value !== null && typeof value === 'object')
+    return Object.keys(value).map((key) => `${redact(key)}: ${HIDDEN_VALUE}`);
   return String(value);
 }
 
@@ -96,7 +97,11 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
     },
     async events(query: EventsQuery): Promise<EventsPage> {
       const store = requireStore(input);
-      const found = await store.queryEvents({ ...query, offset: query.offset ?? 0, limit: query.limit ?? DEFAULT_EVENTS_LIMIT });
+      const found = await store.queryEvents({
+        ...query,
+        offset: query.offset ?? 0,
+        limit: query.limit ?? DEFAULT_EVENTS_LIMIT,
+      });
       return {
         v: FEED_VERSION,
         events: found.events,

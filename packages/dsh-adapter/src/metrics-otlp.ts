@@ -16,7 +16,12 @@
 import type { Attributes, ObservableCounter } from '@opentelemetry/api';
 import { AggregationTemporalityPreference, OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
 import { redact } from '@dsh-tool-normalizer/telemetry-store';
 import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
 import { METRIC_HELP } from './metrics-prometheus.js';
@@ -77,12 +82,17 @@ function reportingExporter(inner: PushMetricExporter, onError: (message: string)
     },
     forceFlush: () => inner.forceFlush(),
     shutdown: () => inner.shutdown(),
-    ...(inner.selectAggregationTemporality ? { selectAggregationTemporality: inner.selectAggregationTemporality.bind(inner) } : {}),
+    ...(inner.selectAggregationTemporality
+      ? { selectAggregationTemporality: inner.selectAggregationTemporality.bind(inner) }
+      : {}),
     ...(inner.selectAggregation ? { selectAggregation: inner.selectAggregation.bind(inner) } : {}),
   };
 }
 
-function observeRows<L extends string>(observe: (value: number, attributes: Attributes) => void, rows: IterableIterator<Series<L>>): void {
+function observeRows<L extends string>(
+  observe: (value: number, attributes: Attributes) => void,
+  rows: IterableIterator<Series<L>>,
+): void {
   for (const row of rows) observe(row.value, row.labels as Attributes);
 }
 
@@ -116,14 +126,32 @@ export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
     readers: [reader],
   });
   const meter = provider.getMeter('dsh-tool-normalizer', identity.pluginVersion);
-  const calls = meter.createObservableCounter(OTLP_METRIC_NAMES.calls, { description: METRIC_HELP.calls, unit: '{call}' });
-  const heals = meter.createObservableCounter(OTLP_METRIC_NAMES.heals, { description: METRIC_HELP.heals, unit: '{call}' });
-  const savedTokens = meter.createObservableCounter(OTLP_METRIC_NAMES.savedTokens, { description: METRIC_HELP.savedTokens, unit: '{token}' });
-  const repeats = meter.createObservableCounter(OTLP_METRIC_NAMES.repeats, { description: METRIC_HELP.repeats, unit: '{call}' });
-  const pluginErrors = meter.createObservableCounter(OTLP_METRIC_NAMES.pluginErrors, { description: METRIC_HELP.pluginErrors, unit: '{error}' });
+  const calls = meter.createObservableCounter(OTLP_METRIC_NAMES.calls, {
+    description: METRIC_HELP.calls,
+    unit: '{call}',
+  });
+  const heals = meter.createObservableCounter(OTLP_METRIC_NAMES.heals, {
+    description: METRIC_HELP.heals,
+    unit: '{call}',
+  });
+  const savedTokens = meter.createObservableCounter(OTLP_METRIC_NAMES.savedTokens, {
+    description: METRIC_HELP.savedTokens,
+    unit: '{token}',
+  });
+  const repeats = meter.createObservableCounter(OTLP_METRIC_NAMES.repeats, {
+    description: METRIC_HELP.repeats,
+    unit: '{call}',
+  });
+  const pluginErrors = meter.createObservableCounter(OTLP_METRIC_NAMES.pluginErrors, {
+    description: METRIC_HELP.pluginErrors,
+    unit: '{error}',
+  });
   const instruments: ObservableCounter[] = [calls, heals, savedTokens, repeats, pluginErrors];
   const droppedEvents = options.hasDroppedEvents()
-    ? meter.createObservableCounter(OTLP_METRIC_NAMES.droppedEvents, { description: METRIC_HELP.droppedEvents, unit: '{event}' })
+    ? meter.createObservableCounter(OTLP_METRIC_NAMES.droppedEvents, {
+        description: METRIC_HELP.droppedEvents,
+        unit: '{event}',
+      })
     : undefined;
   if (droppedEvents) instruments.push(droppedEvents);
   meter.addBatchObservableCallback((result) => {

@@ -14,7 +14,6 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
 import { ROUTE_PREFIX, isAllowedHost, isSameOrigin } from './routes.js';
 
-
 /** The metrics endpoint's path. */
 export const METRICS_PATH = `${ROUTE_PREFIX}/metrics`;
 
@@ -32,11 +31,14 @@ export const METRIC_NAMES = {
 /** Help texts, shared with the OTLP push so both say the same thing. */
 export const METRIC_HELP = {
   calls: 'Model-visible tool calls this process recorded, by tool, error category ("ok" when none), outcome and model.',
-  heals: 'Calls a healing rule was applied to, by catalogue rule id and outcome (healed-success: the model saw a success).',
-  savedTokens: 'Tokens the model did not have to re-read: measured request pressure times round-trips avoided by healed calls.',
+  heals:
+    'Calls a healing rule was applied to, by catalogue rule id and outcome (healed-success: the model saw a success).',
+  savedTokens:
+    'Tokens the model did not have to re-read: measured request pressure times round-trips avoided by healed calls.',
   repeats: 'Identical failures (same tool, arguments and error code) caught again in the same session and hinted.',
   pluginErrors: 'Exceptions inside the plugin that were contained (the host behaved as without the plugin).',
-  droppedEvents: 'Telemetry events this process dropped because the write queue was full (counters still include them).',
+  droppedEvents:
+    'Telemetry events this process dropped because the write queue was full (counters still include them).',
   info: 'Always 1; labels say which plugin, DSH and Node versions this process runs.',
 } as const;
 
@@ -53,7 +55,10 @@ function fill<L extends string>(counter: Counter<L>, rows: IterableIterator<Seri
 }
 
 /** A registry whose metrics read the fleet counters each time it is collected. */
-export function createMetricsRegistry(source: MetricsSource, format: 'prometheus' | 'openmetrics' = 'prometheus'): Registry {
+export function createMetricsRegistry(
+  source: MetricsSource,
+  format: 'prometheus' | 'openmetrics' = 'prometheus',
+): Registry {
   const registry = new Registry();
   if (format === 'openmetrics') registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE as never);
   const { counters, identity } = source;
@@ -114,8 +119,16 @@ export function createMetricsRegistry(source: MetricsSource, format: 'prometheus
       },
     });
   }
-  const info = new Gauge({ name: METRIC_NAMES.info, help: METRIC_HELP.info, labelNames: ['version', 'dsh_version', 'node_version'] as const, registers });
-  info.set({ version: identity.pluginVersion, dsh_version: identity.dshVersion, node_version: identity.nodeVersion }, 1);
+  const info = new Gauge({
+    name: METRIC_NAMES.info,
+    help: METRIC_HELP.info,
+    labelNames: ['version', 'dsh_version', 'node_version'] as const,
+    registers,
+  });
+  info.set(
+    { version: identity.pluginVersion, dsh_version: identity.dshVersion, node_version: identity.nodeVersion },
+    1,
+  );
   return registry;
 }
 
@@ -143,15 +156,24 @@ export function createMetricsHandler(source: MetricsSource, allowedHosts: readon
     const plain = 'text/plain; charset=utf-8';
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, plain, 'use GET\n');
     if (!isAllowedHost(req.headers.host, allowedHosts)) {
-      return sendText(res, 403, plain, 'host not allowed: add this host name to the tool-normalizer option allowedHosts\n');
+      return sendText(
+        res,
+        403,
+        plain,
+        'host not allowed: add this host name to the tool-normalizer option allowedHosts\n',
+      );
     }
     if (!isSameOrigin(req)) return sendText(res, 403, plain, 'cross-origin requests are not allowed\n');
     let registry: Registry;
     let text: string;
     try {
-      registry = wantsOpenMetrics(req.headers.accept)
-        ? (openMetrics ??= createMetricsRegistry(source, 'openmetrics'))
-        : (prometheus ??= createMetricsRegistry(source));
+      if (wantsOpenMetrics(req.headers.accept)) {
+        openMetrics ??= createMetricsRegistry(source, 'openmetrics');
+        registry = openMetrics;
+      } else {
+        prometheus ??= createMetricsRegistry(source);
+        registry = prometheus;
+      }
       text = await registry.metrics();
     } catch {
       return sendText(res, 503, plain, 'metrics are unavailable\n');

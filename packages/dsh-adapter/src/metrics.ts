@@ -24,7 +24,17 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { inputProblem, isRepeatCaught, OTHER, plainName, REDACTED, REPEAT_RULE_ID, redact, type TelemetryEventInput, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import {
+  inputProblem,
+  isRepeatCaught,
+  OTHER,
+  plainName,
+  REDACTED,
+  REPEAT_RULE_ID,
+  redact,
+  type TelemetryEventInput,
+  type TelemetryStore,
+} from '@dsh-tool-normalizer/telemetry-store';
 
 /** This plugin's version (kept equal to the published package's version by a test). */
 export const PLUGIN_VERSION = '0.1.0';
@@ -161,7 +171,8 @@ export class FleetCounters {
     if (inputProblem(input) !== undefined) return;
     const tool = this.#tools.label(input.tool);
     const category = this.#categories.label(input.category);
-    const model = typeof input.model === 'string' && input.model !== '' ? this.#models.label(input.model) : UNKNOWN_MODEL;
+    const model =
+      typeof input.model === 'string' && input.model !== '' ? this.#models.label(input.model) : UNKNOWN_MODEL;
     const outcome = input.outcome;
     this.calls.add({ tool, category, outcome, model }, 1);
     const saved = input.tokensSaved;
@@ -234,7 +245,9 @@ export function meterStore(counters: FleetCounters, store: TelemetryStore): Tele
  * The configuration as the dashboard may show it: OTLP header values and any credentials in the OTLP URL redacted
  * (the stats route serves every option's value).
  */
-export function configForDisplay<C extends { otlpEndpoint: string; otlpHeaders: Record<string, string> }>(config: C): C {
+export function configForDisplay<C extends { otlpEndpoint: string; otlpHeaders: Record<string, string> }>(
+  config: C,
+): C {
   if (config.otlpEndpoint === '' && Object.keys(config.otlpHeaders).length === 0) return config;
   const headers = Object.fromEntries(Object.keys(config.otlpHeaders).map((name) => [name, REDACTED]));
   return { ...config, otlpEndpoint: redact(config.otlpEndpoint), otlpHeaders: headers };
@@ -285,5 +298,10 @@ export function dshVersion(entry: string | undefined = process.argv[1]): string 
 }
 
 export function processIdentity(): ProcessIdentity {
-  return { host: hostname(), dshVersion: dshVersion(), pluginVersion: PLUGIN_VERSION, nodeVersion: process.versions.node };
+  return {
+    host: hostname(),
+    dshVersion: dshVersion(),
+    pluginVersion: PLUGIN_VERSION,
+    nodeVersion: process.versions.node,
+  };
 }

@@ -75,8 +75,16 @@ export class PluginState {
     readonly environment: EnvironmentReader,
     readonly errors: PluginErrors,
   ) {
-    const { autoWrapRunCode, autoBridgeDirectTools, autoObserveFiles, autoClampRanges, errorHints, breakLoops } = config;
-    this.toggles = { autoWrapRunCode, autoBridgeDirectTools, autoObserveFiles, autoClampRanges, errorHints, breakLoops };
+    const { autoWrapRunCode, autoBridgeDirectTools, autoObserveFiles, autoClampRanges, errorHints, breakLoops } =
+      config;
+    this.toggles = {
+      autoWrapRunCode,
+      autoBridgeDirectTools,
+      autoObserveFiles,
+      autoClampRanges,
+      errorHints,
+      breakLoops,
+    };
   }
 
   /** True for a nested call this plugin dispatched itself while recovering: it is never healed again. */
@@ -96,7 +104,10 @@ export class PluginState {
   }
 
   /** Records that a recovery plan runs for this execution; the returned note is updated as its steps run. */
-  beginRecovery(token: ToolExecutionToken, plan: Pick<RecoveryPlan, 'ruleId' | 'category'>): NonNullable<ExecutionNote['recovery']> {
+  beginRecovery(
+    token: ToolExecutionToken,
+    plan: Pick<RecoveryPlan, 'ruleId' | 'category'>,
+  ): NonNullable<ExecutionNote['recovery']> {
     const recovery = { ruleId: plan.ruleId, category: plan.category, recovered: false, steps: 0 };
     this.#note(token).recovery = recovery;
     return recovery;
@@ -138,11 +149,22 @@ export class PluginState {
   }
 
   /** Folds a Code-Mode sub-call's recovery into the record of its model-visible run_code call. */
-  foldInnerHeal(rootCallId: string, subCall: { name: string; callId: string }, recovery: NonNullable<ExecutionNote['recovery']>): void {
-    const heals = this.#innerHeals.get(rootCallId) ?? { ruleIds: [], changes: [], category: recovery.category, recovered: false };
+  foldInnerHeal(
+    rootCallId: string,
+    subCall: { name: string; callId: string },
+    recovery: NonNullable<ExecutionNote['recovery']>,
+  ): void {
+    const heals = this.#innerHeals.get(rootCallId) ?? {
+      ruleIds: [],
+      changes: [],
+      category: recovery.category,
+      recovered: false,
+    };
     heals.recovered ||= recovery.recovered;
     heals.ruleIds.push(recovery.ruleId);
-    heals.changes.push(`inner ${subCall.name} (${subCall.callId}): ${recovery.ruleId}${recovery.recovered ? '' : ' (did not recover)'}`);
+    heals.changes.push(
+      `inner ${subCall.name} (${subCall.callId}): ${recovery.ruleId}${recovery.recovered ? '' : ' (did not recover)'}`,
+    );
     this.#innerHeals.set(rootCallId, heals);
   }
 

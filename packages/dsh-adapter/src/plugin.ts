@@ -18,9 +18,23 @@ import { createPostExecuteListener } from './post-execute-seam.js';
 import { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
 import { createResultListener } from './result-seam.js';
 import { createFeedBackend } from './feed-backend.js';
-import { type RouteBackend, CLEAR_PATH, EVENTS_PATH, STATS_PATH, createClearHandler, createEventsHandler, createStatsHandler } from './routes.js';
+import {
+  type RouteBackend,
+  CLEAR_PATH,
+  EVENTS_PATH,
+  STATS_PATH,
+  createClearHandler,
+  createEventsHandler,
+  createStatsHandler,
+} from './routes.js';
 import { createStreamListener } from './stream-seam.js';
-import { configForDisplay, meterStore, processFleetCounters, processIdentity, storeCountsDroppedEvents } from './metrics.js';
+import {
+  configForDisplay,
+  meterStore,
+  processFleetCounters,
+  processIdentity,
+  storeCountsDroppedEvents,
+} from './metrics.js';
 import { METRICS_PATH, createMetricsHandler, type MetricsSource } from './metrics-prometheus.js';
 import { startOtlpPush } from './metrics-otlp.js';
 import { assignLiveOptions, installLiveOptions } from './settings-namespace.js';
@@ -51,14 +65,17 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
 
   ctx.effect(() => {
     try {
-      state.telemetry = meterStore(fleet, createTelemetryStore({
-        dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
-        maxLogBytes: config.maxLogBytes,
-        maxStoredEvents: config.maxStoredEvents,
-        maxStoredBytes: config.maxStoredBytes,
-        persistPassthrough: config.persistPassthrough,
-        warn: (message) => logger.warn(message),
-      }));
+      state.telemetry = meterStore(
+        fleet,
+        createTelemetryStore({
+          dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
+          maxLogBytes: config.maxLogBytes,
+          maxStoredEvents: config.maxStoredEvents,
+          maxStoredBytes: config.maxStoredBytes,
+          persistPassthrough: config.persistPassthrough,
+          warn: (message) => logger.warn(message),
+        }),
+      );
     } catch (error) {
       errors.report('telemetry', error);
     }
@@ -76,20 +93,38 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
 
   if (config.injectPrompt) {
     ctx.inject(['systemPrompt'], (scoped) => {
-      scoped.systemPrompt.section({ name: PROMPT_SECTION_NAME, order: PROMPT_SECTION_ORDER, text: PROMPT_SECTION_TEXT });
+      scoped.systemPrompt.section({
+        name: PROMPT_SECTION_NAME,
+        order: PROMPT_SECTION_ORDER,
+        text: PROMPT_SECTION_TEXT,
+      });
     });
   }
 
-  const metricsSource: MetricsSource = { counters: fleet, identity: processIdentity(), hasDroppedEvents: () => storeCountsDroppedEvents(state.telemetry) };
+  const metricsSource: MetricsSource = {
+    counters: fleet,
+    identity: processIdentity(),
+    hasDroppedEvents: () => storeCountsDroppedEvents(state.telemetry),
+  };
   if (config.otlpEndpoint !== '') {
     ctx.effect(() => {
-      const push = startOtlpPush({ ...metricsSource, endpoint: config.otlpEndpoint, headers: config.otlpHeaders, intervalMs: config.otlpIntervalMs, onError: (message) => logger.warn(message) });
+      const push = startOtlpPush({
+        ...metricsSource,
+        endpoint: config.otlpEndpoint,
+        headers: config.otlpHeaders,
+        intervalMs: config.otlpIntervalMs,
+        onError: (message) => logger.warn(message),
+      });
       return () => push.stop();
     }, 'tool-normalizer OTLP push');
   }
 
   const displayedConfig = configForDisplay(config);
-  const feed = createFeedBackend({ config: displayedConfig, store: () => state.telemetry, pluginErrors: () => errors.count });
+  const feed = createFeedBackend({
+    config: displayedConfig,
+    store: () => state.telemetry,
+    pluginErrors: () => errors.count,
+  });
   // The live options (rule switches, hints, loops, stack trimming) also live in DSH's settings document, editable
   // under Plugins > Plugin configuration; a change reaches the seams and the dashboard on the next call.
   installLiveOptions(ctx, {
@@ -100,11 +135,43 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
   // The stats route writes this process's queued events first, so the payload includes the calls just made.
   const backend: RouteBackend = { ...feed, flush: async () => state.telemetry?.flush() };
   ctx.inject(['webServer'], (web) => {
-    web.effect(() => web.webServer.register({ kind: 'exact', path: STATS_PATH, handler: createStatsHandler(backend, config.allowedHosts) }), 'tool-normalizer stats route');
-    web.effect(() => web.webServer.register({ kind: 'exact', path: CLEAR_PATH, handler: createClearHandler(backend, config.allowedHosts) }), 'tool-normalizer clear route');
-    web.effect(() => web.webServer.register({ kind: 'exact', path: EVENTS_PATH, handler: createEventsHandler(backend, config.allowedHosts) }), 'tool-normalizer events route');
+    web.effect(
+      () =>
+        web.webServer.register({
+          kind: 'exact',
+          path: STATS_PATH,
+          handler: createStatsHandler(backend, config.allowedHosts),
+        }),
+      'tool-normalizer stats route',
+    );
+    web.effect(
+      () =>
+        web.webServer.register({
+          kind: 'exact',
+          path: CLEAR_PATH,
+          handler: createClearHandler(backend, config.allowedHosts),
+        }),
+      'tool-normalizer clear route',
+    );
+    web.effect(
+      () =>
+        web.webServer.register({
+          kind: 'exact',
+          path: EVENTS_PATH,
+          handler: createEventsHandler(backend, config.allowedHosts),
+        }),
+      'tool-normalizer events route',
+    );
     if (config.metrics) {
-      web.effect(() => web.webServer.register({ kind: 'exact', path: METRICS_PATH, handler: createMetricsHandler(metricsSource, config.allowedHosts) }), 'tool-normalizer metrics route');
+      web.effect(
+        () =>
+          web.webServer.register({
+            kind: 'exact',
+            path: METRICS_PATH,
+            handler: createMetricsHandler(metricsSource, config.allowedHosts),
+          }),
+        'tool-normalizer metrics route',
+      );
     }
   });
 }

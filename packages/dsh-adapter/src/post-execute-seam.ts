@@ -13,17 +13,27 @@ import type { PluginState } from './plugin-state.js';
 
 /** The `tools/post-execute` listener. */
 export function createPostExecuteListener(state: PluginState) {
-  return function onPostExecute(exec: ToolExecution, result: Readonly<ToolExecutionResult>, next: () => Promise<PostToolDecision>): Promise<PostToolDecision> {
+  return function onPostExecute(
+    exec: ToolExecution,
+    result: Readonly<ToolExecutionResult>,
+    next: () => Promise<PostToolDecision>,
+  ): Promise<PostToolDecision> {
     if (!result.isError) return next();
     return next().then((decision) => decorate(state, exec, result, decision));
   };
 }
 
-function decorate(state: PluginState, exec: ToolExecution, result: Readonly<ToolExecutionResult>, decision: PostToolDecision): PostToolDecision {
+function decorate(
+  state: PluginState,
+  exec: ToolExecution,
+  result: Readonly<ToolExecutionResult>,
+  decision: PostToolDecision,
+): PostToolDecision {
   if (decision.kind !== 'accept' || decision.content !== undefined || decision.value !== undefined) return decision;
   if (!result.isError || state.isOwnNestedCall(exec) || state.wasExplained(exec.token)) return decision;
   // A block would drop these: leave such an error as the host wrote it.
-  if (result.error.info !== undefined || result.meta !== undefined || result.additionalContexts !== undefined) return decision;
+  if (result.error.info !== undefined || result.meta !== undefined || result.additionalContexts !== undefined)
+    return decision;
   try {
     const explained = explainedMessage(state, exec, result);
     if (!explained || explained.message === result.error.message) return decision;

@@ -43,11 +43,20 @@ function record(state: PluginState, exec: Readonly<ToolExecution>, result: Reado
   if (!store) return;
   // A sub-call recovery that did not recover healed nothing: if the program still succeeded, it would have anyway.
   const innerAttempt = inner !== undefined && (inner.recovered || result.isError);
-  const healed = (stream !== undefined && stream.receipts.length > 0) || execution?.recovery !== undefined || innerAttempt;
+  const healed =
+    (stream !== undefined && stream.receipts.length > 0) || execution?.recovery !== undefined || innerAttempt;
   if (!healed && !result.isError && stream === undefined && execution === undefined && inner === undefined) {
     // The common case, kept allocation-light: a call nobody touched that worked.
     const model = agentModel(exec.agent);
-    store.record({ callId: String(exec.callId), tool: exec.name, category: 'ok', outcome: 'passthrough', ruleIds: NO_RULES, tokensSaved: 0, ...(model === undefined ? {} : { model }) });
+    store.record({
+      callId: String(exec.callId),
+      tool: exec.name,
+      category: 'ok',
+      outcome: 'passthrough',
+      ruleIds: NO_RULES,
+      tokensSaved: 0,
+      ...(model === undefined ? {} : { model }),
+    });
     return;
   }
   store.record(buildEvent(state, exec, result, stream, execution, inner, healed));
@@ -98,7 +107,13 @@ function buildEvent(
   }
   const finalCategory = category ?? classifyResult(call, result).category;
   const success = !result.isError;
-  const outcome: TelemetryEventInput['outcome'] = healed ? (success ? 'healed-success' : 'healed-failed') : success ? 'passthrough' : 'passthrough-failed';
+  const outcome: TelemetryEventInput['outcome'] = healed
+    ? success
+      ? 'healed-success'
+      : 'healed-failed'
+    : success
+      ? 'passthrough'
+      : 'passthrough-failed';
   const model = agentModel(exec.agent);
   return {
     callId: String(exec.callId),

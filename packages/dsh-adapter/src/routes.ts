@@ -180,8 +180,10 @@ export function createClearHandler(backend: RouteBackend, allowedHosts: readonly
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
     if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
     if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
-    if (req.headers[ACTION_HEADER] !== CLEAR_HEADER_VALUE) return send(res, 403, { error: `the ${ACTION_HEADER}: ${CLEAR_HEADER_VALUE} header is required` });
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { error: 'send application/json' });
+    if (req.headers[ACTION_HEADER] !== CLEAR_HEADER_VALUE)
+      return send(res, 403, { error: `the ${ACTION_HEADER}: ${CLEAR_HEADER_VALUE} header is required` });
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return send(res, 415, { error: 'send application/json' });
     const body = await readCappedBody(req, MAX_BODY_BYTES);
     if (body === undefined) return send(res, 413, { error: `body larger than ${MAX_BODY_BYTES} bytes` });
     let parsed: unknown;
@@ -190,7 +192,8 @@ export function createClearHandler(backend: RouteBackend, allowedHosts: readonly
     } catch {
       return send(res, 400, { error: 'body is not JSON' });
     }
-    if ((parsed as { confirm?: unknown } | null)?.confirm !== 'clear') return send(res, 400, { error: 'body must be {"confirm":"clear"}' });
+    if ((parsed as { confirm?: unknown } | null)?.confirm !== 'clear')
+      return send(res, 400, { error: 'body must be {"confirm":"clear"}' });
     try {
       await backend.clear();
     } catch {

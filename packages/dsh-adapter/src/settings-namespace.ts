@@ -28,12 +28,18 @@ export type LiveOptions = Pick<ToolNormalizerConfig, LiveOptionName>;
 
 /** The namespace schema: one boolean per live option, default and description taken from `ConfigSchema`. */
 export function liveOptionsSchema(): Schema<Partial<LiveOptions>, LiveOptions> {
-  const properties = ConfigSchema.properties as Record<string, { type?: string; default?: unknown; description?: string }>;
+  const properties = ConfigSchema.properties as Record<
+    string,
+    { type?: string; default?: unknown; description?: string }
+  >;
   const fields: Record<string, Schema> = {};
   for (const name of LIVE_OPTIONS) {
     const property = properties[name];
-    if (property?.type !== 'boolean' || typeof property.default !== 'boolean') throw new Error(`live option ${name} is not a boolean in ConfigSchema`);
-    fields[name] = Schema.boolean().default(property.default).description(property.description ?? '');
+    if (property?.type !== 'boolean' || typeof property.default !== 'boolean')
+      throw new Error(`live option ${name} is not a boolean in ConfigSchema`);
+    fields[name] = Schema.boolean()
+      .default(property.default)
+      .description(property.description ?? '');
   }
   return Schema.object(fields) as unknown as Schema<Partial<LiveOptions>, LiveOptions>;
 }

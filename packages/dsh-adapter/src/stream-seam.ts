@@ -18,7 +18,10 @@ function isToolCallEnd(chunk: StreamChunk): chunk is BlockEnd & { block: ToolCal
 
 /** The `llm/stream` listener. A request that shows the model no tools (e.g. a session title) passes untouched. */
 export function createStreamListener(state: PluginState) {
-  return function onLlmStream(options: GenerateOptions, next: () => AsyncIterable<StreamChunk>): AsyncIterable<StreamChunk> {
+  return function onLlmStream(
+    options: GenerateOptions,
+    next: () => AsyncIterable<StreamChunk>,
+  ): AsyncIterable<StreamChunk> {
     const presented = options.tools;
     if (presented === undefined || presented.length === 0) return next();
     return repairToolCalls(state, options, presented, next());
@@ -49,7 +52,11 @@ async function* repairToolCalls(
 }
 
 /** Returns the repaired chunk, or undefined to keep the original object. */
-function repairBlock(state: PluginState, chunk: BlockEnd & { block: ToolCallBlock }, environment: Environment): StreamChunk | undefined {
+function repairBlock(
+  state: PluginState,
+  chunk: BlockEnd & { block: ToolCallBlock },
+  environment: Environment,
+): StreamChunk | undefined {
   const block = chunk.block;
   let result = normalizeCall({ name: block.name, arguments: block.arguments }, environment, state.toggles);
   if (!result.changed) {
@@ -65,11 +72,17 @@ function repairBlock(state: PluginState, chunk: BlockEnd & { block: ToolCallBloc
     }
   }
   if (!result.changed) {
-    const note = result.diagnostic ? { modelTool: block.name, tool: block.name, receipts: [], diagnostic: result.diagnostic } : undefined;
+    const note = result.diagnostic
+      ? { modelTool: block.name, tool: block.name, receipts: [], diagnostic: result.diagnostic }
+      : undefined;
     state.setStreamNote(String(block.id), note);
     return undefined;
   }
-  const repaired: ToolCallBlock = { ...block, name: result.call.name, arguments: JSON.stringify(result.call.arguments) };
+  const repaired: ToolCallBlock = {
+    ...block,
+    name: result.call.name,
+    arguments: JSON.stringify(result.call.arguments),
+  };
   state.setStreamNote(String(block.id), {
     modelTool: block.name,
     tool: repaired.name,

@@ -21,10 +21,20 @@ interface Seen {
   isError: boolean;
   text: string;
 }
-type Outcome = { directRead: Seen; innerRelativeView: Seen; innerEditUnread: Seen; fileAfterEdit: string; fencedNoDescription: Seen };
+type Outcome = {
+  directRead: Seen;
+  innerRelativeView: Seen;
+  innerEditUnread: Seen;
+  fileAfterEdit: string;
+  fencedNoDescription: Seen;
+};
 
 function runChild(node: string, withPlugin: boolean): Outcome {
-  const out = execFileSync(node, ['--no-warnings', child, bundle, withPlugin ? 'yes' : 'no'], { cwd: packageDir, encoding: 'utf8', timeout: 120_000 });
+  const out = execFileSync(node, ['--no-warnings', child, bundle, withPlugin ? 'yes' : 'no'], {
+    cwd: packageDir,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return JSON.parse(out) as Outcome;
 }
 
@@ -43,7 +53,9 @@ beforeAll(async () => {
     external: ['@deepseek-ai/*'],
     logLevel: 'warning',
     // Like the published bundle: bundled CommonJS dependencies (prom-client, secretlint) call `require` for Node built-ins.
-    banner: { js: "import { createRequire as __tnCreateRequire } from 'node:module';\nconst require = __tnCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __tnCreateRequire } from 'node:module';\nconst require = __tnCreateRequire(import.meta.url);",
+    },
     // Workspace packages from their sources, like the published build (listing conditions drops esbuild's `module`).
     conditions: [SOURCE_CONDITION, 'module'],
   });

@@ -39,7 +39,10 @@ describe('validateConfig', () => {
     [{ autoWrapRunCod: true }, /unknown option "autoWrapRunCod"/],
     [{ allowedHosts: 'dsh.lan' }, /option "allowedHosts" must be an array of host names .*, got string "dsh.lan"/],
     [{ allowedHosts: [42] }, /option "allowedHosts" must be an array of host names .*, got array \[42\]/],
-    [{ allowedHosts: ['http://dsh.lan:5173'] }, /option "allowedHosts" must be an array of host names \(strings like "dsh.lan": no scheme, port, path or wildcard\)/],
+    [
+      { allowedHosts: ['http://dsh.lan:5173'] },
+      /option "allowedHosts" must be an array of host names \(strings like "dsh.lan": no scheme, port, path or wildcard\)/,
+    ],
     [{ allowedHosts: [''] }, /option "allowedHosts" must be an array of host names/],
     ['yes', /config must be an object, got string/],
   ])('rejects %j', (input, message) => {

@@ -16,7 +16,13 @@ afterEach(async () => {
 });
 
 function request(h: Host, tools: GenerateOptions['tools']): GenerateOptions {
-  return deepFreeze({ provider: 'scripted', model: 'scripted-model', messages: [], tools, sessionId: h.agent.id } as GenerateOptions);
+  return deepFreeze({
+    provider: 'scripted',
+    model: 'scripted-model',
+    messages: [],
+    tools,
+    sessionId: h.agent.id,
+  } as GenerateOptions);
 }
 
 const probe = defineContentToolFixture({
@@ -54,9 +60,13 @@ describe('EnvironmentReader on the real tool runtime', () => {
     const unregister = host.ctx.tools.register(probe);
     const during = reader.forRequest(request(host, presented), presented);
     expect(during.tools.some((tool) => tool.name === 'probe_tool')).toBe(true);
-    expect(reader.forExecution({ agent: host.agent, parent: undefined }).tools.some((tool) => tool.name === 'probe_tool')).toBe(true);
+    expect(
+      reader.forExecution({ agent: host.agent, parent: undefined }).tools.some((tool) => tool.name === 'probe_tool'),
+    ).toBe(true);
     unregister();
-    expect(reader.forRequest(request(host, presented), presented).tools.some((tool) => tool.name === 'probe_tool')).toBe(false);
+    expect(
+      reader.forRequest(request(host, presented), presented).tools.some((tool) => tool.name === 'probe_tool'),
+    ).toBe(false);
   });
 
   it('adds what the request presented but the agent view lacks, per request array', async () => {
@@ -64,7 +74,11 @@ describe('EnvironmentReader on the real tool runtime', () => {
     const reader = new EnvironmentReader(host.ctx);
     const registered = host.ctx.tools.schemas(host.agent);
     expect(registered.some((tool) => tool.name === 'run_code')).toBe(false);
-    const runCode = { name: 'run_code', description: 'Run a program', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } };
+    const runCode = {
+      name: 'run_code',
+      description: 'Run a program',
+      parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+    };
     const withRunCode = deepFreeze([...registered, runCode]);
     const both = reader.forRequest(request(host, withRunCode), withRunCode);
     expect(both.mode).toBe('both');
@@ -79,10 +93,14 @@ describe('EnvironmentReader on the real tool runtime', () => {
 
   it('the plugin keeps repairing through the kept environment after a registry change', async () => {
     host = await bootHost();
-    const first = await host.stream(toolCallChunks(0, 'call_a', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'a.md' })));
+    const first = await host.stream(
+      toolCallChunks(0, 'call_a', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'a.md' })),
+    );
     expect(JSON.parse((first.blocks[0] as { arguments: string }).arguments).path).toBe(`${host.dir}/a.md`);
     host.ctx.tools.register(probe);
-    const second = await host.stream(toolCallChunks(0, 'call_b', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'b.md' })));
+    const second = await host.stream(
+      toolCallChunks(0, 'call_b', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'b.md' })),
+    );
     expect(JSON.parse((second.blocks[0] as { arguments: string }).arguments).path).toBe(`${host.dir}/b.md`);
   });
 });

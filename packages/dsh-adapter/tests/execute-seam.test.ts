@@ -24,7 +24,11 @@ describe('FS_NOT_OBSERVED: read, then retry once', () => {
   it('edit of an unread file lands and the model sees one success', async () => {
     host = await bootHost();
     const path = host.file('existing.txt', 'alpha\nbeta\n');
-    const result = await host.execute('edit', { file_path: path, old_string: 'alpha', new_string: 'ALPHA' }, { callId: 'n_e_edit_unread' });
+    const result = await host.execute(
+      'edit',
+      { file_path: path, old_string: 'alpha', new_string: 'ALPHA' },
+      { callId: 'n_e_edit_unread' },
+    );
     expect(result.isError).toBe(false);
     expect(text(result)).toContain('has been updated successfully');
     expect(readFileSync(path, 'utf8')).toBe('ALPHA\nbeta\n');
@@ -48,7 +52,9 @@ describe('FS_NOT_OBSERVED: read, then retry once', () => {
     const read = host.results.find((entry) => entry.callId === 'w1:heal:1');
     expect(read?.name).toBe('read');
     expect(read?.result.isError).toBe(false);
-    expect(result.error?.message).toBe(`${original}\n${text(read!.result)}\nHint: nothing was written; you have now seen the file's current content (above); resend the write if you still mean to replace it.`);
+    expect(result.error?.message).toBe(
+      `${original}\n${text(read!.result)}\nHint: nothing was written; you have now seen the file's current content (above); resend the write if you still mean to replace it.`,
+    );
     expect(text(read!.result)).toContain('old line 2');
     expect(readFileSync(path, 'utf8')).toBe('old line 1\nold line 2\n');
     expect(host.results.map((entry) => entry.callId)).toEqual(['w1:heal:1', 'w1']);
@@ -60,11 +66,15 @@ describe('FS_NOT_OBSERVED: read, then retry once', () => {
 
   it('a refused write whose read fails claims nothing was shown (no "you have now seen the file" hint)', async () => {
     host = await bootHost();
-    host.ctx.on('tools/pre-execute', async (exec, next) => (exec.name === 'read' ? { kind: 'deny', reason: 'reads are disabled' } : next()));
+    host.ctx.on('tools/pre-execute', async (exec, next) =>
+      exec.name === 'read' ? { kind: 'deny', reason: 'reads are disabled' } : next(),
+    );
     const path = host.file('existing.txt', 'old\n');
     const result = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w3' });
     expect(result.error?.info?.code).toBe('FS_NOT_OBSERVED');
-    expect(result.error?.message).toBe(`cannot overwrite existing "${path}" without reading it first — read the file, then retry`);
+    expect(result.error?.message).toBe(
+      `cannot overwrite existing "${path}" without reading it first — read the file, then retry`,
+    );
     expect(host.results.find((entry) => entry.callId === 'w3:heal:1')?.result.isError).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe('old\n');
   });
@@ -83,17 +93,25 @@ describe('FS_NOT_OBSERVED: read, then retry once', () => {
     host = await bootHost({ plugin: { autoObserveFiles: false, errorHints: false } });
     const path = host.file('existing.txt', 'old\n');
     const result = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w2' });
-    expect(text(result)).toBe(`Error: cannot overwrite existing "${path}" without reading it first — read the file, then retry`);
+    expect(text(result)).toBe(
+      `Error: cannot overwrite existing "${path}" without reading it first — read the file, then retry`,
+    );
     expect(host.results.map((entry) => entry.callId)).toEqual(['w2']);
   });
 
   it('a retry that still fails answers with its own error, and is not healed again', async () => {
     host = await bootHost();
     const path = host.file('existing.txt', 'alpha\n');
-    const result = await host.execute('edit', { file_path: path, old_string: 'nowhere', new_string: 'x' }, { callId: 'anchor' });
+    const result = await host.execute(
+      'edit',
+      { file_path: path, old_string: 'nowhere', new_string: 'x' },
+      { callId: 'anchor' },
+    );
     expect(result.isError).toBe(true);
     expect(result.error?.info?.code).toBe('FS_EDIT_NOT_FOUND');
-    expect(host.results.filter((entry) => entry.callId.startsWith('anchor:heal:')).map((entry) => entry.callId)).toEqual(['anchor:heal:1', 'anchor:heal:2']);
+    expect(
+      host.results.filter((entry) => entry.callId.startsWith('anchor:heal:')).map((entry) => entry.callId),
+    ).toEqual(['anchor:heal:1', 'anchor:heal:2']);
     expect(readFileSync(path, 'utf8')).toBe('alpha\n');
   });
 
@@ -112,13 +130,19 @@ describe('FS_STALE_VERSION: never re-applied', () => {
     const path = host.file('stale.txt', 'one\n');
     expect((await host.execute('read', { file_path: path })).isError).toBe(false);
     writeFileSync(path, 'one changed elsewhere\n');
-    const result = await host.execute('edit', { file_path: path, old_string: 'one', new_string: 'ONE' }, { callId: 'stale' });
+    const result = await host.execute(
+      'edit',
+      { file_path: path, old_string: 'one', new_string: 'ONE' },
+      { callId: 'stale' },
+    );
     expect(result.isError).toBe(true);
     const original = `cannot edit "${path}": file changed since it was read — re-read the file, then retry`;
     expect(text(result).startsWith(`Error: ${original}`)).toBe(true);
     expect(text(result).length).toBeGreaterThan(`Error: ${original}`.length);
     expect(readFileSync(path, 'utf8')).toBe('one changed elsewhere\n');
-    expect(host.results.filter((entry) => entry.callId.startsWith('stale:heal:')).map((entry) => entry.name)).toEqual(['read']);
+    expect(host.results.filter((entry) => entry.callId.startsWith('stale:heal:')).map((entry) => entry.name)).toEqual([
+      'read',
+    ]);
   });
 });
 
@@ -135,7 +159,11 @@ describe('str_replace_editor', () => {
     host = await bootHost({ mode: 'code' });
     host.file('guide.md', 'hello guide\n');
     const outer = Symbol('dsh.tool.execution');
-    const result = await host.execute('str_replace_editor', { command: 'view', path: 'guide.md' }, { callId: 'outer:code:1', parent: outer });
+    const result = await host.execute(
+      'str_replace_editor',
+      { command: 'view', path: 'guide.md' },
+      { callId: 'outer:code:1', parent: outer },
+    );
     expect(result.isError).toBe(false);
     expect(text(result)).toContain('hello guide');
   });
@@ -158,7 +186,11 @@ describe('cancellation', () => {
     const path = host.file('existing.txt', 'alpha\n');
     const controller = new AbortController();
     controller.abort();
-    const result = await host.execute('edit', { file_path: path, old_string: 'alpha', new_string: 'A' }, { callId: 'cancelled', signal: controller.signal });
+    const result = await host.execute(
+      'edit',
+      { file_path: path, old_string: 'alpha', new_string: 'A' },
+      { callId: 'cancelled', signal: controller.signal },
+    );
     expect(result.isError).toBe(true);
     expect(host.results.some((entry) => entry.callId.startsWith('cancelled:heal:'))).toBe(false);
     expect(readFileSync(path, 'utf8')).toBe('alpha\n');
@@ -189,7 +221,11 @@ describe('hints and trimming (tools/post-execute)', () => {
     host = await bootHost({ mode: 'both' });
     const path = host.file('a.txt', 'alpha\nbeta\n');
     const outer = Symbol('dsh.tool.execution');
-    const result = await host.execute('read', { file_path: path, offset: 50 }, { callId: 'outer:code:1', rootCallId: 'outer', parent: outer });
+    const result = await host.execute(
+      'read',
+      { file_path: path, offset: 50 },
+      { callId: 'outer:code:1', rootCallId: 'outer', parent: outer },
+    );
     const original = `offset 50 is out of range for "${path}" (2 lines)`;
     expect(result.isError).toBe(true);
     // The run_code bridge rejects the program's promise with exactly error.message.
@@ -205,7 +241,8 @@ describe('hints and trimming (tools/post-execute)', () => {
 });
 
 describe('stack-frame trimming', () => {
-  const frames = '\n    at dispatch (/home/u/.dsh/profiles/node_modules/.pnpm/@deepseek-ai+dsh-tools@0.1.0-rc.8/node_modules/@deepseek-ai/dsh-tools/lib/index.js:3165:12)\n    at async run (/home/u/.dsh/profiles/node_modules/.pnpm/x@1/node_modules/x/worker.cjs:10:5)';
+  const frames =
+    '\n    at dispatch (/home/u/.dsh/profiles/node_modules/.pnpm/@deepseek-ai+dsh-tools@0.1.0-rc.8/node_modules/@deepseek-ai/dsh-tools/lib/index.js:3165:12)\n    at async run (/home/u/.dsh/profiles/node_modules/.pnpm/x@1/node_modules/x/worker.cjs:10:5)';
   const register = (h: Host) =>
     h.ctx.tools.register(
       defineContentToolFixture({

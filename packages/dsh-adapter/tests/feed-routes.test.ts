@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
-import { eventsQueryToSearchParams, type EventsPage, type EventsQuery, type FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import {
+  eventsQueryToSearchParams,
+  type EventsPage,
+  type EventsQuery,
+  type FeedPayload,
+} from '@dsh-tool-normalizer/dashboard-lit/feed';
 import { resolveConfig } from '../src/config.js';
 import { createFeedBackend } from '../src/feed-backend.js';
 import { EVENTS_PATH, STATS_PATH } from '../src/routes.js';
@@ -50,7 +55,9 @@ describe('stats feed additions', () => {
     // Every served option value has a shape the dashboard's payload check accepts.
     for (const option of payload.options ?? []) {
       for (const value of [option.value, option.defaultValue]) {
-        const ok = ['boolean', 'number', 'string'].includes(typeof value) || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+        const ok =
+          ['boolean', 'number', 'string'].includes(typeof value) ||
+          (Array.isArray(value) && value.every((item) => typeof item === 'string'));
         expect(ok, option.name).toBe(true);
       }
     }
@@ -58,7 +65,11 @@ describe('stats feed additions', () => {
 
   it('never serves the value of a secret-bearing option (header values, URL credentials)', async () => {
     const secret = 'Bearer sk-live-abcdef0123456789abcdef';
-    const base = await boot({ otlpHeaders: { Authorization: secret }, otlpEndpoint: 'https://user:hunter2pass@collector.example:4318/v1/metrics', allowedHosts: ['dsh.lan'] });
+    const base = await boot({
+      otlpHeaders: { Authorization: secret },
+      otlpEndpoint: 'https://user:hunter2pass@collector.example:4318/v1/metrics',
+      allowedHosts: ['dsh.lan'],
+    });
     const text = await (await fetch(`${base}${STATS_PATH}`)).text();
     expect(text).not.toContain('sk-live-abcdef0123456789abcdef');
     expect(text).not.toContain('hunter2pass');
@@ -84,7 +95,8 @@ describe('stats feed additions', () => {
 describe('GET events', () => {
   it('pages through the stored events with filters applied on the server', async () => {
     const base = await boot({});
-    for (let index = 0; index < 23; index++) await host!.execute('read', { file_path: `${host!.dir}/missing-${index}.txt` });
+    for (let index = 0; index < 23; index++)
+      await host!.execute('read', { file_path: `${host!.dir}/missing-${index}.txt` });
     await host!.execute('bash', { command: 'exit 3', description: 'fails' });
 
     const first = await eventsPage(base, { tool: 'read', limit: 10 });
@@ -92,7 +104,13 @@ describe('GET events', () => {
     expect(first.events).toHaveLength(10);
     const third = await eventsPage(base, { tool: 'read', limit: 10, offset: 20 });
     expect(third.events).toHaveLength(3);
-    const ids = new Set([...first.events, ...(await eventsPage(base, { tool: 'read', limit: 10, offset: 10 })).events, ...third.events].map((e) => e.id));
+    const ids = new Set(
+      [
+        ...first.events,
+        ...(await eventsPage(base, { tool: 'read', limit: 10, offset: 10 })).events,
+        ...third.events,
+      ].map((e) => e.id),
+    );
     expect(ids.size).toBe(23);
     // Newest first across pages.
     expect(first.events[0]!.at).toBeGreaterThanOrEqual(third.events[2]!.at);
@@ -125,7 +143,13 @@ describe('events past the store count cap', () => {
     const store = createTelemetryStore({ dir, flushIntervalMs: 60_000, maxQueuedEvents: 20_000 });
     try {
       for (let index = 0; index < 10_050; index++) {
-        store.record({ tool: 'read', category: 'fs-not-found', outcome: 'passthrough-failed', ruleIds: [], callId: `c${index}` });
+        store.record({
+          tool: 'read',
+          category: 'fs-not-found',
+          outcome: 'passthrough-failed',
+          ruleIds: [],
+          callId: `c${index}`,
+        });
       }
       await store.flush();
       const backend = createFeedBackend({ config: resolveConfig({}), store: () => store, pluginErrors: () => 0 });

@@ -27,11 +27,20 @@ function text(result: ToolExecutionResult): string {
 }
 
 /** Failing calls of several classes, each in a fresh workspace layout (a, b are files; nothing is read first). */
-const failingCalls: { what: string; name: string; args: (dir: string) => unknown; prepare?: (host: Host) => Promise<void> }[] = [
+const failingCalls: {
+  what: string;
+  name: string;
+  args: (dir: string) => unknown;
+  prepare?: (host: Host) => Promise<void>;
+}[] = [
   { what: 'INVALID_ARGS (write without content)', name: 'write', args: (dir) => ({ file_path: `${dir}/new.txt` }) },
   { what: 'INVALID_ARGS (read without file_path)', name: 'read', args: () => ({ limit: 3 }) },
   { what: 'UNKNOWN_TOOL (a name registered nowhere)', name: 'frobnicate', args: () => ({}) },
-  { what: 'FS_NOT_FOUND (read offset past the end)', name: 'read', args: (dir) => ({ file_path: `${dir}/a.txt`, offset: 50 }) },
+  {
+    what: 'FS_NOT_FOUND (read offset past the end)',
+    name: 'read',
+    args: (dir) => ({ file_path: `${dir}/a.txt`, offset: 50 }),
+  },
   { what: 'FS_NOT_FOUND (no such file)', name: 'read', args: (dir) => ({ file_path: `${dir}/missing.txt` }) },
   {
     what: 'FS_EDIT_NOT_FOUND (anchor missing after a read)',
@@ -41,7 +50,11 @@ const failingCalls: { what: string; name: string; args: (dir: string) => unknown
       await host.execute('read', { file_path: `${host.dir}/a.txt` });
     },
   },
-  { what: 'editor view_range malformed (plain Error, no info)', name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [0] }) },
+  {
+    what: 'editor view_range malformed (plain Error, no info)',
+    name: 'str_replace_editor',
+    args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [0] }),
+  },
 ];
 
 async function runBoth(call: (typeof failingCalls)[number], plugin: Parameters<typeof bootHost>[0]['plugin']) {
@@ -56,8 +69,12 @@ async function runBoth(call: (typeof failingCalls)[number], plugin: Parameters<t
   }
   const [without, withPlugin] = results as [ToolExecutionResult, ToolExecutionResult];
   // The workspace paths differ between the two hosts; compare with the path normalised.
-  const normalise = (value: unknown, dir: string) => JSON.parse(JSON.stringify(value).replaceAll(dir, '<ws>')) as unknown;
-  return { without: normalise(without, dirs[0]!) as ToolExecutionResult, withPlugin: normalise(withPlugin, dirs[1]!) as ToolExecutionResult };
+  const normalise = (value: unknown, dir: string) =>
+    JSON.parse(JSON.stringify(value).replaceAll(dir, '<ws>')) as unknown;
+  return {
+    without: normalise(without, dirs[0]!) as ToolExecutionResult,
+    withPlugin: normalise(withPlugin, dirs[1]!) as ToolExecutionResult,
+  };
 }
 
 describe('an explained error keeps the host error object', () => {
@@ -87,14 +104,23 @@ describe('an explained error keeps the host error object', () => {
     }
   });
 
-  it.each(failingCalls.map((call) => [call.what, call] as const))('errorHints and trimStackTraces off: identical to no plugin (%s)', async (_what, call) => {
-    const { without, withPlugin } = await runBoth(call, { errorHints: false, trimStackTraces: false, breakLoops: false });
-    expect(withPlugin).toEqual(without);
-  });
+  it.each(failingCalls.map((call) => [call.what, call] as const))(
+    'errorHints and trimStackTraces off: identical to no plugin (%s)',
+    async (_what, call) => {
+      const { without, withPlugin } = await runBoth(call, {
+        errorHints: false,
+        trimStackTraces: false,
+        breakLoops: false,
+      });
+      expect(withPlugin).toEqual(without);
+    },
+  );
 });
 
 /** The host's own result for the same calls on a fresh host without the plugin (the last call's result). */
-async function hostAlone(calls: { name: string; args: (dir: string) => unknown }[]): Promise<{ result: ToolExecutionResult; dir: string }> {
+async function hostAlone(
+  calls: { name: string; args: (dir: string) => unknown }[],
+): Promise<{ result: ToolExecutionResult; dir: string }> {
   const host = await boot({ plugin: false });
   host.file('a.txt', 'alpha\nbeta\n');
   let result: ToolExecutionResult | undefined;
@@ -102,14 +128,24 @@ async function hostAlone(calls: { name: string; args: (dir: string) => unknown }
   return { result: result!, dir: host.dir };
 }
 
-const withoutDir = (value: unknown, dir: string) => JSON.parse(JSON.stringify(value).replaceAll(dir, '<ws>')) as unknown;
+const withoutDir = (value: unknown, dir: string) =>
+  JSON.parse(JSON.stringify(value).replaceAll(dir, '<ws>')) as unknown;
 
 const HINTS_OFF = { errorHints: false, trimStackTraces: false } as const;
 
 describe('errorHints and trimStackTraces off, every recovery switch on: each error is the host result', () => {
   /** Each failure class the plugin touches; `healed` is what the host returns for the call the recovery runs. */
-  const classes: { what: string; name: string; args: (dir: string) => unknown; healed?: { name: string; args: (dir: string) => unknown }[] }[] = [
-    { what: 'write over an unread file (FS_NOT_OBSERVED)', name: 'write', args: (dir) => ({ file_path: `${dir}/a.txt`, content: 'new\n' }) },
+  const classes: {
+    what: string;
+    name: string;
+    args: (dir: string) => unknown;
+    healed?: { name: string; args: (dir: string) => unknown }[];
+  }[] = [
+    {
+      what: 'write over an unread file (FS_NOT_OBSERVED)',
+      name: 'write',
+      args: (dir) => ({ file_path: `${dir}/a.txt`, content: 'new\n' }),
+    },
     {
       what: 'edit of an unread file (FS_NOT_OBSERVED): read, then retried',
       name: 'edit',
@@ -132,18 +168,35 @@ describe('errorHints and trimStackTraces off, every recovery switch on: each err
       what: 'view_range past EOF: clamped',
       name: 'str_replace_editor',
       args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [1, 99] }),
-      healed: [{ name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [1, 3] }) }],
+      healed: [
+        { name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [1, 3] }) },
+      ],
     },
-    { what: 'view_range malformed', name: 'str_replace_editor', args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [0] }) },
-    { what: 'invalid arguments (write without content)', name: 'write', args: (dir) => ({ file_path: `${dir}/new.txt` }) },
+    {
+      what: 'view_range malformed',
+      name: 'str_replace_editor',
+      args: (dir) => ({ command: 'view', path: `${dir}/a.txt`, view_range: [0] }),
+    },
+    {
+      what: 'invalid arguments (write without content)',
+      name: 'write',
+      args: (dir) => ({ file_path: `${dir}/new.txt` }),
+    },
     { what: 'unknown tool', name: 'frobnicate', args: () => ({}) },
-    { what: 'read past the end (FS_NOT_FOUND)', name: 'read', args: (dir) => ({ file_path: `${dir}/a.txt`, offset: 50 }) },
+    {
+      what: 'read past the end (FS_NOT_FOUND)',
+      name: 'read',
+      args: (dir) => ({ file_path: `${dir}/a.txt`, offset: 50 }),
+    },
   ];
 
   it.each(classes.map((entry) => [entry.what, entry] as const))('%s', async (_what, entry) => {
     const host = await boot({ plugin: HINTS_OFF });
     host.file('a.txt', 'alpha\nbeta\n');
-    const ours = withoutDir(await host.execute(entry.name, entry.args(host.dir), { callId: 'same' }), host.dir) as ToolExecutionResult;
+    const ours = withoutDir(
+      await host.execute(entry.name, entry.args(host.dir), { callId: 'same' }),
+      host.dir,
+    ) as ToolExecutionResult;
     const expected = await hostAlone(entry.healed ?? [entry]);
     const theirs = withoutDir(expected.result, expected.dir) as ToolExecutionResult;
     if (ours.isError) {
@@ -162,7 +215,9 @@ describe('errorHints and trimStackTraces off, every recovery switch on: each err
     const host = await boot({ plugin: HINTS_OFF });
     const path = host.file('a.txt', 'alpha\nbeta\n');
     const first = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w1' });
-    expect(text(first)).toBe(`Error: cannot overwrite existing "${path}" without reading it first — read the file, then retry`);
+    expect(text(first)).toBe(
+      `Error: cannot overwrite existing "${path}" without reading it first — read the file, then retry`,
+    );
     expect(host.results.filter((entry) => entry.callId.startsWith('w1:heal:'))).toEqual([]);
     const resend = await host.execute('write', { file_path: path, content: 'new\n' }, { callId: 'w2' });
     expect(resend.error?.info?.code).toBe('FS_NOT_OBSERVED');
@@ -189,17 +244,27 @@ describe('errorHints and trimStackTraces off, every recovery switch on: each err
   });
 });
 
-describe('autoObserveFiles off: FS_NOT_OBSERVED results are the host\'s, with at most the hint appended', () => {
+describe("autoObserveFiles off: FS_NOT_OBSERVED results are the host's, with at most the hint appended", () => {
   // dsh-tool-fs already says "read the file, then retry" (no hint adds to that); the editor's text has no remedy.
   it.each([
     ['write', false, (path: string) => ({ file_path: path, content: 'new\n' })],
     ['edit', false, (path: string) => ({ file_path: path, old_string: 'alpha', new_string: 'ALPHA' })],
-    ['str_replace_editor', true, (path: string) => ({ command: 'str_replace', path, old_str: 'alpha', new_str: 'ALPHA' })],
+    [
+      'str_replace_editor',
+      true,
+      (path: string) => ({ command: 'str_replace', path, old_str: 'alpha', new_str: 'ALPHA' }),
+    ],
   ] as const)('%s of an unread file (hinted: %s)', async (name, hinted, args) => {
     const host = await boot({ plugin: { autoObserveFiles: false } });
     const plain = await boot({ plugin: false });
-    const ours = withoutDir(await host.execute(name, args(host.file('a.txt', 'alpha\nbeta\n')), { callId: 'o1' }), host.dir) as ToolExecutionResult;
-    const theirs = withoutDir(await plain.execute(name, args(plain.file('a.txt', 'alpha\nbeta\n')), { callId: 'o1' }), plain.dir) as ToolExecutionResult;
+    const ours = withoutDir(
+      await host.execute(name, args(host.file('a.txt', 'alpha\nbeta\n')), { callId: 'o1' }),
+      host.dir,
+    ) as ToolExecutionResult;
+    const theirs = withoutDir(
+      await plain.execute(name, args(plain.file('a.txt', 'alpha\nbeta\n')), { callId: 'o1' }),
+      plain.dir,
+    ) as ToolExecutionResult;
     expect(ours.error?.info?.code).toBe('FS_NOT_OBSERVED');
     const { message, ...rest } = ours.error!;
     const { message: hostMessage, ...hostRest } = theirs.error!;
@@ -221,13 +286,23 @@ describe('a recovered call is presented as the tool itself would be', () => {
     const without = await boot({ plugin: false });
     const a = withPlugin.file('a.txt', 'alpha\nbeta\n');
     const b = without.file('a.txt', 'alpha\nbeta\n');
-    const recovered = await withPlugin.execute('edit', { file_path: a, old_string: 'alpha', new_string: 'ALPHA' }, { callId: 'e1' });
+    const recovered = await withPlugin.execute(
+      'edit',
+      { file_path: a, old_string: 'alpha', new_string: 'ALPHA' },
+      { callId: 'e1' },
+    );
     await without.execute('read', { file_path: b });
-    const direct = await without.execute('edit', { file_path: b, old_string: 'alpha', new_string: 'ALPHA' }, { callId: 'e1' });
+    const direct = await without.execute(
+      'edit',
+      { file_path: b, old_string: 'alpha', new_string: 'ALPHA' },
+      { callId: 'e1' },
+    );
     expect(recovered.isError).toBe(false);
     expect(readFileSync(a, 'utf8')).toBe('ALPHA\nbeta\n');
     expect(recovered.meta).toBeDefined();
-    expect(JSON.stringify(recovered.meta).replaceAll(withPlugin.dir, '<ws>')).toBe(JSON.stringify(direct.meta).replaceAll(without.dir, '<ws>'));
+    expect(JSON.stringify(recovered.meta).replaceAll(withPlugin.dir, '<ws>')).toBe(
+      JSON.stringify(direct.meta).replaceAll(without.dir, '<ws>'),
+    );
     expect(text(recovered).replaceAll(withPlugin.dir, '<ws>')).toBe(text(direct).replaceAll(without.dir, '<ws>'));
     // The nested retry itself has no meta (the host computes it only at top level): the value was re-presented.
     expect(withPlugin.results.find((entry) => entry.callId === 'e1:heal:2')?.result.meta).toBeUndefined();
@@ -249,7 +324,9 @@ describe('loops: identical failures per session', () => {
       `${original}\nHint: this is the 2nd identical failure of this edit call (same arguments, same error); sending it again unchanged will fail again: the text to replace is not in "${path}": read the file and copy the exact current text into old_string.`,
     );
     const third = await edit();
-    expect(third.error?.message).toMatch(/^old_string was not found in ".*"\nHint: this is the 3rd identical failure of this edit call \(same arguments, same error\)\. Stop retrying it: change approach .* or ask the user\.$/);
+    expect(third.error?.message).toMatch(
+      /^old_string was not found in ".*"\nHint: this is the 3rd identical failure of this edit call \(same arguments, same error\)\. Stop retrying it: change approach .* or ask the user\.$/,
+    );
     // Different arguments are a different failure.
     const other = await host.execute('edit', { file_path: path, old_string: 'elsewhere', new_string: 'x' });
     expect(other.error?.message).toBe(`old_string was not found in "${path}"`);
@@ -260,7 +337,9 @@ describe('loops: identical failures per session', () => {
     await host.execute('write', { file_path: `${host.dir}/new.txt` });
     const second = await host.execute('write', { file_path: `${host.dir}/new.txt` });
     expect(second.error?.info?.code).toBe('INVALID_ARGS');
-    expect(second.error?.message).toMatch(/^invalid arguments: missing required property "content"\nHint: this is the 2nd identical failure of this write call .*must include "content"\.$/);
+    expect(second.error?.message).toMatch(
+      /^invalid arguments: missing required property "content"\nHint: this is the 2nd identical failure of this write call .*must include "content"\.$/,
+    );
   });
 
   it('breakLoops off: every repeat gets the ordinary hint', async () => {
@@ -274,7 +353,13 @@ describe('loops: identical failures per session', () => {
     const host = await boot();
     await host.execute('bash', { command: 'echo hi' });
     const otherAgent = { ...host.agent, id: 'another-session' } as typeof host.agent;
-    const elsewhere = await host.ctx.tools.execute({ callId: 'x' as never, name: 'bash', arguments: { command: 'echo hi' }, agent: otherAgent, signal: new AbortController().signal });
+    const elsewhere = await host.ctx.tools.execute({
+      callId: 'x' as never,
+      name: 'bash',
+      arguments: { command: 'echo hi' },
+      agent: otherAgent,
+      signal: new AbortController().signal,
+    });
     expect(elsewhere.error?.message).not.toMatch(/identical failure/);
     for (let i = 0; i < 400; i += 1) await host.execute('bash', { command: `echo ${i}` });
     // The oldest fingerprints were forgotten: the first call counts as new again.
@@ -299,7 +384,9 @@ describe('loops: identical failures per session', () => {
 describe('errors that never pass tools/execute (a pre-execute denial)', () => {
   it('the first denial is left as the host wrote it; an identical second one gets the loop hint through post-execute', async () => {
     const host = await boot();
-    host.ctx.on('tools/pre-execute', async (exec, next) => (exec.name === 'write' ? { kind: 'deny', reason: 'writes are disabled by policy' } : next()));
+    host.ctx.on('tools/pre-execute', async (exec, next) =>
+      exec.name === 'write' ? { kind: 'deny', reason: 'writes are disabled by policy' } : next(),
+    );
     const path = `${host.dir}/denied.txt`;
     const first = await host.execute('write', { file_path: path, content: 'x' });
     expect(first.isError).toBe(true);
@@ -307,7 +394,9 @@ describe('errors that never pass tools/execute (a pre-execute denial)', () => {
     expect(first.error).toEqual({ message: 'writes are disabled by policy' });
     const second = await host.execute('write', { file_path: path, content: 'x' });
     // A block's message is its feedback text, which carries the `Error: ` the host would have written.
-    expect(text(second)).toMatch(/^Error: writes are disabled by policy\nHint: this is the 2nd identical failure of this write call/);
+    expect(text(second)).toMatch(
+      /^Error: writes are disabled by policy\nHint: this is the 2nd identical failure of this write call/,
+    );
     expect(second.error).toEqual({ message: text(second) });
   });
 });
@@ -316,8 +405,16 @@ describe('PluginErrors never throws', () => {
   it('reports a thrown value whose toString and message getter throw', () => {
     const warnings: string[] = [];
     const errors = new PluginErrors({ warn: (message) => warnings.push(message) });
-    const poison = { toString: () => { throw new Error('no'); } };
-    const hostileError = Object.defineProperty(new Error('x'), 'message', { get() { throw poison; } });
+    const poison = {
+      toString: () => {
+        throw new Error('no');
+      },
+    };
+    const hostileError = Object.defineProperty(new Error('x'), 'message', {
+      get() {
+        throw poison;
+      },
+    });
     expect(() => errors.report('tools/execute', poison)).not.toThrow();
     expect(() => errors.report('tools/execute', hostileError)).not.toThrow();
     expect(() => errors.report('tools/execute', Object.create(null))).not.toThrow();

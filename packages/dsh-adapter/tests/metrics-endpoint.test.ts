@@ -13,7 +13,17 @@ import * as plugin from '../src/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
-import { FleetCounters, LABEL_CAPS, MAX_SERIES, PLUGIN_VERSION, configForDisplay, meterStore, processFleetCounters, processIdentity, storeCountsDroppedEvents } from '../src/metrics.js';
+import {
+  FleetCounters,
+  LABEL_CAPS,
+  MAX_SERIES,
+  PLUGIN_VERSION,
+  configForDisplay,
+  meterStore,
+  processFleetCounters,
+  processIdentity,
+  storeCountsDroppedEvents,
+} from '../src/metrics.js';
 import { METRICS_PATH, METRIC_NAMES, createMetricsHandler } from '../src/metrics-prometheus.js';
 import { bootHost, type Host } from './support/composition.js';
 import { parseExposition, sumOf, type Sample } from './support/exposition.js';
@@ -24,7 +34,10 @@ afterEach(async () => {
   host = undefined;
 });
 
-async function scrape(h: Host, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; text: string }> {
+async function scrape(
+  h: Host,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(`http://127.0.0.1:${h.ctx.webServer.port}${METRICS_PATH}`, { headers });
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 }
@@ -58,7 +71,8 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
     await host.execute('read', { file_path: `${path}.missing` }); // the same failure again: a repeat caught
     const after = await samples(host);
     const stats = await host.stats();
-    const delta = (name: string, where: Record<string, string> = {}) => sumOf(after, name, where) - sumOf(before, name, where);
+    const delta = (name: string, where: Record<string, string> = {}) =>
+      sumOf(after, name, where) - sumOf(before, name, where);
 
     expect(stats.totals.calls).toBe(4);
     expect(delta(METRIC_NAMES.calls)).toBe(stats.totals.calls);
@@ -82,7 +96,13 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
     await host.execute('read', { file_path: `${host.dir}/nothing-here` });
     const got = await scrape(host);
     expect(got.type).toMatch(/^text\/plain; version=0\.0\.4/);
-    for (const name of [METRIC_NAMES.calls, METRIC_NAMES.heals, METRIC_NAMES.savedTokens, METRIC_NAMES.repeats, METRIC_NAMES.pluginErrors]) {
+    for (const name of [
+      METRIC_NAMES.calls,
+      METRIC_NAMES.heals,
+      METRIC_NAMES.savedTokens,
+      METRIC_NAMES.repeats,
+      METRIC_NAMES.pluginErrors,
+    ]) {
       expect(got.text).toContain(`# TYPE ${name} counter`);
       expect(got.text).toMatch(new RegExp(`# HELP ${name} \\S`));
       expect(name.endsWith('_total')).toBe(true);
@@ -95,7 +115,9 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
   it('serves OpenMetrics when the scraper asks for it (what Prometheus sends by default)', async () => {
     host = await bootHost({ web: true });
     await host.execute('read', { file_path: `${host.dir}/nothing-here` });
-    const got = await scrape(host, { accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' });
+    const got = await scrape(host, {
+      accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5',
+    });
     expect(got.status).toBe(200);
     expect(got.type).toMatch(/^application\/openmetrics-text/);
     expect(got.text.trimEnd().endsWith('# EOF')).toBe(true);
@@ -144,7 +166,14 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
   });
 
   it('does not leak OTLP header values or URL credentials through the stats route', async () => {
-    host = await bootHost({ web: true, plugin: { otlpEndpoint: 'http://user:hunter2pass@127.0.0.1:9/v1/metrics', otlpHeaders: { authorization: 'Bearer sk-live-0123456789abcdef' }, otlpIntervalMs: 600_000 } });
+    host = await bootHost({
+      web: true,
+      plugin: {
+        otlpEndpoint: 'http://user:hunter2pass@127.0.0.1:9/v1/metrics',
+        otlpHeaders: { authorization: 'Bearer sk-live-0123456789abcdef' },
+        otlpIntervalMs: 600_000,
+      },
+    });
     const text = await (await fetch(`http://127.0.0.1:${host.ctx.webServer.port}${plugin.STATS_PATH}`)).text();
     expect(text).toContain('otlpHeaders');
     expect(text).not.toContain('sk-live-0123456789abcdef');
@@ -153,11 +182,19 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
 });
 
 describe('FleetCounters', () => {
-  const call = (tool: string, category = 'ok', outcome: 'passthrough' | 'healed-success' = 'passthrough', extra: object = {}) => ({ tool, category, outcome, ruleIds: [] as string[], tokensSaved: 0, ...extra });
+  const call = (
+    tool: string,
+    category = 'ok',
+    outcome: 'passthrough' | 'healed-success' = 'passthrough',
+    extra: object = {},
+  ) => ({ tool, category, outcome, ruleIds: [] as string[], tokensSaved: 0, ...extra });
 
   it('folds tool, category and model names past their caps into "other" and counts every call', () => {
     const counters = new FleetCounters();
-    for (let i = 0; i < LABEL_CAPS.tool + 50; i += 1) counters.count(call(`tool_${i}`, `cat_${i % (LABEL_CAPS.category + 20)}`, 'passthrough', { model: `model-${i % 40}` }));
+    for (let i = 0; i < LABEL_CAPS.tool + 50; i += 1)
+      counters.count(
+        call(`tool_${i}`, `cat_${i % (LABEL_CAPS.category + 20)}`, 'passthrough', { model: `model-${i % 40}` }),
+      );
     const rows = [...counters.calls.rows()];
     const tools = new Set(rows.map((row) => row.labels.tool));
     const categories = new Set(rows.map((row) => row.labels.category));
@@ -171,7 +208,10 @@ describe('FleetCounters', () => {
 
   it('bounds the number of series and keeps the outcome when folding', () => {
     const counters = new FleetCounters();
-    for (let i = 0; i < MAX_SERIES + 500; i += 1) counters.count(call(`t${i % 150}`, `c${Math.floor(i / 150) % 90}`, i % 2 === 0 ? 'passthrough' : 'healed-success'));
+    for (let i = 0; i < MAX_SERIES + 500; i += 1)
+      counters.count(
+        call(`t${i % 150}`, `c${Math.floor(i / 150) % 90}`, i % 2 === 0 ? 'passthrough' : 'healed-success'),
+      );
     expect(counters.calls.size).toBeLessThanOrEqual(MAX_SERIES + 2);
     const rows = [...counters.calls.rows()];
     expect(rows.reduce((sum, row) => sum + row.value, 0)).toBe(MAX_SERIES + 500);
@@ -190,7 +230,8 @@ describe('FleetCounters', () => {
 
   it('shows a name only the secret scan would catch, or any name that is not identifier-like, as "redacted"', () => {
     const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-    const random = (n: number) => Array.from({ length: n }, () => alnum[Math.floor(Math.random() * alnum.length)]).join('');
+    const random = (n: number) =>
+      Array.from({ length: n }, () => alnum[Math.floor(Math.random() * alnum.length)]).join('');
     const sendgrid = `SG.${random(22)}.${random(43)}`;
     const linear = `lin_api_${random(40)}`;
     const counters = new FleetCounters();
@@ -207,12 +248,31 @@ describe('FleetCounters', () => {
 
   it('counts each rule once per call, heals only for healed outcomes, repeats by tool', () => {
     const counters = new FleetCounters();
-    counters.count(call('edit', 'fs-not-observed', 'healed-success', { ruleIds: ['recover.observe-then-retry', 'recover.observe-then-retry'], tokensSaved: 120 }));
-    counters.count(call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'], repeat: 2 }));
+    counters.count(
+      call('edit', 'fs-not-observed', 'healed-success', {
+        ruleIds: ['recover.observe-then-retry', 'recover.observe-then-retry'],
+        tokensSaved: 120,
+      }),
+    );
+    counters.count(
+      call('read', 'fs-not-found', 'passthrough', {
+        outcome: 'passthrough-failed',
+        ruleIds: ['hint.repeat-failure'],
+        repeat: 2,
+      }),
+    );
     // a healed-failed repeat: the loop hint is not a heal rule
-    counters.count(call('edit', 'fs-edit-anchor', 'passthrough', { outcome: 'healed-failed', ruleIds: ['args.rename-alias', 'hint.repeat-failure'], repeat: 3 }));
+    counters.count(
+      call('edit', 'fs-edit-anchor', 'passthrough', {
+        outcome: 'healed-failed',
+        ruleIds: ['args.rename-alias', 'hint.repeat-failure'],
+        repeat: 3,
+      }),
+    );
     // the rule id alone (no repeat number) is not a repeat caught: the store would not count it either
-    counters.count(call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'] }));
+    counters.count(
+      call('read', 'fs-not-found', 'passthrough', { outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'] }),
+    );
     expect([...counters.heals.rows()]).toEqual([
       { labels: { rule: 'recover.observe-then-retry', outcome: 'healed-success' }, value: 1 },
       { labels: { rule: 'args.rename-alias', outcome: 'healed-failed' }, value: 1 },
@@ -244,14 +304,19 @@ describe('FleetCounters', () => {
   });
 
   it('hides OTLP header values and URL credentials from the displayed config', () => {
-    const shown = configForDisplay({ otlpEndpoint: 'https://u:secretpw@example.com/v1/metrics', otlpHeaders: { 'x-api-key': 'abc123def456' } });
+    const shown = configForDisplay({
+      otlpEndpoint: 'https://u:secretpw@example.com/v1/metrics',
+      otlpHeaders: { 'x-api-key': 'abc123def456' },
+    });
     expect(JSON.stringify(shown)).not.toContain('abc123def456');
     expect(JSON.stringify(shown)).not.toContain('secretpw');
     expect(Object.keys(shown.otlpHeaders)).toEqual(['x-api-key']);
   });
 
   it('PLUGIN_VERSION is the published package version', () => {
-    const manifest = JSON.parse(readFileSync(new URL('../../dsh-tool-normalizer/package.json', import.meta.url), 'utf8')) as { version: string };
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../dsh-tool-normalizer/package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
     expect(PLUGIN_VERSION).toBe(manifest.version);
   });
 });
@@ -260,8 +325,15 @@ describe('dropped events', () => {
   it('a real store whose queue overflows: the endpoint serves its per-process drops, kept after the store closes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tn-metrics-dropped-'));
     const counters = new FleetCounters();
-    const store = meterStore(counters, createTelemetryStore({ dir, maxQueuedEvents: 3, flushIntervalMs: 60_000, warn: () => undefined }));
-    const handler = createMetricsHandler({ counters, identity: processIdentity(), hasDroppedEvents: () => storeCountsDroppedEvents(store) });
+    const store = meterStore(
+      counters,
+      createTelemetryStore({ dir, maxQueuedEvents: 3, flushIntervalMs: 60_000, warn: () => undefined }),
+    );
+    const handler = createMetricsHandler({
+      counters,
+      identity: processIdentity(),
+      hasDroppedEvents: () => storeCountsDroppedEvents(store),
+    });
     const server = createServer((req, res) => void handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -274,7 +346,14 @@ describe('dropped events', () => {
     };
     try {
       expect(await droppedNow()).toBe(0);
-      for (let i = 0; i < 10; i += 1) store.record({ tool: 'read', category: 'fs-not-found', outcome: 'passthrough-failed', ruleIds: [], error: `missing ${i}` });
+      for (let i = 0; i < 10; i += 1)
+        store.record({
+          tool: 'read',
+          category: 'fs-not-found',
+          outcome: 'passthrough-failed',
+          ruleIds: [],
+          error: `missing ${i}`,
+        });
       expect(await droppedNow()).toBe(7); // 10 queued into a ring of 3, before any flush
       await store.flush();
       const stats = store.stats();

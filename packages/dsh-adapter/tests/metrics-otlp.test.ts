@@ -14,7 +14,10 @@ import { PLUGIN_VERSION, processFleetCounters } from '../src/metrics.js';
 import { OTLP_METRIC_NAMES, startOtlpPush } from '../src/metrics-otlp.js';
 import { bootHost, type Host } from './support/composition.js';
 
-const AnyValue = Type.Object({ stringValue: Type.Optional(Type.String()), intValue: Type.Optional(Type.Union([Type.String(), Type.Number()])) });
+const AnyValue = Type.Object({
+  stringValue: Type.Optional(Type.String()),
+  intValue: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+});
 const KeyValue = Type.Object({ key: Type.String(), value: AnyValue });
 const NumberDataPoint = Type.Object({
   attributes: Type.Optional(Type.Array(KeyValue)),
@@ -27,14 +30,25 @@ const Metric = Type.Object({
   name: Type.String(),
   description: Type.Optional(Type.String()),
   unit: Type.Optional(Type.String()),
-  sum: Type.Optional(Type.Object({ dataPoints: Type.Array(NumberDataPoint), aggregationTemporality: Type.Number(), isMonotonic: Type.Boolean() })),
+  sum: Type.Optional(
+    Type.Object({
+      dataPoints: Type.Array(NumberDataPoint),
+      aggregationTemporality: Type.Number(),
+      isMonotonic: Type.Boolean(),
+    }),
+  ),
 });
 /** The OTLP/JSON `ExportMetricsServiceRequest` (opentelemetry-proto, metrics/v1), the fields this test reads. */
 const ExportMetricsServiceRequest = Type.Object({
   resourceMetrics: Type.Array(
     Type.Object({
       resource: Type.Object({ attributes: Type.Array(KeyValue) }),
-      scopeMetrics: Type.Array(Type.Object({ scope: Type.Object({ name: Type.String(), version: Type.Optional(Type.String()) }), metrics: Type.Array(Metric) })),
+      scopeMetrics: Type.Array(
+        Type.Object({
+          scope: Type.Object({ name: Type.String(), version: Type.Optional(Type.String()) }),
+          metrics: Type.Array(Metric),
+        }),
+      ),
     }),
   ),
 });
@@ -62,7 +76,10 @@ beforeEach(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      if (!Value.Check(ExportMetricsServiceRequest, body)) throw new Error(`not an OTLP metrics request: ${JSON.stringify([...Value.Errors(ExportMetricsServiceRequest, body)].slice(0, 3))}`);
+      if (!Value.Check(ExportMetricsServiceRequest, body))
+        throw new Error(
+          `not an OTLP metrics request: ${JSON.stringify([...Value.Errors(ExportMetricsServiceRequest, body)].slice(0, 3))}`,
+        );
       received.push({ path: req.url ?? '', headers: req.headers, body });
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end('{}');
@@ -79,11 +96,15 @@ afterEach(async () => {
 });
 
 function attributes(list: readonly Static<typeof KeyValue>[] | undefined): Record<string, string> {
-  return Object.fromEntries((list ?? []).map((entry) => [entry.key, entry.value.stringValue ?? String(entry.value.intValue)]));
+  return Object.fromEntries(
+    (list ?? []).map((entry) => [entry.key, entry.value.stringValue ?? String(entry.value.intValue)]),
+  );
 }
 
 function metric(request: ExportRequest, name: string) {
-  return request.resourceMetrics.flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics)).find((entry) => entry.name === name);
+  return request.resourceMetrics
+    .flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics))
+    .find((entry) => entry.name === name);
 }
 
 function pointValue(point: Static<typeof NumberDataPoint>): number {
@@ -92,7 +113,14 @@ function pointValue(point: Static<typeof NumberDataPoint>): number {
 
 describe('OTLP/HTTP push', () => {
   it('pushes the process counters with resource attributes and the configured headers; a dispose pushes a final collection', async () => {
-    host = await bootHost({ plugin: { otlpEndpoint: endpoint, otlpHeaders: { authorization: 'Bearer otlp-test-token', 'x-team': 'tools' }, otlpIntervalMs: 600_000 }, meteredTokens: 900 });
+    host = await bootHost({
+      plugin: {
+        otlpEndpoint: endpoint,
+        otlpHeaders: { authorization: 'Bearer otlp-test-token', 'x-team': 'tools' },
+        otlpIntervalMs: 600_000,
+      },
+      meteredTokens: 900,
+    });
     const unread = host.file('unread.txt', 'beta\n');
     await host.execute('edit', { file_path: unread, old_string: 'beta', new_string: 'B' });
     await host.execute('read', { file_path: `${host.dir}/nothing-here` });
@@ -107,7 +135,12 @@ describe('OTLP/HTTP push', () => {
     expect(last.headers['x-team']).toBe('tools');
 
     const resource = attributes(last.body.resourceMetrics[0]!.resource.attributes);
-    expect(resource).toMatchObject({ 'service.name': 'dsh-tool-normalizer', 'service.version': PLUGIN_VERSION, 'service.instance.id': processFleetCounters().instanceId, 'process.runtime.version': process.versions.node });
+    expect(resource).toMatchObject({
+      'service.name': 'dsh-tool-normalizer',
+      'service.version': PLUGIN_VERSION,
+      'service.instance.id': processFleetCounters().instanceId,
+      'process.runtime.version': process.versions.node,
+    });
     expect(resource['host.name']).toBeTruthy();
     expect(resource['dsh.version']).toBeTruthy();
 
@@ -116,27 +149,64 @@ describe('OTLP/HTTP push', () => {
     expect(calls?.sum).toMatchObject({ aggregationTemporality: CUMULATIVE, isMonotonic: true });
     expect(calls?.unit).toBe('{call}');
     const expected = new Map([...counters.calls.rows()].map((row) => [JSON.stringify(row.labels), row.value]));
-    const pushed = new Map(calls!.sum!.dataPoints.map((point) => {
-      const labels = attributes(point.attributes);
-      return [JSON.stringify({ tool: labels.tool, category: labels.category, outcome: labels.outcome, model: labels.model }), pointValue(point)];
-    }));
+    const pushed = new Map(
+      calls!.sum!.dataPoints.map((point) => {
+        const labels = attributes(point.attributes);
+        return [
+          JSON.stringify({
+            tool: labels.tool,
+            category: labels.category,
+            outcome: labels.outcome,
+            model: labels.model,
+          }),
+          pointValue(point),
+        ];
+      }),
+    );
     expect(pushed).toEqual(expected);
-    expect(pushed.get(JSON.stringify({ tool: 'edit', category: 'fs-not-observed', outcome: 'healed-success', model: 'scripted-model' }))).toBeGreaterThanOrEqual(1);
+    expect(
+      pushed.get(
+        JSON.stringify({
+          tool: 'edit',
+          category: 'fs-not-observed',
+          outcome: 'healed-success',
+          model: 'scripted-model',
+        }),
+      ),
+    ).toBeGreaterThanOrEqual(1);
 
     const heals = metric(last.body, OTLP_METRIC_NAMES.heals)!;
-    const observeThenRetry = heals.sum!.dataPoints.find((point) => attributes(point.attributes).rule === 'recover.observe-then-retry');
-    expect(observeThenRetry && pointValue(observeThenRetry)).toBe([...counters.heals.rows()].find((row) => row.labels.rule === 'recover.observe-then-retry')?.value);
+    const observeThenRetry = heals.sum!.dataPoints.find(
+      (point) => attributes(point.attributes).rule === 'recover.observe-then-retry',
+    );
+    expect(observeThenRetry && pointValue(observeThenRetry)).toBe(
+      [...counters.heals.rows()].find((row) => row.labels.rule === 'recover.observe-then-retry')?.value,
+    );
     const saved = metric(last.body, OTLP_METRIC_NAMES.savedTokens)!;
     expect(saved.unit).toBe('{token}');
-    expect(saved.sum!.dataPoints.reduce((sum, point) => sum + pointValue(point), 0)).toBe([...counters.savedTokens.rows()].reduce((sum, row) => sum + row.value, 0));
+    expect(saved.sum!.dataPoints.reduce((sum, point) => sum + pointValue(point), 0)).toBe(
+      [...counters.savedTokens.rows()].reduce((sum, row) => sum + row.value, 0),
+    );
     const repeats = metric(last.body, OTLP_METRIC_NAMES.repeats)!;
-    expect(repeats.sum!.dataPoints.some((point) => attributes(point.attributes).tool === 'read' && pointValue(point) >= 1)).toBe(true);
-    expect(pointValue(metric(last.body, OTLP_METRIC_NAMES.pluginErrors)!.sum!.dataPoints[0]!)).toBe(counters.pluginErrors.value);
+    expect(
+      repeats.sum!.dataPoints.some((point) => attributes(point.attributes).tool === 'read' && pointValue(point) >= 1),
+    ).toBe(true);
+    expect(pointValue(metric(last.body, OTLP_METRIC_NAMES.pluginErrors)!.sum!.dataPoints[0]!)).toBe(
+      counters.pluginErrors.value,
+    );
   });
 
   it('pushes every interval, and values only go up', async () => {
     const counters = processFleetCounters();
-    const push = startOtlpPush({ endpoint, headers: {}, intervalMs: 1000, counters, identity: { host: 'h', dshVersion: 'x', pluginVersion: PLUGIN_VERSION, nodeVersion: '0' }, hasDroppedEvents: () => false, onError: () => {} });
+    const push = startOtlpPush({
+      endpoint,
+      headers: {},
+      intervalMs: 1000,
+      counters,
+      identity: { host: 'h', dshVersion: 'x', pluginVersion: PLUGIN_VERSION, nodeVersion: '0' },
+      hasDroppedEvents: () => false,
+      onError: () => {},
+    });
     try {
       counters.count({ tool: 'otlp_probe', category: 'ok', outcome: 'passthrough', ruleIds: [] });
       await push.flush();
@@ -146,7 +216,9 @@ describe('OTLP/HTTP push', () => {
       await push.stop();
     }
     const probe = received.map((request) => {
-      const point = metric(request.body, OTLP_METRIC_NAMES.calls)!.sum!.dataPoints.find((entry) => attributes(entry.attributes).tool === 'otlp_probe');
+      const point = metric(request.body, OTLP_METRIC_NAMES.calls)!.sum!.dataPoints.find(
+        (entry) => attributes(entry.attributes).tool === 'otlp_probe',
+      );
       return point === undefined ? 0 : pointValue(point);
     });
     expect(probe.slice(0, 2)).toEqual([1, 2]);
@@ -157,7 +229,15 @@ describe('OTLP/HTTP push', () => {
     status = 503;
     const warnings: string[] = [];
     const counters = processFleetCounters();
-    const push = startOtlpPush({ endpoint, headers: {}, intervalMs: 1000, counters, identity: { host: 'h', dshVersion: 'x', pluginVersion: PLUGIN_VERSION, nodeVersion: '0' }, hasDroppedEvents: () => false, onError: (message) => warnings.push(message) });
+    const push = startOtlpPush({
+      endpoint,
+      headers: {},
+      intervalMs: 1000,
+      counters,
+      identity: { host: 'h', dshVersion: 'x', pluginVersion: PLUGIN_VERSION, nodeVersion: '0' },
+      hasDroppedEvents: () => false,
+      onError: (message) => warnings.push(message),
+    });
     await push.flush().catch(() => {});
     await push.stop();
     expect(received.length).toBeGreaterThanOrEqual(1);

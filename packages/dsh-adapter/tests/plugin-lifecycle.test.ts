@@ -83,7 +83,9 @@ describe('config validation at load', () => {
     await ctx.plugin(SystemPrompt);
     await ctx.plugin(ToolRuntime);
     const fiber = ctx.plugin(plugin, { autoWrapRunCode: 'yes' } as never);
-    await expect(fiber.then(() => 'loaded')).rejects.toThrow(/option "autoWrapRunCode" must be a boolean, got string "yes"/);
+    await expect(fiber.then(() => 'loaded')).rejects.toThrow(
+      /option "autoWrapRunCode" must be a boolean, got string "yes"/,
+    );
     expect(listenerCounts(ctx)['tools/execute']).toBe(0);
   });
 
@@ -92,7 +94,9 @@ describe('config validation at load', () => {
     await ctx.plugin(SystemPrompt);
     await ctx.plugin(ToolRuntime);
     const fiber = ctx.plugin(plugin, { allowedHosts: ['http://dsh.lan:5173'] } as never);
-    await expect(fiber.then(() => 'loaded')).rejects.toThrow(/option "allowedHosts" must be an array of host names .*got array \["http:\/\/dsh.lan:5173"\]/);
+    await expect(fiber.then(() => 'loaded')).rejects.toThrow(
+      /option "allowedHosts" must be an array of host names .*got array \["http:\/\/dsh.lan:5173"\]/,
+    );
     expect(listenerCounts(ctx)['tools/execute']).toBe(0);
   });
 });

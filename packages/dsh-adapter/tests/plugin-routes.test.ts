@@ -72,7 +72,11 @@ describe('POST clear', () => {
     await host.execute('read', { file_path: `${host.dir}/missing.txt` });
     const bodyless = await fetch(`${base}${CLEAR_PATH}`, { method: 'POST' });
     expect(bodyless.status).toBe(403);
-    const form = await fetch(`${base}${CLEAR_PATH}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=clear' });
+    const form = await fetch(`${base}${CLEAR_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'confirm=clear',
+    });
     expect(form.status).toBe(403);
     const noJson = await fetch(`${base}${CLEAR_PATH}`, clearInit({ headers: { 'content-type': 'text/plain' } }));
     expect(noJson.status).toBe(415);
@@ -92,14 +96,23 @@ describe('POST clear', () => {
 });
 
 /** One request to the real server on 127.0.0.1 with the given `Host` header (what a rebound browser page sends). */
-function requestWithHost(port: number, host: string, init: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: unknown }> {
+function requestWithHost(
+  port: number,
+  host: string,
+  init: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: init.method, path: init.path, headers: { ...init.headers, host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: init.method, path: init.path, headers: { ...init.headers, host } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -112,21 +125,30 @@ const clearRequest = (origin: string) => ({
   body: JSON.stringify({ confirm: 'clear' }),
 });
 
-const callCount = async () => ((await (await fetch(`${base}${STATS_PATH}`)).json()) as { totals: { calls: number } }).totals.calls;
+const callCount = async () =>
+  ((await (await fetch(`${base}${STATS_PATH}`)).json()) as { totals: { calls: number } }).totals.calls;
 
 describe('DNS rebinding (Host check)', () => {
   it('refuses a rebound page for stats and clear, and names the option to set', async () => {
     await host.execute('read', { file_path: `${host.dir}/missing.txt` });
     const port = host.ctx.webServer.port;
     const origin = 'http://attacker.example';
-    const stats = await requestWithHost(port, 'attacker.example', { method: 'GET', path: STATS_PATH, headers: { origin, 'sec-fetch-site': 'same-origin' } });
+    const stats = await requestWithHost(port, 'attacker.example', {
+      method: 'GET',
+      path: STATS_PATH,
+      headers: { origin, 'sec-fetch-site': 'same-origin' },
+    });
     expect(stats.status).toBe(403);
     expect(stats.body).toEqual({ error: expect.stringContaining('allowedHosts') });
     expect(stats.body).not.toHaveProperty('totals');
     const clear = await requestWithHost(port, 'attacker.example', clearRequest(origin));
     expect(clear.status).toBe(403);
     expect(clear.body).toEqual({ error: expect.stringContaining('allowedHosts') });
-    const withPort = await requestWithHost(port, `attacker.example:${port}`, clearRequest(`http://attacker.example:${port}`));
+    const withPort = await requestWithHost(
+      port,
+      `attacker.example:${port}`,
+      clearRequest(`http://attacker.example:${port}`),
+    );
     expect(withPort.status).toBe(403);
     expect(await callCount()).toBe(1);
   });
@@ -135,7 +157,11 @@ describe('DNS rebinding (Host check)', () => {
     await host.execute('read', { file_path: `${host.dir}/missing.txt` });
     const port = host.ctx.webServer.port;
     const hostHeader = `${name}:${port}`;
-    const stats = await requestWithHost(port, hostHeader, { method: 'GET', path: STATS_PATH, headers: { origin: `http://${hostHeader}` } });
+    const stats = await requestWithHost(port, hostHeader, {
+      method: 'GET',
+      path: STATS_PATH,
+      headers: { origin: `http://${hostHeader}` },
+    });
     expect(stats.status).toBe(200);
     expect(stats.body).toMatchObject({ totals: { calls: 1 } });
     const clear = await requestWithHost(port, hostHeader, clearRequest(`http://${hostHeader}`));
@@ -156,7 +182,11 @@ describe('DNS rebinding with allowedHosts', () => {
   it('answers a listed name and still refuses others', async () => {
     const port = listed.ctx.webServer.port;
     await listed.execute('read', { file_path: `${listed.dir}/missing.txt` });
-    const stats = await requestWithHost(port, `dsh.lan:${port}`, { method: 'GET', path: STATS_PATH, headers: { origin: `http://dsh.lan:${port}` } });
+    const stats = await requestWithHost(port, `dsh.lan:${port}`, {
+      method: 'GET',
+      path: STATS_PATH,
+      headers: { origin: `http://dsh.lan:${port}` },
+    });
     expect(stats.status).toBe(200);
     expect(stats.body).toMatchObject({ totals: { calls: 1 } });
     const other = await requestWithHost(port, `attacker.example:${port}`, { method: 'GET', path: STATS_PATH });

@@ -22,7 +22,13 @@ describe('tools/result joins outcomes', () => {
     const stats = await host.stats();
     expect(stats.totals).toMatchObject({ calls: 1, healedSuccess: 1, healedFailed: 0, tokensSaved: 7788 });
     const event = stats.recent.find((entry) => entry.callId === 'healed');
-    expect(event).toMatchObject({ tool: 'edit', outcome: 'healed-success', category: 'fs-not-observed', tokensSaved: 7788, model: 'scripted-model' });
+    expect(event).toMatchObject({
+      tool: 'edit',
+      outcome: 'healed-success',
+      category: 'fs-not-observed',
+      tokensSaved: 7788,
+      model: 'scripted-model',
+    });
     expect(event?.ruleIds).toEqual(['recover.observe-then-retry']);
   });
 
@@ -40,7 +46,14 @@ describe('tools/result joins outcomes', () => {
     await host.execute('read', { file_path: `${host.dir}/missing.txt` });
     await host.execute('read', { file_path: path });
     const { totals } = await host.stats();
-    expect(totals).toMatchObject({ calls: 3, healedSuccess: 0, healedFailed: 1, passThrough: 1, passThroughFailed: 1, tokensSaved: 0 });
+    expect(totals).toMatchObject({
+      calls: 3,
+      healedSuccess: 0,
+      healedFailed: 1,
+      passThrough: 1,
+      passThroughFailed: 1,
+      tokensSaved: 0,
+    });
   });
 
   it('classifies a hinted error by the host error it still carries', async () => {
@@ -57,7 +70,10 @@ describe('tools/result joins outcomes', () => {
     host = await bootHost({ web: true, mode: 'code' });
     const path = host.file('a.txt', 'alpha\n');
     const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
-    const { blocks } = await host.stream(toolCallChunks(0, 'c_direct', 'read', JSON.stringify({ file_path: path })), presented);
+    const { blocks } = await host.stream(
+      toolCallChunks(0, 'c_direct', 'read', JSON.stringify({ file_path: path })),
+      presented,
+    );
     const call = blocks.find((block) => block.type === 'tool-call') as { name: string; arguments: string };
     expect(call.name).toBe('run_code');
     // run_code needs Node >= 22.13 to execute; the join only needs the final result of that call id, so the
@@ -73,7 +89,11 @@ describe('tools/result joins outcomes', () => {
     host = await bootHost({ web: true, mode: 'code' });
     host.file('guide.md', 'hello\n');
     const outer = Symbol('dsh.tool.execution');
-    const inner = await host.execute('str_replace_editor', { command: 'view', path: 'guide.md' }, { callId: 'c_run:code:1', rootCallId: 'c_run', parent: outer });
+    const inner = await host.execute(
+      'str_replace_editor',
+      { command: 'view', path: 'guide.md' },
+      { callId: 'c_run:code:1', rootCallId: 'c_run', parent: outer },
+    );
     expect(inner.isError).toBe(false);
     // The run_code call itself cannot execute on Node 20 here; any final result of the root call id closes the join.
     await host.execute('run_code', { code: 'return 1', description: 'probe' }, { callId: 'c_run' });
@@ -91,7 +111,11 @@ describe('tools/result joins outcomes', () => {
     writeFileSync(path, 'one changed elsewhere\n');
     const outer = Symbol('dsh.tool.execution');
     // A Code-Mode sub-call hits FS_STALE_VERSION: the plugin only re-reads (never re-applies), so nothing is healed.
-    const inner = await host.execute('edit', { file_path: path, old_string: 'one', new_string: 'ONE' }, { callId: 'c_root:code:1', rootCallId: 'c_root', parent: outer });
+    const inner = await host.execute(
+      'edit',
+      { file_path: path, old_string: 'one', new_string: 'ONE' },
+      { callId: 'c_root:code:1', rootCallId: 'c_root', parent: outer },
+    );
     expect(inner.isError).toBe(true);
     // The program caught the error and finished: the root call succeeds, but not thanks to the plugin.
     expect((await host.execute('read', { file_path: path }, { callId: 'c_root' })).isError).toBe(false);
@@ -105,7 +129,9 @@ describe('tools/result joins outcomes', () => {
     host = await bootHost({ web: true, meteredTokens: 5000 });
     const path = host.file('guide.md', 'hello\n');
     // Repaired on the stream, but the turn ends before it runs (no tools/result for it).
-    await host.stream(toolCallChunks(0, 'call_0', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'guide.md' })));
+    await host.stream(
+      toolCallChunks(0, 'call_0', 'str_replace_editor', JSON.stringify({ command: 'view', path: 'guide.md' })),
+    );
     // The next response numbers its (valid) call call_0 again.
     const { blocks } = await host.stream(toolCallChunks(0, 'call_0', 'read', JSON.stringify({ file_path: path })));
     const call = blocks.find((block) => block.type === 'tool-call') as { name: string; arguments: string };

@@ -31,7 +31,11 @@ describe('liveOptionsSchema', () => {
     const schema = liveOptionsSchema();
     expect(schema({})).toEqual(pickLiveOptions(resolveConfig({})));
     const base = pickLiveOptions(resolveConfig({ autoClampRanges: false }));
-    expect(schema({ ...base, errorHints: false })).toMatchObject({ autoClampRanges: false, errorHints: false, breakLoops: true });
+    expect(schema({ ...base, errorHints: false })).toMatchObject({
+      autoClampRanges: false,
+      errorHints: false,
+      breakLoops: true,
+    });
   });
 
   it('refuses a wrong type (the host then keeps the last good value, or reports the failed registration)', () => {

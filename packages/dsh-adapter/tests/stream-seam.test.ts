@@ -29,7 +29,11 @@ describe('llm/stream in native mode', () => {
     host = await bootHost();
     const path = host.file('a.txt', 'alpha\n');
     const args = JSON.stringify({ file_path: path });
-    const { chunks, blocks } = await host.stream([...textChunks, ...toolCallChunks(1, 'call_valid', 'read', args), { type: 'finish', reason: 'tool_calls' } as StreamChunk]);
+    const { chunks, blocks } = await host.stream([
+      ...textChunks,
+      ...toolCallChunks(1, 'call_valid', 'read', args),
+      { type: 'finish', reason: 'tool_calls' } as StreamChunk,
+    ]);
     const [call] = toolCalls(blocks);
     expect(call?.arguments).toBe(args);
     for (const chunk of chunks) expect(Object.isFrozen(chunk)).toBe(true);
@@ -60,7 +64,9 @@ describe('llm/stream in native mode', () => {
   it('renames a tool registered nowhere to its one fitting target (the host cannot answer it with a success later)', async () => {
     host = await bootHost();
     const path = host.file('fixture.txt', 'line 1\n');
-    const { blocks } = await host.stream(toolCallChunks(0, 'n_unknown', 'read_file', JSON.stringify({ file_path: path })));
+    const { blocks } = await host.stream(
+      toolCallChunks(0, 'n_unknown', 'read_file', JSON.stringify({ file_path: path })),
+    );
     const [call] = toolCalls(blocks);
     expect(call).toMatchObject({ name: 'read', id: 'n_unknown' });
     expect(JSON.parse(call!.arguments)).toEqual({ file_path: path });
@@ -96,7 +102,10 @@ describe('llm/stream in Code Mode', () => {
     const path = host.file('a.txt', 'alpha\n');
     const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
     expect(presented).toHaveLength(1);
-    const { blocks } = await host.stream(toolCallChunks(0, 'c_direct', 'read', JSON.stringify({ file_path: path, limit: 2 })), presented);
+    const { blocks } = await host.stream(
+      toolCallChunks(0, 'c_direct', 'read', JSON.stringify({ file_path: path, limit: 2 })),
+      presented,
+    );
     const [call] = toolCalls(blocks);
     expect(call?.name).toBe('run_code');
     expect(call?.id).toBe('c_direct');
@@ -111,7 +120,10 @@ describe('llm/stream in Code Mode', () => {
     host = await bootHost({ mode: 'code' });
     const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
     const fenced = '```ts\nconst x = await tools.read({ file_path: "/tmp/x" });\nreturn x;\n```';
-    const { blocks } = await host.stream(toolCallChunks(0, 'c_fence', 'run_code', JSON.stringify({ code: fenced })), presented);
+    const { blocks } = await host.stream(
+      toolCallChunks(0, 'c_fence', 'run_code', JSON.stringify({ code: fenced })),
+      presented,
+    );
     const args = JSON.parse(toolCalls(blocks)[0]?.arguments ?? '{}') as Record<string, unknown>;
     expect(args['code']).not.toContain('```');
     expect(args['code']).toContain('await tools.read({ file_path: "/tmp/x" })');
@@ -131,7 +143,10 @@ describe('llm/stream in Code Mode', () => {
     host = await bootHost({ mode: 'code' });
     const path = host.file('fixture.txt', 'line 1\n');
     const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
-    const { blocks } = await host.stream(toolCallChunks(0, 'c_unknown', 'read_file', JSON.stringify({ file_path: path })), presented);
+    const { blocks } = await host.stream(
+      toolCallChunks(0, 'c_unknown', 'read_file', JSON.stringify({ file_path: path })),
+      presented,
+    );
     const [call] = toolCalls(blocks);
     expect(call?.name).toBe('run_code');
     const code = (JSON.parse(call!.arguments) as { code: string }).code;
@@ -143,7 +158,10 @@ describe('llm/stream in Code Mode', () => {
     host = await bootHost({ mode: 'code' });
     const path = host.file('fixture.txt', 'line 1\n');
     const presented = host.ctx.tools.schemas(host.agent).filter((tool) => tool.name === 'run_code');
-    const { blocks } = await host.stream(toolCallChunks(0, 'c_prefixed', 'functions.read', JSON.stringify({ file_path: path })), presented);
+    const { blocks } = await host.stream(
+      toolCallChunks(0, 'c_prefixed', 'functions.read', JSON.stringify({ file_path: path })),
+      presented,
+    );
     const [call] = toolCalls(blocks);
     expect(call?.name).toBe('run_code');
     const args = JSON.parse(call!.arguments) as { code: string; description: string };

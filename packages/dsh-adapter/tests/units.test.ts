@@ -53,7 +53,9 @@ describe('isSameOrigin', () => {
   const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
   it('accepts a request without Origin (curl, a same-origin GET) and a matching Origin', () => {
     expect(isSameOrigin(req({ host: '127.0.0.1:5173' }))).toBe(true);
-    expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-origin' }))).toBe(true);
+    expect(
+      isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-origin' })),
+    ).toBe(true);
   });
   it('refuses another origin, another port, a cross-site fetch and a malformed Origin', () => {
     expect(isSameOrigin(req({ host: '127.0.0.1:5173', origin: 'https://evil.example' }))).toBe(false);
@@ -64,18 +66,38 @@ describe('isSameOrigin', () => {
 });
 
 describe('isAllowedHost', () => {
-  it.each(['127.0.0.1:5173', '127.0.0.1', '192.168.1.20:80', '[::1]:5173', '[::1]', '[fe80::1]', 'localhost:5173', 'LOCALHOST', 'localhost.', 'dsh.localhost:5173'])(
-    'accepts %s with no allowedHosts',
-    (host) => {
-      expect(isAllowedHost(host, [])).toBe(true);
-    },
-  );
-  it.each([undefined, '', 'attacker.example', 'attacker.example:5173', 'localhost.attacker.example', 'notlocalhost', '::1', '[attacker.example]', '[::1', '127.0.0.1:port', 'user@127.0.0.1', '127.0.0.1/x', '127.1', 'dsh.lan'])(
-    'refuses %j with no allowedHosts',
-    (host) => {
-      expect(isAllowedHost(host, [])).toBe(false);
-    },
-  );
+  it.each([
+    '127.0.0.1:5173',
+    '127.0.0.1',
+    '192.168.1.20:80',
+    '[::1]:5173',
+    '[::1]',
+    '[fe80::1]',
+    'localhost:5173',
+    'LOCALHOST',
+    'localhost.',
+    'dsh.localhost:5173',
+  ])('accepts %s with no allowedHosts', (host) => {
+    expect(isAllowedHost(host, [])).toBe(true);
+  });
+  it.each([
+    undefined,
+    '',
+    'attacker.example',
+    'attacker.example:5173',
+    'localhost.attacker.example',
+    'notlocalhost',
+    '::1',
+    '[attacker.example]',
+    '[::1',
+    '127.0.0.1:port',
+    'user@127.0.0.1',
+    '127.0.0.1/x',
+    '127.1',
+    'dsh.lan',
+  ])('refuses %j with no allowedHosts', (host) => {
+    expect(isAllowedHost(host, [])).toBe(false);
+  });
   it('accepts a listed name in any case and with a trailing dot, and nothing else', () => {
     expect(isAllowedHost('dsh.lan:5173', ['dsh.lan'])).toBe(true);
     expect(isAllowedHost('DSH.Lan.', ['dsh.lan'])).toBe(true);

@@ -12,9 +12,23 @@ import nativeSchemas from './fixtures/native-tool-schemas.json' with { type: 'js
 import codeSchemas from './fixtures/code-tool-schemas.json' with { type: 'json' };
 
 interface WireTool {
-  function: { name: string; parameters: JsonSchemaNode & { properties?: Record<string, Schema>; required?: string[]; additionalProperties?: boolean } };
+  function: {
+    name: string;
+    parameters: JsonSchemaNode & {
+      properties?: Record<string, Schema>;
+      required?: string[];
+      additionalProperties?: boolean;
+    };
+  };
 }
-type Schema = { type?: string | string[]; enum?: unknown[]; items?: Schema; properties?: Record<string, Schema>; required?: string[]; minimum?: number };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  minimum?: number;
+};
 
 function sample(schema: Schema): unknown {
   if (schema.enum) return schema.enum[0];
@@ -47,8 +61,12 @@ function cases(tool: WireTool): { label: string; value: unknown }[] {
   const schema = tool.function.parameters;
   const properties = schema.properties ?? {};
   const required = schema.required ?? [];
-  const full: Record<string, unknown> = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, sample(property)]));
-  const minimal: Record<string, unknown> = Object.fromEntries(required.map((key) => [key, sample(properties[key] ?? {})]));
+  const full: Record<string, unknown> = Object.fromEntries(
+    Object.entries(properties).map(([key, property]) => [key, sample(property)]),
+  );
+  const minimal: Record<string, unknown> = Object.fromEntries(
+    required.map((key) => [key, sample(properties[key] ?? {})]),
+  );
   const out: { label: string; value: unknown }[] = [
     { label: 'minimal valid', value: minimal },
     { label: 'every property', value: full },
@@ -61,7 +79,8 @@ function cases(tool: WireTool): { label: string; value: unknown }[] {
     const { [key]: _dropped, ...rest } = minimal;
     out.push({ label: `missing ${key}`, value: rest });
   }
-  for (const [key, property] of Object.entries(properties)) out.push({ label: `${key} of the wrong type`, value: { ...minimal, [key]: wrongValueFor(property) } });
+  for (const [key, property] of Object.entries(properties))
+    out.push({ label: `${key} of the wrong type`, value: { ...minimal, [key]: wrongValueFor(property) } });
   return out;
 }
 

@@ -152,7 +152,10 @@ type Disposer = (() => void) | undefined;
 
 interface ClientContext {
   effect(setup: () => Disposer, label?: string): void;
-  slots: { inject(name: string, setup: () => Disposer): void; register(options: Record<string, unknown>, component: unknown): () => void };
+  slots: {
+    inject(name: string, setup: () => Disposer): void;
+    register(options: Record<string, unknown>, component: unknown): () => void;
+  };
   locale: {
     register(namespace: string, dictionaries: { en: typeof en; zh: typeof zh }): () => void;
     bind(namespace: string): (key: string) => string;
@@ -164,17 +167,68 @@ interface ClientContext {
 export const optionsCardInject = ['slots', 'locale', 'settingsScope'];
 
 const STYLE = {
-  card: { border: '1px solid var(--dsw-alias-border-l2)', background: 'var(--dsw-alias-bg-layer-3)', borderRadius: 12, listStyle: 'none' },
-  header: { all: 'unset', boxSizing: 'border-box', width: '100%', cursor: 'pointer', display: 'flex', gap: 12, alignItems: 'center', padding: '14px 16px' },
+  card: {
+    border: '1px solid var(--dsw-alias-border-l2)',
+    background: 'var(--dsw-alias-bg-layer-3)',
+    borderRadius: 12,
+    listStyle: 'none',
+  },
+  header: {
+    all: 'unset',
+    boxSizing: 'border-box',
+    width: '100%',
+    cursor: 'pointer',
+    display: 'flex',
+    gap: 12,
+    alignItems: 'center',
+    padding: '14px 16px',
+  },
   name: { color: 'var(--dsw-alias-label-primary)', fontSize: 15, fontWeight: 600 },
   muted: { color: 'var(--dsw-alias-label-tertiary)', fontSize: 13, lineHeight: 1.5 },
-  badge: { whiteSpace: 'nowrap', background: 'var(--dsw-alias-bg-module-platform)', color: 'var(--dsw-alias-label-secondary)', borderRadius: 999, padding: '1px 8px', fontSize: 11 },
+  badge: {
+    whiteSpace: 'nowrap',
+    background: 'var(--dsw-alias-bg-module-platform)',
+    color: 'var(--dsw-alias-label-secondary)',
+    borderRadius: 999,
+    padding: '1px 8px',
+    fontSize: 11,
+  },
   body: { borderTop: '1px solid var(--dsw-alias-border-l2)', margin: '0 16px', paddingBottom: 8 },
-  field: { display: 'flex', flexDirection: 'column', gap: 4, padding: '12px 0', borderBottom: '1px solid var(--dsw-alias-border-l2)' },
-  label: { display: 'flex', gap: 8, alignItems: 'center', color: 'var(--dsw-alias-label-primary)', fontSize: 13, fontWeight: 500 },
-  link: { font: 'inherit', fontSize: 12, background: 'none', border: 0, padding: 0, cursor: 'pointer', color: 'var(--dsw-alias-label-secondary)' },
+  field: {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: 4,
+    padding: '12px 0',
+    borderBottom: '1px solid var(--dsw-alias-border-l2)',
+  },
+  label: {
+    display: 'flex',
+    gap: 8,
+    alignItems: 'center',
+    color: 'var(--dsw-alias-label-primary)',
+    fontSize: 13,
+    fontWeight: 500,
+  },
+  link: {
+    font: 'inherit',
+    fontSize: 12,
+    background: 'none',
+    border: 0,
+    padding: 0,
+    cursor: 'pointer',
+    color: 'var(--dsw-alias-label-secondary)',
+  },
   footer: { display: 'flex', gap: 8, justifyContent: 'flex-end', alignItems: 'center', padding: '12px 0 4px' },
-  button: { font: 'inherit', fontSize: 13, borderRadius: 8, padding: '5px 14px', cursor: 'pointer', border: '1px solid var(--dsw-alias-border-l2)', background: 'none', color: 'var(--dsw-alias-label-secondary)' },
+  button: {
+    font: 'inherit',
+    fontSize: 13,
+    borderRadius: 8,
+    padding: '5px 14px',
+    cursor: 'pointer',
+    border: '1px solid var(--dsw-alias-border-l2)',
+    background: 'none',
+    color: 'var(--dsw-alias-label-secondary)',
+  },
   error: { flex: 1, margin: 0, color: 'var(--dsw-alias-label-error)', fontSize: 12 },
 } as const;
 
@@ -192,37 +246,103 @@ export function applyOptionsCard(React: ReactLike, ctx: ClientContext): void {
     if (!state.available) return null;
     const disabled = !state.writable || state.saving;
     const title = t('title');
-    return h('li', { style: STYLE.card, 'data-plugin-card': SETTINGS_NAMESPACE },
-      h('button', { type: 'button', style: STYLE.header, 'aria-expanded': open, 'aria-label': `${t(open ? 'collapse' : 'expand')}: ${title}`, onClick: () => setOpen(!open) },
-        h('span', { style: { display: 'flex', flexDirection: 'column', gap: 4, flex: 1, minWidth: 0 } },
+    return h(
+      'li',
+      { style: STYLE.card, 'data-plugin-card': SETTINGS_NAMESPACE },
+      h(
+        'button',
+        {
+          type: 'button',
+          style: STYLE.header,
+          'aria-expanded': open,
+          'aria-label': `${t(open ? 'collapse' : 'expand')}: ${title}`,
+          onClick: () => setOpen(!open),
+        },
+        h(
+          'span',
+          { style: { display: 'flex', flexDirection: 'column', gap: 4, flex: 1, minWidth: 0 } },
           h('span', { style: STYLE.name }, title),
-          h('span', { style: STYLE.muted }, t('description'))),
-        state.dirty ? h('span', { style: STYLE.badge }, t('unsaved')) : null),
+          h('span', { style: STYLE.muted }, t('description')),
+        ),
+        state.dirty ? h('span', { style: STYLE.badge }, t('unsaved')) : null,
+      ),
       open
-        ? h('div', { style: STYLE.body },
+        ? h(
+            'div',
+            { style: STYLE.body },
             state.writable ? null : h('p', { role: 'status', style: STYLE.muted }, t('readOnly')),
             ...state.fields.map((field) => {
               const id = `tool-normalizer-option-${field.name}`;
-              return h('div', { key: field.name, style: STYLE.field },
-                h('div', { style: { display: 'flex', gap: 8, alignItems: 'center' } },
-                  h('label', { htmlFor: id, style: { ...STYLE.label, flex: 1 } },
-                    h('input', { id, type: 'checkbox', 'data-option': field.name, checked: field.checked, disabled, onChange: (event: { target: { checked: boolean } }) => form.toggle(field.name, event.target.checked) }),
-                    t(field.name)),
+              return h(
+                'div',
+                { key: field.name, style: STYLE.field },
+                h(
+                  'div',
+                  { style: { display: 'flex', gap: 8, alignItems: 'center' } },
+                  h(
+                    'label',
+                    { htmlFor: id, style: { ...STYLE.label, flex: 1 } },
+                    h('input', {
+                      id,
+                      type: 'checkbox',
+                      'data-option': field.name,
+                      checked: field.checked,
+                      disabled,
+                      onChange: (event: { target: { checked: boolean } }) =>
+                        form.toggle(field.name, event.target.checked),
+                    }),
+                    t(field.name),
+                  ),
                   field.overridden ? h('span', { style: STYLE.badge }, t('overridden')) : null,
-                  field.overridden ? h('button', { type: 'button', style: STYLE.link, disabled, onClick: () => form.reset(field.name) }, t('reset')) : null),
-                h('p', { style: { ...STYLE.muted, margin: 0, fontSize: 12 } }, t(`${field.name}Hint` as OptionsMessageKey)));
+                  field.overridden
+                    ? h(
+                        'button',
+                        { type: 'button', style: STYLE.link, disabled, onClick: () => form.reset(field.name) },
+                        t('reset'),
+                      )
+                    : null,
+                ),
+                h(
+                  'p',
+                  { style: { ...STYLE.muted, margin: 0, fontSize: 12 } },
+                  t(`${field.name}Hint` as OptionsMessageKey),
+                ),
+              );
             }),
             h('p', { style: { ...STYLE.muted, fontSize: 12 } }, t('restartNote')),
-            h('div', { style: STYLE.footer },
+            h(
+              'div',
+              { style: STYLE.footer },
               state.failed ? h('p', { role: 'status', style: STYLE.error }, t('saveFailed')) : null,
-              h('button', { type: 'button', style: STYLE.button, disabled: !state.dirty || state.saving, onClick: () => form.discard() }, t('discard')),
-              h('button', {
-                type: 'button',
-                style: { ...STYLE.button, background: 'var(--dsw-alias-label-primary)', color: 'var(--dsw-alias-bg-layer-3)', opacity: !state.dirty || disabled ? 0.4 : 1 },
-                disabled: !state.dirty || disabled,
-                onClick: () => void form.save(),
-              }, t(state.saving ? 'saving' : 'save'))))
-        : null);
+              h(
+                'button',
+                {
+                  type: 'button',
+                  style: STYLE.button,
+                  disabled: !state.dirty || state.saving,
+                  onClick: () => form.discard(),
+                },
+                t('discard'),
+              ),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  style: {
+                    ...STYLE.button,
+                    background: 'var(--dsw-alias-label-primary)',
+                    color: 'var(--dsw-alias-bg-layer-3)',
+                    opacity: !state.dirty || disabled ? 0.4 : 1,
+                  },
+                  disabled: !state.dirty || disabled,
+                  onClick: () => void form.save(),
+                },
+                t(state.saving ? 'saving' : 'save'),
+              ),
+            ),
+          )
+        : null,
+    );
   }
 
   ctx.slots.inject('settings.plugin.item', () =>

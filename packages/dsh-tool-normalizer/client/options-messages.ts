@@ -7,21 +7,27 @@ export const OPTIONS_NS = 'tool-normalizer.options';
 
 export const en = {
   title: 'Tool Normalizer',
-  description: 'Repairs failing tool calls, recovers what is safe and hints the rest. Changes apply to the next tool call.',
+  description:
+    'Repairs failing tool calls, recovers what is safe and hints the rest. Changes apply to the next tool call.',
   autoWrapRunCode: 'Repair run_code calls',
-  autoWrapRunCodeHint: 'Rewrites {command}/{cmd} to {code}, adds a missing description, repairs fenced or broken programs.',
+  autoWrapRunCodeHint:
+    'Rewrites {command}/{cmd} to {code}, adds a missing description, repairs fenced or broken programs.',
   autoBridgeDirectTools: 'Bridge direct tool calls in Code Mode',
-  autoBridgeDirectToolsHint: 'A direct call to a visible tool becomes a run_code call instead of an unknown-tool error.',
+  autoBridgeDirectToolsHint:
+    'A direct call to a visible tool becomes a run_code call instead of an unknown-tool error.',
   autoObserveFiles: 'Read unread files before editing',
-  autoObserveFilesHint: 'An edit of an unread file reads it, then retries once; a write over one shows the file with the error.',
+  autoObserveFilesHint:
+    'An edit of an unread file reads it, then retries once; a write over one shows the file with the error.',
   autoClampRanges: 'Clamp view ranges',
   autoClampRangesHint: 'A str_replace_editor view_range that runs past the end of the file is clamped to the file.',
   errorHints: 'Error hints',
   errorHintsHint: 'Appends one actionable hint to an error nobody could heal.',
   breakLoops: 'Break failure loops',
-  breakLoopsHint: 'An identical failure sent again gets a hint naming what must change; from the third, to change approach.',
+  breakLoopsHint:
+    'An identical failure sent again gets a hint naming what must change; from the third, to change approach.',
   trimStackTraces: 'Trim stack traces',
-  trimStackTracesHint: 'Removes stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.',
+  trimStackTracesHint:
+    'Removes stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.',
   overridden: 'Changed',
   reset: 'Reset',
   unsaved: 'Unsaved',
@@ -30,7 +36,8 @@ export const en = {
   discard: 'Discard',
   saveFailed: 'DSH did not store every change; the unsaved ones are kept.',
   readOnly: 'This settings document is read-only.',
-  restartNote: 'Other options (storage, web routes, metrics, the prompt section) are set in the plugin row of cordis.patch.yml and apply after a restart.',
+  restartNote:
+    'Other options (storage, web routes, metrics, the prompt section) are set in the plugin row of cordis.patch.yml and apply after a restart.',
   expand: 'Expand',
   collapse: 'Collapse',
 };

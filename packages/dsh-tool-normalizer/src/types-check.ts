@@ -13,7 +13,10 @@ export type ApplyMatches = Assert<Same<Parameters<typeof Published.apply>[1], Pa
 type PublishedValidation = ReturnType<(typeof Published.Config)['~standard']['validate']>;
 type AdapterValidation = ReturnType<(typeof Adapter.Config)['~standard']['validate']>;
 /** Validation results are assignable both ways (checked at compile time; never called). */
-export function validationResultsAgree(adapter: AdapterValidation, published: PublishedValidation): [PublishedValidation, AdapterValidation] {
+export function validationResultsAgree(
+  adapter: AdapterValidation,
+  published: PublishedValidation,
+): [PublishedValidation, AdapterValidation] {
   return [adapter, published];
 }
 export type NameMatches = Assert<Same<typeof Published.name, typeof Adapter.name>>;

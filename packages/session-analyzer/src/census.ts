@@ -3,8 +3,20 @@
  * that already ran with the plugin. Holds only counters and a capped table of repeated failures, so memory does
  * not grow with the number of sessions.
  */
-import { buildEvent, computeStats, Counters, RingBuffer, type TelemetryEvent } from '@dsh-tool-normalizer/telemetry-store/query';
-import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type CounterfactualOutcome, type SessionAnalysis } from './types.js';
+import {
+  buildEvent,
+  computeStats,
+  Counters,
+  RingBuffer,
+  type TelemetryEvent,
+} from '@dsh-tool-normalizer/telemetry-store/query';
+import {
+  COUNTERFACTUAL_OUTCOMES,
+  type AnalysisReport,
+  type CountRow,
+  type CounterfactualOutcome,
+  type SessionAnalysis,
+} from './types.js';
 
 /** Distinct failed-call identities tracked for "most repeated"; beyond it new identities are not tracked. */
 const MAX_IDENTITIES = 20_000;
@@ -21,7 +33,10 @@ function bump(map: Map<string, number>, key: string, by = 1): void {
 }
 
 function rows(map: Map<string, number>, limit = Number.POSITIVE_INFINITY): CountRow[] {
-  return [...map].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)).slice(0, limit);
+  return [...map]
+    .map(([key, count]) => ({ key, count }))
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key))
+    .slice(0, limit);
 }
 
 function emptyOutcomes(): Record<CounterfactualOutcome, number> {
@@ -42,7 +57,10 @@ export class ReportBuilder {
   private readonly byTool = new Map<string, number>();
   private readonly byModel = new Map<string, number>();
   private readonly byRule = new Map<string, number>();
-  private readonly repeated = new Map<string, { tool: string; argumentsPreview: string; errorPreview: string; count: number }>();
+  private readonly repeated = new Map<
+    string,
+    { tool: string; argumentsPreview: string; errorPreview: string; count: number }
+  >();
   private readonly outcomes = emptyOutcomes();
   private readonly outcomesByCategory = new Map<string, Record<CounterfactualOutcome, number>>();
   private readonly cost = new Map<string, { failures: number; measured: number; estimated: number }>();
@@ -63,7 +81,8 @@ export class ReportBuilder {
     this.subCallErrors += session.subCallErrors;
     if (session.errors > 0) this.sessionsWithErrors += 1;
     if (!session.toolsRecorded) this.sessionsWithoutToolList += 1;
-    for (const [tool, count] of Object.entries(session.successesByTool)) for (let index = 0; index < count; index++) this.counters.add(tool, 'ok', 'passthrough', 0);
+    for (const [tool, count] of Object.entries(session.successesByTool))
+      for (let index = 0; index < count; index++) this.counters.add(tool, 'ok', 'passthrough', 0);
     for (const failure of session.failures) {
       bump(this.byCode, failure.code ?? NO_CODE);
       bump(this.byCategory, failure.category);
@@ -73,7 +92,8 @@ export class ReportBuilder {
       const perCategory = this.outcomesByCategory.get(failure.category) ?? emptyOutcomes();
       perCategory[failure.outcome] += 1;
       this.outcomesByCategory.set(failure.category, perCategory);
-      if (failure.ruleId && failure.outcome !== 'nothing' && failure.outcome !== 'unknown') bump(this.byRule, failure.ruleId);
+      if (failure.ruleId && failure.outcome !== 'nothing' && failure.outcome !== 'unknown')
+        bump(this.byRule, failure.ruleId);
       const cost = this.cost.get(failure.category) ?? { failures: 0, measured: 0, estimated: 0 };
       cost.failures += 1;
       if (failure.costSource === 'measured') cost.measured += failure.costTokens;
@@ -106,7 +126,12 @@ export class ReportBuilder {
       const seen = this.repeated.get(failure.identity);
       if (seen) seen.count += 1;
       else if (this.repeated.size < MAX_IDENTITIES) {
-        this.repeated.set(failure.identity, { tool: failure.tool, argumentsPreview: failure.argumentsPreview, errorPreview: failure.errorPreview, count: 1 });
+        this.repeated.set(failure.identity, {
+          tool: failure.tool,
+          argumentsPreview: failure.argumentsPreview,
+          errorPreview: failure.errorPreview,
+          count: 1,
+        });
       }
     }
     if (session.plugin) {
@@ -118,7 +143,14 @@ export class ReportBuilder {
     }
   }
 
-  build(meta: { sessionsDir: string | undefined; interrupted: boolean; filesSeen: number; filesAnalysed: number; skipped: { file: string; reason: string }[]; now: number }): AnalysisReport {
+  build(meta: {
+    sessionsDir: string | undefined;
+    interrupted: boolean;
+    filesSeen: number;
+    filesAnalysed: number;
+    skipped: { file: string; reason: string }[];
+    now: number;
+  }): AnalysisReport {
     const costRows = [...this.cost].map(([category, cost]) => ({
       category,
       failures: cost.failures,
@@ -137,7 +169,15 @@ export class ReportBuilder {
       query: { limit: RECENT_EVENTS },
       now: meta.now,
       // An analysis has no store: nothing failed to be written, so the dashboard shows no storage notice.
-      storage: { logging: true, persistPassthrough: true, rejectedInputs: 0, skippedLines: meta.skipped.length, dropped: 0, prunedEvents: 0, storedEvents: 0 },
+      storage: {
+        logging: true,
+        persistPassthrough: true,
+        rejectedInputs: 0,
+        skippedLines: meta.skipped.length,
+        dropped: 0,
+        prunedEvents: 0,
+        storedEvents: 0,
+      },
     });
     return {
       stats,
@@ -162,13 +202,20 @@ export class ReportBuilder {
         byCategory: rows(this.byCategory),
         byTool: rows(this.byTool),
         byModel: rows(this.byModel),
-        repeatedFailures: [...this.repeated.values()].filter((row) => row.count > 1).sort((a, b) => b.count - a.count).slice(0, TOP_ROWS),
+        repeatedFailures: [...this.repeated.values()]
+          .filter((row) => row.count > 1)
+          .sort((a, b) => b.count - a.count)
+          .slice(0, TOP_ROWS),
       },
       counterfactual: {
         outcomes: { ...this.outcomes },
         byCategory: [...this.outcomesByCategory]
           .map(([category, counts]) => ({ category, ...counts }))
-          .sort((a, b) => COUNTERFACTUAL_OUTCOMES.reduce((sum, key) => sum + b[key] - a[key], 0) || a.category.localeCompare(b.category)),
+          .sort(
+            (a, b) =>
+              COUNTERFACTUAL_OUTCOMES.reduce((sum, key) => sum + b[key] - a[key], 0) ||
+              a.category.localeCompare(b.category),
+          ),
         byRule: rows(this.byRule),
         wouldBeErrorRate: rate(this.errors - avoided, this.toolCalls),
       },

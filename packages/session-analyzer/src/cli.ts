@@ -86,7 +86,10 @@ function progressBar(io: CliIo): ((done: number, total: number) => void) | undef
 }
 
 /** Runs the analyze command; resolves to the process exit code (0 ok, 1 error, 2 usage, 130 interrupted). */
-export async function runAnalyzeCli(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runAnalyzeCli(
+  argv: readonly string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
     io.stdout.write(USAGE);
     return 0;
@@ -97,12 +100,16 @@ export async function runAnalyzeCli(argv: readonly string[], io: CliIo = { stdou
     return 2;
   }
   if (!zstdDecompressor()) {
-    io.stderr.write(`analyze: DSH stores sessions zstd-compressed, and this Node (${process.version}) has no built-in zstd; run it with Node >= 22.15 (what DSH itself requires).\n`);
+    io.stderr.write(
+      `analyze: DSH stores sessions zstd-compressed, and this Node (${process.version}) has no built-in zstd; run it with Node >= 22.15 (what DSH itself requires).\n`,
+    );
     return 1;
   }
   const sessionsDir = path.resolve(options.dir ?? defaultSessionsDir(io.env));
   if (!fs.existsSync(sessionsDir) || !fs.statSync(sessionsDir).isDirectory()) {
-    io.stderr.write(`analyze: no sessions folder at ${sessionsDir}${options.dir ? '' : ' (set DSH_HOME or pass a folder)'}\n`);
+    io.stderr.write(
+      `analyze: no sessions folder at ${sessionsDir}${options.dir ? '' : ' (set DSH_HOME or pass a folder)'}\n`,
+    );
     return 1;
   }
   let dashboardBundle: string | undefined;
@@ -110,7 +117,9 @@ export async function runAnalyzeCli(argv: readonly string[], io: CliIo = { stdou
     try {
       dashboardBundle = readDashboardBundle();
     } catch (error) {
-      io.stderr.write(`analyze: --html needs the built dashboard bundle (@dsh-tool-normalizer/dashboard-lit/dist/tn-dashboard.js): ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(
+        `analyze: --html needs the built dashboard bundle (@dsh-tool-normalizer/dashboard-lit/dist/tn-dashboard.js): ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return 1;
     }
   }

@@ -4,7 +4,14 @@
  * recover it after the error, add a hint, or nothing. The same order the plugin applies them in DSH: the stream
  * repair first, then a recovery plan for the error, then a hint.
  */
-import { hintFor, normalizeCall, planRecovery, type Environment, type ToolCall, type ToolResultLike } from '@dsh-tool-normalizer/core-rules';
+import {
+  hintFor,
+  normalizeCall,
+  planRecovery,
+  type Environment,
+  type ToolCall,
+  type ToolResultLike,
+} from '@dsh-tool-normalizer/core-rules';
 import type { CounterfactualOutcome } from './types.js';
 
 /** An inner Code-Mode sub-call that failed inside the program (`tool/code-dispatch` with `isError`). */
@@ -57,7 +64,12 @@ function planOutcome(call: ToolCall, result: ToolResultLike, env: Environment): 
  * did not record the tool list: the answer is then `unknown`. `subCalls` are the program's failed inner calls,
  * in order, for a failed run_code. Never throws.
  */
-export function replayFailure(call: ToolCall, result: ToolResultLike, env: Environment | undefined, subCalls: readonly FailedSubCall[] = []): Replay {
+export function replayFailure(
+  call: ToolCall,
+  result: ToolResultLike,
+  env: Environment | undefined,
+  subCalls: readonly FailedSubCall[] = [],
+): Replay {
   if (!env) return { outcome: 'unknown', ruleId: undefined, innerTool: undefined };
   try {
     const normalized = normalizeCall(call, env);

@@ -9,7 +9,11 @@ import type { AnalysisReport, CountRow } from './types.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 /** JSON that is safe inside a `<script>` element (no `</script>`, no HTML comment openers). */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 const int = (value: number): string => value.toLocaleString('en-US');
 
@@ -19,56 +23,99 @@ function table(headers: string[], rows: string[][]): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-const countRows = (rows: CountRow[], total: number) => rows.map((row) => [row.key, int(row.count), percent(total > 0 ? row.count / total : null)]);
+const countRows = (rows: CountRow[], total: number) =>
+  rows.map((row) => [row.key, int(row.count), percent(total > 0 ? row.count / total : null)]);
 
 /** The page. `dashboardBundle` is the text of dashboard-lit's `dist/tn-dashboard.js`. */
 export function renderHtml(report: AnalysisReport, dashboardBundle: string): string {
   const { census, counterfactual, cost, plugin } = report;
   const outcomes = counterfactual.outcomes;
   const share = (count: number) => percent(census.errors > 0 ? count / census.errors : null);
-  const rules = ruleCatalogue.map((rule) => ({ id: rule.id, category: rule.category, title: rule.title, description: rule.description, option: rule.option, enabled: true }));
+  const rules = ruleCatalogue.map((rule) => ({
+    id: rule.id,
+    category: rule.category,
+    title: rule.title,
+    description: rule.description,
+    option: rule.option,
+    enabled: true,
+  }));
   const sections: string[] = [];
-  sections.push(`<section><h2>Census</h2>${table(['', ''], [
-    ['sessions', int(census.sessions)],
-    ['tool calls', int(census.toolCalls)],
-    ['errors', int(census.errors)],
-    ['error rate', percent(census.errorRate)],
-    ['sessions with at least one error', int(census.sessionsWithErrors)],
-    ['Code-Mode sub-calls (failed)', `${int(census.subCalls)} (${int(census.subCallErrors)})`],
-    ['sessions without a recorded tool list', int(census.sessionsWithoutToolList)],
-  ])}
+  sections.push(`<section><h2>Census</h2>${table(
+    ['', ''],
+    [
+      ['sessions', int(census.sessions)],
+      ['tool calls', int(census.toolCalls)],
+      ['errors', int(census.errors)],
+      ['error rate', percent(census.errorRate)],
+      ['sessions with at least one error', int(census.sessionsWithErrors)],
+      ['Code-Mode sub-calls (failed)', `${int(census.subCalls)} (${int(census.subCallErrors)})`],
+      ['sessions without a recorded tool list', int(census.sessionsWithoutToolList)],
+    ],
+  )}
 <h3>Errors by host code</h3>${table(['code', 'errors', 'share'], countRows(census.byCode, census.errors))}
 <h3>Errors by category</h3>${table(['category', 'errors', 'share'], countRows(census.byCategory, census.errors))}
 <h3>Errors by tool</h3>${table(['tool', 'errors', 'share'], countRows(census.byTool, census.errors))}
 <h3>Errors by model</h3>${table(['model', 'errors', 'share'], countRows(census.byModel, census.errors))}
-<h3>Most repeated identical failed calls</h3>${table(['count', 'tool', 'arguments', 'error'], census.repeatedFailures.map((row) => [int(row.count), row.tool, row.argumentsPreview, row.errorPreview]))}
+<h3>Most repeated identical failed calls</h3>${table(
+    ['count', 'tool', 'arguments', 'error'],
+    census.repeatedFailures.map((row) => [int(row.count), row.tool, row.argumentsPreview, row.errorPreview]),
+  )}
 </section>`);
   sections.push(`<section><h2>Counterfactual</h2><p>Every failed call replayed through the current core-rules with the tools its session presented.
 Error rate now ${escapeHtml(percent(census.errorRate))}; with the current rules ${escapeHtml(percent(counterfactual.wouldBeErrorRate))}.</p>
-${table(['outcome', 'failures', 'share'], [
+${table(
+  ['outcome', 'failures', 'share'],
+  [
     ['healed before dispatch', int(outcomes.healed), share(outcomes.healed)],
     ['recoverable after the error', int(outcomes.recovered), share(outcomes.recovered)],
     ['hint only', int(outcomes.hint), share(outcomes.hint)],
     ['nothing', int(outcomes.nothing), share(outcomes.nothing)],
     ['not replayable (no tool list in the log)', int(outcomes.unknown), share(outcomes.unknown)],
-  ])}
-<h3>By category</h3>${table(['category', 'healed', 'recovered', 'hint', 'nothing', 'unknown'], counterfactual.byCategory.map((row) => [row.category, int(row.healed), int(row.recovered), int(row.hint), int(row.nothing), int(row.unknown)]))}
-<h3>By rule</h3>${table(['rule', 'failures'], counterfactual.byRule.map((row) => [row.key, int(row.count)]))}
+  ],
+)}
+<h3>By category</h3>${table(
+    ['category', 'healed', 'recovered', 'hint', 'nothing', 'unknown'],
+    counterfactual.byCategory.map((row) => [
+      row.category,
+      int(row.healed),
+      int(row.recovered),
+      int(row.hint),
+      int(row.nothing),
+      int(row.unknown),
+    ]),
+  )}
+<h3>By rule</h3>${table(
+    ['rule', 'failures'],
+    counterfactual.byRule.map((row) => [row.key, int(row.count)]),
+  )}
 </section>`);
   sections.push(`<section><h2>Cost</h2><p>Context the model re-read on its next request after each failure: ${escapeHtml(int(cost.tokens))} tokens
 (${escapeHtml(int(cost.measuredTokens))} from recorded usage, ${escapeHtml(int(cost.estimatedTokens))} estimated at 4 characters per token).
 After failures the rules would heal or recover: ${escapeHtml(int(cost.avoidableTokens))} tokens.</p>
-${table(['category', 'failures', 'tokens', 'of which estimated'], cost.byCategory.map((row) => [row.category, int(row.failures), int(row.tokens), int(row.estimatedTokens)]))}
+${table(
+  ['category', 'failures', 'tokens', 'of which estimated'],
+  cost.byCategory.map((row) => [row.category, int(row.failures), int(row.tokens), int(row.estimatedTokens)]),
+)}
 </section>`);
   if (plugin.sessions > 0) {
-    sections.push(`<section><h2>Sessions that already ran with the plugin (${escapeHtml(int(plugin.sessions))})</h2>${table(['', 'without plugin', 'with plugin'], [
-      ['tool calls', int(plugin.toolCalls), int(plugin.toolCalls)],
-      ['errors the model saw', int(plugin.errorsSeen + plugin.healed), int(plugin.errorsSeen)],
-      ['error rate', percent(plugin.errorRateWithout), percent(plugin.errorRateWith)],
-    ])}</section>`);
+    sections.push(
+      `<section><h2>Sessions that already ran with the plugin (${escapeHtml(int(plugin.sessions))})</h2>${table(
+        ['', 'without plugin', 'with plugin'],
+        [
+          ['tool calls', int(plugin.toolCalls), int(plugin.toolCalls)],
+          ['errors the model saw', int(plugin.errorsSeen + plugin.healed), int(plugin.errorsSeen)],
+          ['error rate', percent(plugin.errorRateWithout), percent(plugin.errorRateWith)],
+        ],
+      )}</section>`,
+    );
   }
   if (report.skipped.length > 0) {
-    sections.push(`<section><h2>Skipped (${escapeHtml(int(report.skipped.length))})</h2>${table(['file', 'reason'], report.skipped.map((skip) => [skip.file, skip.reason]))}</section>`);
+    sections.push(
+      `<section><h2>Skipped (${escapeHtml(int(report.skipped.length))})</h2>${table(
+        ['file', 'reason'],
+        report.skipped.map((skip) => [skip.file, skip.reason]),
+      )}</section>`,
+    );
   }
   const title = `DSH session analysis${report.sessionsDir ? `: ${report.sessionsDir}` : ''}`;
   return `<!doctype html>

@@ -24,7 +24,10 @@ function decodeLine(parts: Uint8Array[], size: number): string {
  * whole, so a character split across chunks stays intact. A line of more than `maxBytes` bytes is yielded as
  * {@link LINE_TOO_LONG}; at most `maxBytes` of any line are held at a time.
  */
-export async function* boundedLines(input: AsyncIterable<Uint8Array | string>, maxBytes: number): AsyncGenerator<string | typeof LINE_TOO_LONG> {
+export async function* boundedLines(
+  input: AsyncIterable<Uint8Array | string>,
+  maxBytes: number,
+): AsyncGenerator<string | typeof LINE_TOO_LONG> {
   let parts: Uint8Array[] = [];
   let size = 0;
   let discarding = false;

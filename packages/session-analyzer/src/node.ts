@@ -77,7 +77,8 @@ export async function readReceipts(file: string): Promise<Map<string, Receipt[]>
       const event = JSON.parse(line) as { callId?: unknown; tool?: unknown; at?: unknown; outcome?: unknown };
       if (typeof event.tool !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
       // a redacted call id cannot be joined by id; such receipts are joined by tool and time
-      const callId = typeof event.callId === 'string' && !event.callId.startsWith('[REDACTED') ? event.callId : ANONYMOUS_RECEIPTS;
+      const callId =
+        typeof event.callId === 'string' && !event.callId.startsWith('[REDACTED') ? event.callId : ANONYMOUS_RECEIPTS;
       const list = receipts.get(callId) ?? [];
       list.push({ callId, tool: event.tool, at: event.at, outcome: event.outcome });
       receipts.set(callId, list);
@@ -92,14 +93,21 @@ export async function readReceipts(file: string): Promise<Map<string, Receipt[]>
 function describeError(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   const message = error instanceof Error ? error.message : String(error);
-  if (typeof code === 'string' && code.startsWith('ERR_ZSTD') || /zstd|unknown frame|corrupt|unexpected end/i.test(message)) {
+  if (
+    (typeof code === 'string' && code.startsWith('ERR_ZSTD')) ||
+    /zstd|unknown frame|corrupt|unexpected end/i.test(message)
+  ) {
     return `not readable as zstd (${message.split('\n', 1)[0]}): truncated, corrupt or still being written`;
   }
   return message.split('\n', 1)[0] ?? message;
 }
 
 /** Analyses one log file. Resolves to the analysis, or to `{ skipped }` with a one-line reason; never rejects. */
-export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, readonly Receipt[]>, signal?: AbortSignal): Promise<SessionAnalysis | { skipped: string }> {
+export async function analyzeFile(
+  file: string,
+  receipts?: ReadonlyMap<string, readonly Receipt[]>,
+  signal?: AbortSignal,
+): Promise<SessionAnalysis | { skipped: string }> {
   let before: fs.Stats;
   try {
     before = fs.statSync(file);
@@ -109,10 +117,13 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
   if (before.size === 0) return { skipped: 'empty file' };
   const compressed = file.endsWith('.zstd');
   const decompress = compressed ? zstdDecompressor() : undefined;
-  if (compressed && !decompress) return { skipped: `this Node (${process.version}) has no built-in zstd; Node >= 22.15 is needed` };
+  if (compressed && !decompress)
+    return { skipped: `this Node (${process.version}) has no built-in zstd; Node >= 22.15 is needed` };
   const parser = new SessionParser(file);
   const source = fs.createReadStream(file);
-  const input: Readable = decompress ? source.pipe(decompress() as unknown as NodeJS.WritableStream & Readable) : source;
+  const input: Readable = decompress
+    ? source.pipe(decompress() as unknown as NodeJS.WritableStream & Readable)
+    : source;
   if (decompress) source.on('error', (error) => input.destroy(error));
   const abort = () => input.destroy(new Error('interrupted'));
   signal?.addEventListener('abort', abort, { once: true });
@@ -124,7 +135,8 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
       lineNumber += 1;
       if (last !== undefined) parser.push(last);
       // The file is skipped: stop reading it rather than decompress the rest.
-      if (line === LINE_TOO_LONG) return { skipped: `line ${lineNumber} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB` };
+      if (line === LINE_TOO_LONG)
+        return { skipped: `line ${lineNumber} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB` };
       last = line;
     }
     if (signal?.aborted) return { skipped: 'interrupted' };
@@ -138,11 +150,13 @@ export async function analyzeFile(file: string, receipts?: ReadonlyMap<string, r
       }
     }
     const after = fs.statSync(file);
-    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) return { skipped: 'changed while it was read (still being written)' };
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs)
+      return { skipped: 'changed while it was read (still being written)' };
     return parser.finish(receipts);
   } catch (error) {
     if (signal?.aborted) return { skipped: 'interrupted' };
-    if (error instanceof SkipSession) return { skipped: endsWithNewline ? error.message : `${error.message}: still being written or truncated` };
+    if (error instanceof SkipSession)
+      return { skipped: endsWithNewline ? error.message : `${error.message}: still being written or truncated` };
     return { skipped: describeError(error) };
   } finally {
     signal?.removeEventListener('abort', abort);
@@ -176,7 +190,9 @@ export interface AnalyzeResult {
 export async function analyzeSessions(options: AnalyzeOptions = {}): Promise<AnalyzeResult> {
   const sessionsDir = options.sessionsDir ?? (options.files ? undefined : defaultSessionsDir());
   const files = options.files ?? (sessionsDir ? findSessionFiles(sessionsDir) : []);
-  const eventLog = options.eventLog ?? (sessionsDir ? path.join(path.dirname(path.resolve(sessionsDir)), PLUGIN_EVENT_LOG) : undefined);
+  const eventLog =
+    options.eventLog ??
+    (sessionsDir ? path.join(path.dirname(path.resolve(sessionsDir)), PLUGIN_EVENT_LOG) : undefined);
   const receipts = eventLog ? await readReceipts(eventLog) : new Map<string, Receipt[]>();
   const builder = new ReportBuilder();
   const skipped: { file: string; reason: string }[] = [];

@@ -22,7 +22,8 @@ function schemaOfType(type: string): Record<string, unknown> {
   if (text === 'number') return { type: 'number' };
   if (text === 'boolean') return { type: 'boolean' };
   if (/^(string|number|boolean)\[\]$/.test(text)) return { type: 'array', items: schemaOfType(text.slice(0, -2)) };
-  if (/^"[^"]*"(\s*\|\s*"[^"]*")*$/.test(text)) return { enum: text.split('|').map((part) => JSON.parse(part.trim()) as string) };
+  if (/^"[^"]*"(\s*\|\s*"[^"]*")*$/.test(text))
+    return { enum: text.split('|').map((part) => JSON.parse(part.trim()) as string) };
   return {};
 }
 
@@ -65,7 +66,10 @@ export function schemasFromSdk(systemPrompt: string): ToolSchema[] {
     }
     depth += braceDelta(line);
     if (depth === 1 && current && line.startsWith('  }')) {
-      tools.push({ name: current.name, parameters: { type: 'object', properties: current.properties, required: current.required } });
+      tools.push({
+        name: current.name,
+        parameters: { type: 'object', properties: current.properties, required: current.required },
+      });
       current = undefined;
     }
   }

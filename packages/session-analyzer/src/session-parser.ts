@@ -44,7 +44,8 @@ const CHARS_PER_TOKEN = 4;
 
 type Json = Record<string, unknown>;
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
 
@@ -64,7 +65,13 @@ function fingerprint(text: string): string {
 function canonicalJson(text: string): string | undefined {
   try {
     return JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
-      isRecord(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value,
+      isRecord(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, value[key]]),
+          )
+        : value,
     );
   } catch {
     return undefined;
@@ -184,7 +191,11 @@ export class SessionParser {
     try {
       event = JSON.parse(line);
     } catch {
-      throw new SkipSession(this.lineNumber === 1 ? 'not JSON lines (first line is not JSON)' : `line ${this.lineNumber} is not JSON (corrupt or torn)`);
+      throw new SkipSession(
+        this.lineNumber === 1
+          ? 'not JSON lines (first line is not JSON)'
+          : `line ${this.lineNumber} is not JSON (corrupt or torn)`,
+      );
     }
     if (!isRecord(event)) throw new SkipSession(`line ${this.lineNumber} is not a JSON object`);
     if (this.lineNumber === 1) {
@@ -253,7 +264,8 @@ export class SessionParser {
     }
     const presented: ToolSchema[] = [];
     for (const tool of tools) {
-      if (isRecord(tool) && typeof tool.name === 'string') presented.push({ name: tool.name, parameters: tool.parameters ?? { type: 'object' } });
+      if (isRecord(tool) && typeof tool.name === 'string')
+        presented.push({ name: tool.name, parameters: tool.parameters ?? { type: 'object' } });
     }
     const names = new Set(presented.map((tool) => tool.name));
     const system = str(header.system) ?? '';
@@ -279,7 +291,13 @@ export class SessionParser {
     const measured = usage ? num(usage.inputTokens) + num(usage.cacheReadTokens) + num(usage.cacheWriteTokens) : 0;
     if (this.awaitingCost.length > 0) {
       const source: 'measured' | 'estimated' = measured > 0 ? 'measured' : 'estimated';
-      const tokens = measured > 0 ? measured : (this.lastContextTokens ?? 0) + Math.ceil((this.lastContextTokens === undefined ? this.totalChars : this.charsSinceUsage) / CHARS_PER_TOKEN);
+      const tokens =
+        measured > 0
+          ? measured
+          : (this.lastContextTokens ?? 0) +
+            Math.ceil(
+              (this.lastContextTokens === undefined ? this.totalChars : this.charsSinceUsage) / CHARS_PER_TOKEN,
+            );
       const share = Math.floor(tokens / this.awaitingCost.length);
       let remainder = tokens - share * this.awaitingCost.length;
       for (const failure of this.awaitingCost) {
@@ -335,14 +353,22 @@ export class SessionParser {
 
   private onResult(data: Json): void {
     const read = readToolResult(data);
-    if (!read) throw new SkipSession(`line ${this.lineNumber}: a tool/result in neither shape DSH writes (no call id or content)`);
+    if (!read)
+      throw new SkipSession(
+        `line ${this.lineNumber}: a tool/result in neither shape DSH writes (no call id or content)`,
+      );
     const { callId } = read;
     this.analysis.toolResults += 1;
     const text = textOf(read.content);
     this.addChars(text.length);
     const call = this.pending.get(callId);
     this.pending.delete(callId);
-    if (this.lastTime !== undefined && call) this.resultTimes.push({ callId, tools: call.raw ? [call.raw.name, call.name] : [call.name], time: this.lastTime });
+    if (this.lastTime !== undefined && call)
+      this.resultTimes.push({
+        callId,
+        tools: call.raw ? [call.raw.name, call.name] : [call.name],
+        time: this.lastTime,
+      });
     const subCalls = this.failedSubCalls.get(callId) ?? [];
     this.failedSubCalls.delete(callId);
     if (!read.isError) {
@@ -360,7 +386,9 @@ export class SessionParser {
     const name = call?.raw?.name ?? call?.name ?? 'unknown';
     const args = call?.raw?.argumentsText ?? call?.argumentsText ?? '';
     const result = resultOf(original, code, read.errorName);
-    const replay = call ? replayFailure({ name, arguments: args }, result, this.env, subCalls) : { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined };
+    const replay = call
+      ? replayFailure({ name, arguments: args }, result, this.env, subCalls)
+      : { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined };
     const failure: FailureRecord = {
       callId,
       tool: name,
@@ -409,10 +437,15 @@ export class SessionParser {
         const pairs: { callId: string; receipt: Receipt; distance: number }[] = [];
         for (const result of this.resultTimes) {
           if (joined.has(result.callId)) continue;
-          for (let index = firstAtOrAfter(anonymous, result.time - ANONYMOUS_JOIN_MS); index < anonymous.length; index++) {
+          for (
+            let index = firstAtOrAfter(anonymous, result.time - ANONYMOUS_JOIN_MS);
+            index < anonymous.length;
+            index++
+          ) {
             const receipt = anonymous[index] as Receipt;
             if (receipt.at > result.time + ANONYMOUS_JOIN_MS) break;
-            if (result.tools.includes(receipt.tool)) pairs.push({ callId: result.callId, receipt, distance: Math.abs(receipt.at - result.time) });
+            if (result.tools.includes(receipt.tool))
+              pairs.push({ callId: result.callId, receipt, distance: Math.abs(receipt.at - result.time) });
           }
         }
         pairs.sort((a, b) => a.distance - b.distance);
@@ -427,8 +460,11 @@ export class SessionParser {
       }
     }
     const { repairedCalls, hintedErrors, healSubCalls } = this.evidence;
-    const active = repairedCalls + hintedErrors + healSubCalls + receiptCounts.healedSuccess + receiptCounts.healedFailed > 0;
-    const plugin: PluginEvidence | undefined = active ? { repairedCalls, hintedErrors, healSubCalls, receipts: receiptCounts, healedCallIds: [...this.healedCallIds] } : undefined;
+    const active =
+      repairedCalls + hintedErrors + healSubCalls + receiptCounts.healedSuccess + receiptCounts.healedFailed > 0;
+    const plugin: PluginEvidence | undefined = active
+      ? { repairedCalls, hintedErrors, healSubCalls, receipts: receiptCounts, healedCallIds: [...this.healedCallIds] }
+      : undefined;
     return { ...this.analysis, plugin };
   }
 }
@@ -450,7 +486,11 @@ function firstAtOrAfter(sorted: readonly Receipt[], at: number): number {
 }
 
 /** Parses a whole log text (tests, small inputs). Throws {@link SkipSession} for a foreign or corrupt log. */
-export function analyzeSessionText(file: string, text: string, receipts?: ReadonlyMap<string, readonly Receipt[]>): SessionAnalysis {
+export function analyzeSessionText(
+  file: string,
+  text: string,
+  receipts?: ReadonlyMap<string, readonly Receipt[]>,
+): SessionAnalysis {
   const parser = new SessionParser(file);
   let start = 0;
   while (start < text.length) {

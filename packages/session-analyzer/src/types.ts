@@ -16,7 +16,13 @@ import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
  */
 export type CounterfactualOutcome = 'healed' | 'recovered' | 'hint' | 'nothing' | 'unknown';
 
-export const COUNTERFACTUAL_OUTCOMES: readonly CounterfactualOutcome[] = ['healed', 'recovered', 'hint', 'nothing', 'unknown'];
+export const COUNTERFACTUAL_OUTCOMES: readonly CounterfactualOutcome[] = [
+  'healed',
+  'recovered',
+  'hint',
+  'nothing',
+  'unknown',
+];
 
 /** One tool call that came back as an error, with its replay and its cost. */
 export interface FailureRecord {
@@ -124,7 +130,14 @@ export interface AnalysisReport {
   counterfactual: {
     /** Failures by outcome. */
     outcomes: Record<CounterfactualOutcome, number>;
-    byCategory: { category: string; healed: number; recovered: number; hint: number; nothing: number; unknown: number }[];
+    byCategory: {
+      category: string;
+      healed: number;
+      recovered: number;
+      hint: number;
+      nothing: number;
+      unknown: number;
+    }[];
     byRule: CountRow[];
     /** (errors − healed − recovered) / tool calls: the rate the model would have seen with the current rules. */
     wouldBeErrorRate: number | null;

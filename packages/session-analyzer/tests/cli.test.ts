@@ -25,7 +25,9 @@ function io(options: { tty?: boolean; onStderr?: (text: string) => void; signals
       },
     },
     env: {},
-    ...(options.signals ? { signals: options.signals as unknown as Pick<NodeJS.Process, 'once' | 'removeListener'> } : {}),
+    ...(options.signals
+      ? { signals: options.signals as unknown as Pick<NodeJS.Process, 'once' | 'removeListener'> }
+      : {}),
   };
   return { value, stdout: () => out.join(''), stderr: () => err.join('') };
 }
@@ -44,7 +46,13 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     const run = io();
     expect(await runAnalyzeCli([dir], run.value)).toBe(0);
     expect(run.stdout()).toMatch(/^DSH session analysis of /);
-    for (const heading of ['Census', 'Errors by host code', 'Counterfactual: every failed call', 'Cost: context the model re-read']) expect(run.stdout()).toContain(heading);
+    for (const heading of [
+      'Census',
+      'Errors by host code',
+      'Counterfactual: every failed call',
+      'Cost: context the model re-read',
+    ])
+      expect(run.stdout()).toContain(heading);
     expect(run.stdout()).toMatch(new RegExp(`sessions\\s+${files.length}\\n`));
     expect(run.stderr()).toBe('');
   });
@@ -71,7 +79,10 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     expect(html).toContain('<tn-dashboard id="dashboard"');
     expect(html).toContain("customElements.whenDefined('tn-dashboard')");
     expect(html).not.toMatch(/<script[^>]+src=/);
-    const bundle = fs.readFileSync(path.resolve(import.meta.dirname, '../../dashboard-lit/dist/tn-dashboard.js'), 'utf8');
+    const bundle = fs.readFileSync(
+      path.resolve(import.meta.dirname, '../../dashboard-lit/dist/tn-dashboard.js'),
+      'utf8',
+    );
     expect(html.length).toBeGreaterThan(bundle.length);
     const json = /<script type="application\/json" id="analysis-stats">(.*?)<\/script>/s.exec(html)?.[1] as string;
     const payload = JSON.parse(json);

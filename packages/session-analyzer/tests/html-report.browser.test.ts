@@ -51,9 +51,13 @@ describe.skipIf(!hasChromium || !hasRealSessions)('--html report in Chromium', (
     await calls.waitFor({ timeout: 15_000 });
     const digits = (text: string | null) => (text ?? '').replace(/\D/g, '');
     expect(digits(await calls.textContent())).toContain(String(report.stats.totals.calls));
-    expect(digits(await page.locator('tn-dashboard [data-kpi="healed"]').textContent())).toContain(String(report.stats.totals.healedSuccess));
+    expect(digits(await page.locator('tn-dashboard [data-kpi="healed"]').textContent())).toContain(
+      String(report.stats.totals.healedSuccess),
+    );
     await expect(page.locator('h2', { hasText: 'Counterfactual' }).count()).resolves.toBe(1);
-    await expect(page.locator('h3:text-is("Errors by host code") + table td').first().textContent()).resolves.toBe(report.census.byCode[0]?.key);
+    await expect(page.locator('h3:text-is("Errors by host code") + table td').first().textContent()).resolves.toBe(
+      report.census.byCode[0]?.key,
+    );
     fs.mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: path.join(artifactsDir, 'session-analyzer-report.png'), fullPage: true });
     expect(errors).toEqual([]);

@@ -66,7 +66,10 @@ describe.skipIf(!hasZstd)('a session log with one 200 MB line', () => {
     const events = [
       { type: 'session', id: 'small', cwd: '/w' },
       { type: 'tool/call', data: { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{}' } },
-      { type: 'tool/result', data: { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'Error: nope' }], isError: true } },
+      {
+        type: 'tool/result',
+        data: { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'Error: nope' }], isError: true },
+      },
     ];
     fs.writeFileSync(neighbour, compress(`${events.map((event) => JSON.stringify(event)).join('\n')}\n`));
   }, 120_000);
@@ -74,7 +77,9 @@ describe.skipIf(!hasZstd)('a session log with one 200 MB line', () => {
 
   it('skips the log with the line number and analyses its neighbour', async () => {
     const { report } = await analyzeSessions({ sessionsDir: dir, now: () => 0 });
-    expect(report.skipped).toEqual([{ file: path.join('huge', 'session.jsonl.zstd'), reason: 'line 2 is longer than 32 MiB' }]);
+    expect(report.skipped).toEqual([
+      { file: path.join('huge', 'session.jsonl.zstd'), reason: 'line 2 is longer than 32 MiB' },
+    ]);
     expect(report.filesAnalysed).toBe(1);
     expect(report.census.errors).toBe(1);
   }, 120_000);
@@ -90,7 +95,11 @@ describe.skipIf(!hasZstd)('a session log with one 200 MB line', () => {
       for await (const line of boundedLines(input, 32 * 1024 * 1024)) lines.push(line === LINE_TOO_LONG ? 'TOO_LONG' : line.length);
       process.stdout.write(JSON.stringify({ lines, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
     `;
-    const child = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', '--input-type=module', '-e', script, hugeFile], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      ['--experimental-strip-types', '--no-warnings', '--input-type=module', '-e', script, hugeFile],
+      { encoding: 'utf8' },
+    );
     expect(child.stderr).toBe('');
     const result = JSON.parse(child.stdout) as { lines: (number | string)[]; maxRssBytes: number };
     expect(result.lines).toEqual([expect.any(Number), 'TOO_LONG', expect.any(Number)]);

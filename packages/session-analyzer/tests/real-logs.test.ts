@@ -8,7 +8,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeSessions } from '../src/node.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type SessionAnalysis } from '../src/index.js';
-import { copyRealSample, decompress, hasRealSessions, referenceCount, tempDir, type ReferenceCount } from './support.js';
+import {
+  copyRealSample,
+  decompress,
+  hasRealSessions,
+  referenceCount,
+  tempDir,
+  type ReferenceCount,
+} from './support.js';
 
 describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
   let dir: string;
@@ -85,13 +92,20 @@ describe.skipIf(!hasRealSessions)('real DSH session logs (sample)', () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line));
       const resultAt = (callId: string) =>
-        events.findIndex((event) => event.type === 'tool/result' && (event.data?.message?.source?.callId ?? event.data?.callId) === callId);
+        events.findIndex(
+          (event) =>
+            event.type === 'tool/result' && (event.data?.message?.source?.callId ?? event.data?.callId) === callId,
+        );
       const resultIndex = resultAt(failure.callId);
       const nextIndex = events.findIndex((event, index) => index > resultIndex && event.type === 'assistant/message');
-      const previousIndex = events.findLastIndex((event, index) => index < resultIndex && event.type === 'assistant/message');
+      const previousIndex = events.findLastIndex(
+        (event, index) => index < resultIndex && event.type === 'assistant/message',
+      );
       const usage = events[nextIndex].data.usage;
       const tokens = (usage.inputTokens ?? 0) + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
-      const sameRequest = session.failures.filter((item) => resultAt(item.callId) > previousIndex && resultAt(item.callId) < nextIndex);
+      const sameRequest = session.failures.filter(
+        (item) => resultAt(item.callId) > previousIndex && resultAt(item.callId) < nextIndex,
+      );
       const total = sameRequest.reduce((sum, item) => sum + item.costTokens, 0);
       expect(total).toBe(tokens);
       checked += 1;

@@ -11,7 +11,12 @@ describe.skipIf(!hasRealSessions)('plugin receipts', () => {
   // the first real log with at least two timed results of successful calls
   const timedResults = (events: any[]) =>
     events
-      .filter((event) => event.type === 'tool/result' && typeof event.time === 'number' && event.data?.message?.content?.[0]?.isError === false)
+      .filter(
+        (event) =>
+          event.type === 'tool/result' &&
+          typeof event.time === 'number' &&
+          event.data?.message?.content?.[0]?.isError === false,
+      )
       .map((event) => ({ callId: event.data.message.source.callId as string, time: event.time as number }));
   let file = '';
   let text = '';
@@ -19,7 +24,10 @@ describe.skipIf(!hasRealSessions)('plugin receipts', () => {
   for (const candidate of allRealLogs()) {
     try {
       text = decompress(candidate);
-      events = text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      events = text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     } catch {
       continue;
     }
@@ -27,7 +35,8 @@ describe.skipIf(!hasRealSessions)('plugin receipts', () => {
     if (timedResults(events).length >= 2) break;
   }
   const results = timedResults(events);
-  const nameOf = (callId: string) => events.find((event) => event.type === 'tool/call' && event.data.callId === callId)?.data.name as string;
+  const nameOf = (callId: string) =>
+    events.find((event) => event.type === 'tool/call' && event.data.callId === callId)?.data.name as string;
 
   it('has what the test needs', () => {
     expect(results.length).toBeGreaterThanOrEqual(2);
@@ -37,7 +46,17 @@ describe.skipIf(!hasRealSessions)('plugin receipts', () => {
     const [first, second] = results as [(typeof results)[0], (typeof results)[0]];
     const receipts = new Map<string, Receipt[]>([
       [first.callId, [{ callId: first.callId, tool: nameOf(first.callId), at: first.time, outcome: 'healed-success' }]],
-      [second.callId, [{ callId: second.callId, tool: nameOf(second.callId), at: second.time + 86_400_000, outcome: 'healed-success' }]],
+      [
+        second.callId,
+        [
+          {
+            callId: second.callId,
+            tool: nameOf(second.callId),
+            at: second.time + 86_400_000,
+            outcome: 'healed-success',
+          },
+        ],
+      ],
     ]);
     const analysis = analyzeSessionText(file, text, receipts);
     expect(analysis.plugin?.healedCallIds).toEqual([first.callId]);

@@ -7,20 +7,32 @@ import { describe, expect, it } from 'vitest';
 import { analyzeSessionText, SkipSession } from '../src/index.js';
 
 const header = { type: 'session', id: 's', cwd: '/w' };
-const call = (callId: string) => ({ type: 'tool/call', data: { turn: 1, step: 1, callId, name: 'read', arguments: '{"path":"a"}' } });
+const call = (callId: string) => ({
+  type: 'tool/call',
+  data: { turn: 1, step: 1, callId, name: 'read', arguments: '{"path":"a"}' },
+});
 const text = (value: string) => [{ type: 'text', text: value }];
 const wrapped = (callId: string, isError: boolean, extra: object = {}, surfaceOp: unknown = 'append') => ({
   type: 'tool/result',
   data: {
     turn: 1,
     step: 1,
-    message: { source: { kind: 'tool', callId }, content: [{ type: 'tool-result', toolCallId: callId, content: text(isError ? 'Error: x' : 'ok'), isError }], role: 'user', id: callId },
+    message: {
+      source: { kind: 'tool', callId },
+      content: [{ type: 'tool-result', toolCallId: callId, content: text(isError ? 'Error: x' : 'ok'), isError }],
+      role: 'user',
+      id: callId,
+    },
     ...extra,
   },
   surfaceOp,
 });
-const flat = (callId: string, data: object) => ({ type: 'tool/result', data: { turn: 1, step: 1, callId, content: text('Error: y'), ...data } });
-const analyze = (events: object[]) => analyzeSessionText('s.jsonl', [header, ...events].map((event) => JSON.stringify(event)).join('\n'));
+const flat = (callId: string, data: object) => ({
+  type: 'tool/result',
+  data: { turn: 1, step: 1, callId, content: text('Error: y'), ...data },
+});
+const analyze = (events: object[]) =>
+  analyzeSessionText('s.jsonl', [header, ...events].map((event) => JSON.stringify(event)).join('\n'));
 
 describe('tool/result shapes', () => {
   it('reads the wrapped and the flat shape, with every error form, each result once', () => {
@@ -30,7 +42,10 @@ describe('tool/result shapes', () => {
       call('b'),
       flat('b', { isError: true, error: { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' } }),
       call('c'),
-      flat('c', { isError: true, error: { message: 'skipped', info: { name: 'AbortError', code: 'ABORTED_BEFORE_DISPATCH' } } }),
+      flat('c', {
+        isError: true,
+        error: { message: 'skipped', info: { name: 'AbortError', code: 'ABORTED_BEFORE_DISPATCH' } },
+      }),
       call('d'),
       flat('d', { isError: true, error: { message: 'command aborted' } }),
       call('e'),
@@ -53,13 +68,23 @@ describe('tool/result shapes', () => {
 
   it('does not count a surface rewrite of an earlier result as another result', () => {
     // DSH's replace marker: { op: 'replace', start, end } over the seqs of the result it rewrites
-    const analysis = analyze([call('a'), wrapped('a', true), wrapped('a', true, {}, { op: 'replace', start: 2, end: 2 })]);
+    const analysis = analyze([
+      call('a'),
+      wrapped('a', true),
+      wrapped('a', true, {}, { op: 'replace', start: 2, end: 2 }),
+    ]);
     expect([analysis.toolResults, analysis.errors]).toEqual([1, 1]);
   });
 
   it('skips the log, with the line number, for a result or call in neither shape', () => {
-    expect(() => analyze([call('a'), { type: 'tool/result', data: { turn: 1, step: 1, result: 'x' } }])).toThrow(SkipSession);
-    expect(() => analyze([call('a'), { type: 'tool/result', data: { turn: 1, step: 1, result: 'x' } }])).toThrow(/^line 3: a tool\/result in neither shape/);
-    expect(() => analyze([{ type: 'tool/call', data: { turn: 1, step: 1, name: 'read' } }])).toThrow(/^line 2: a tool\/call without a call id/);
+    expect(() => analyze([call('a'), { type: 'tool/result', data: { turn: 1, step: 1, result: 'x' } }])).toThrow(
+      SkipSession,
+    );
+    expect(() => analyze([call('a'), { type: 'tool/result', data: { turn: 1, step: 1, result: 'x' } }])).toThrow(
+      /^line 3: a tool\/result in neither shape/,
+    );
+    expect(() => analyze([{ type: 'tool/call', data: { turn: 1, step: 1, name: 'read' } }])).toThrow(
+      /^line 2: a tool\/call without a call id/,
+    );
   });
 });

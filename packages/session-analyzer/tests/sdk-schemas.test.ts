@@ -15,15 +15,26 @@ const CAPTURES = path.resolve(process.env.DSH_CAPTURES_DIR ?? fileURLToPath(new 
 
 describe('schemas from the Code-Mode SDK', () => {
   const sdk = schemasFromSdk(fs.readFileSync(path.join(CAPTURES, 'code-system-prompt.txt'), 'utf8'));
-  const native = (JSON.parse(fs.readFileSync(path.join(CAPTURES, 'native-tool-schemas.json'), 'utf8')) as { function?: { name: string; parameters: { properties?: object; required?: string[] } }; name?: string; parameters?: { properties?: object; required?: string[] } }[]).map(
+  const native = (
+    JSON.parse(fs.readFileSync(path.join(CAPTURES, 'native-tool-schemas.json'), 'utf8')) as {
+      function?: { name: string; parameters: { properties?: object; required?: string[] } };
+      name?: string;
+      parameters?: { properties?: object; required?: string[] };
+    }[]
+  ).map(
     (tool) => tool.function ?? (tool as { name: string; parameters: { properties?: object; required?: string[] } }),
   );
 
   it('declares the same tools, properties and required properties as the native schemas', () => {
     expect(sdk.map((tool) => tool.name).sort()).toEqual(native.map((tool) => tool.name).sort());
     for (const tool of native) {
-      const derived = sdk.find((item) => item.name === tool.name)?.parameters as { properties: object; required?: string[] };
-      expect(Object.keys(derived.properties).sort(), tool.name).toEqual(Object.keys(tool.parameters.properties ?? {}).sort());
+      const derived = sdk.find((item) => item.name === tool.name)?.parameters as {
+        properties: object;
+        required?: string[];
+      };
+      expect(Object.keys(derived.properties).sort(), tool.name).toEqual(
+        Object.keys(tool.parameters.properties ?? {}).sort(),
+      );
       expect([...(derived.required ?? [])].sort(), tool.name).toEqual([...(tool.parameters.required ?? [])].sort());
     }
   });

@@ -21,7 +21,9 @@ describe.skipIf(!hasRealSessions)('unreadable logs', () => {
   beforeAll(() => {
     dir = tempDir('skipped');
     // a real log with tool calls and errors
-    const source = allRealLogs().find((file) => file.includes('pty-tools') && decompress(file).includes('"isError":true')) as string;
+    const source = allRealLogs().find(
+      (file) => file.includes('pty-tools') && decompress(file).includes('"isError":true'),
+    ) as string;
     text = decompress(source);
     const original = fs.readFileSync(source);
     write('a-good', original);
@@ -41,11 +43,21 @@ describe.skipIf(!hasRealSessions)('unreadable logs', () => {
   it('analyses the readable logs and lists every other file with one reason', async () => {
     const { report, sessions } = await analyzeSessions({ sessionsDir: dir, keepSessions: true });
     expect(report.filesSeen).toBe(8);
-    expect(sessions.map((session) => path.relative(dir, session.file)).sort()).toEqual(['a-good/session.jsonl.zstd', 'plain.jsonl']);
+    expect(sessions.map((session) => path.relative(dir, session.file)).sort()).toEqual([
+      'a-good/session.jsonl.zstd',
+      'plain.jsonl',
+    ]);
     expect(sessions[0]?.errors).toBeGreaterThan(0);
     expect(sessions[0]?.toolCalls).toBe(sessions[1]?.toolCalls);
     const reasons = Object.fromEntries(report.skipped.map((skip) => [skip.file.split(path.sep)[0], skip.reason]));
-    expect(Object.keys(reasons).sort()).toEqual(['b-truncated', 'c-being-written', 'd-foreign', 'e-not-zstd', 'f-empty', 'g-corrupt-middle']);
+    expect(Object.keys(reasons).sort()).toEqual([
+      'b-truncated',
+      'c-being-written',
+      'd-foreign',
+      'e-not-zstd',
+      'f-empty',
+      'g-corrupt-middle',
+    ]);
     expect(reasons['b-truncated']).toMatch(/zstd|still being written|truncated/);
     expect(reasons['c-being-written']).toMatch(/still being written or truncated/);
     expect(reasons['d-foreign']).toBe('not a DSH session log (first line is not a session header)');

@@ -10,13 +10,23 @@ import zlib from 'node:zlib';
 
 /** The real DSH session logs (2,659 of them, zstd, as DSH stores them); outside the repository. */
 export const REAL_SESSIONS = path.resolve(process.env.DSH_SESSIONS_DIR ?? '/work/shared/dsh-sessions/real');
-const zstd = zlib as unknown as { zstdCompressSync?(data: Buffer | string): Buffer; zstdDecompressSync(data: Buffer): Buffer };
+const zstd = zlib as unknown as {
+  zstdCompressSync?(data: Buffer | string): Buffer;
+  zstdDecompressSync(data: Buffer): Buffer;
+};
 /** DSH logs are zstd; Node has it from 22.15 (what DSH requires). On an older Node these tests are skipped. */
 export const hasZstd = typeof zstd.zstdCompressSync === 'function';
 export const hasRealSessions = hasZstd && fs.existsSync(REAL_SESSIONS);
-if (!hasZstd) console.warn(`[session-analyzer] tests skipped: this Node (${process.version}) has no zstd; run them with Node >= 22.15`);
-else if (!hasRealSessions) console.warn(`[session-analyzer] real-log tests skipped: no DSH session logs at ${REAL_SESSIONS} (set DSH_SESSIONS_DIR)`);
-export const compress = (text: string): Buffer => (zstd.zstdCompressSync as (data: Buffer) => Buffer)(Buffer.from(text, 'utf8'));
+if (!hasZstd)
+  console.warn(
+    `[session-analyzer] tests skipped: this Node (${process.version}) has no zstd; run them with Node >= 22.15`,
+  );
+else if (!hasRealSessions)
+  console.warn(
+    `[session-analyzer] real-log tests skipped: no DSH session logs at ${REAL_SESSIONS} (set DSH_SESSIONS_DIR)`,
+  );
+export const compress = (text: string): Buffer =>
+  (zstd.zstdCompressSync as (data: Buffer) => Buffer)(Buffer.from(text, 'utf8'));
 export const decompress = (file: string): string => zstd.zstdDecompressSync(fs.readFileSync(file)).toString('utf8');
 
 export function tempDir(prefix: string): string {
@@ -68,9 +78,20 @@ export interface ReferenceCount {
  * `data.message.content` has `isError: true`; its code is `data.error.code`, else `data.error.info.code`.
  */
 export function referenceCount(files: string[]): ReferenceCount {
-  const count: ReferenceCount = { sessions: 0, toolCalls: 0, toolResults: 0, errors: 0, flatErrors: 0, sessionsWithErrors: 0, byCode: {}, corrupt: [] };
+  const count: ReferenceCount = {
+    sessions: 0,
+    toolCalls: 0,
+    toolResults: 0,
+    errors: 0,
+    flatErrors: 0,
+    sessionsWithErrors: 0,
+    byCode: {},
+    corrupt: [],
+  };
   for (const file of files) {
-    const lines = decompress(file).split('\n').filter((line) => line.trim() !== '');
+    const lines = decompress(file)
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     let events: { type?: string; data?: any }[];
     try {
       events = lines.map((line) => JSON.parse(line));
@@ -86,7 +107,9 @@ export function referenceCount(files: string[]): ReferenceCount {
       if (event.type !== 'tool/result') continue;
       count.toolResults += 1;
       const flat = typeof event.data?.callId === 'string';
-      const isError = flat ? event.data.isError === true : (event.data?.message?.content ?? []).some((part: any) => part?.isError === true);
+      const isError = flat
+        ? event.data.isError === true
+        : (event.data?.message?.content ?? []).some((part: any) => part?.isError === true);
       if (!isError) continue;
       errors += 1;
       if (flat) count.flatErrors += 1;

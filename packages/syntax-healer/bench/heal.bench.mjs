@@ -9,7 +9,7 @@
 import { healProgram } from '../dist/index.js';
 import { compileVerdict, stripBackend } from '../dist/host-compile.js';
 
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -99,30 +99,53 @@ const WRAP = 'async function __dsh_program__() {\n';
 const hostCompile = nodeStrip
   ? (code) => {
       const wrapped = nodeStrip(WRAP + code + '\n}', { mode: 'strip' });
-      new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + wrapped.slice(WRAP.length, wrapped.length - 2));
+      new AsyncFunction(
+        'tools',
+        'ToolCallError',
+        'console',
+        "'use strict';\n" + wrapped.slice(WRAP.length, wrapped.length - 2),
+      );
     }
   : (code) => compileVerdict(code);
-const rawCompile = measure(validJs, (code) => new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + code));
+const rawCompile = measure(
+  validJs,
+  (code) => new AsyncFunction('tools', 'ToolCallError', 'console', "'use strict';\n" + code),
+);
 const [compileOnly, healValid] = measurePair(validJs, hostCompile, (code) => healProgram(code));
-row('host compile, valid 2 KB JS', compileOnly, nodeStrip ? 'strip + strict AsyncFunction' : `healer verdict (${stripBackend()})`);
+row(
+  'host compile, valid 2 KB JS',
+  compileOnly,
+  nodeStrip ? 'strip + strict AsyncFunction' : `healer verdict (${stripBackend()})`,
+);
 row('bare AsyncFunction compile, valid 2 KB JS', rawCompile, 'no strip step (floor)');
 row('healProgram, valid 2 KB JS', healValid, `ratio to the host compile: ${(healValid / compileOnly).toFixed(2)}x`);
 const [compileTs, healTs] = measurePair(validTs, hostCompile, (code) => healProgram(code));
-row('host compile, valid 2 KB TypeScript', compileTs, nodeStrip ? 'strip + strict AsyncFunction' : `healer verdict (${stripBackend()})`);
+row(
+  'host compile, valid 2 KB TypeScript',
+  compileTs,
+  nodeStrip ? 'strip + strict AsyncFunction' : `healer verdict (${stripBackend()})`,
+);
 row('healProgram, valid 2 KB TypeScript', healTs, `ratio: ${(healTs / compileTs).toFixed(2)}x`);
 
 const broken = {
   'markdown fence': (index) => '```js\n' + validJs + `// ${index}\n` + '```',
   'python triple quote': (index) => `const doc = """\nreport ${index}\n""";\n` + validJs,
-  'stray backticks in a template': (index) => "await tools.write({ file_path: '/w/a.md', content: `Run `pnpm test` now` });\n" + validJs + `// ${index}`,
+  'stray backticks in a template': (index) =>
+    "await tools.write({ file_path: '/w/a.md', content: `Run `pnpm test` now` });\n" + validJs + `// ${index}`,
   'raw newline in a string': (index) => `const msg = 'line one\nline two ${index}';\n` + validJs,
   // Indented, and cut after a statement that ends with `;`: the only kind of cut that is closed.
-  'truncated tail (missing })': (index) => `for (const n of [${index}]) {\n` + validJs.replace(/^/gm, '  ').trimEnd() + '\n  console.log(n);\n',
-  'cut inside a string (refused)': (index) => validJs + `await tools.bash({ command: 'rm -rf /srv/app/releases/${index}`,
+  'truncated tail (missing })': (index) =>
+    `for (const n of [${index}]) {\n` + validJs.replace(/^/gm, '  ').trimEnd() + '\n  console.log(n);\n',
+  'cut inside a string (refused)': (index) =>
+    validJs + `await tools.bash({ command: 'rm -rf /srv/app/releases/${index}`,
 };
 for (const [name, make] of Object.entries(broken)) {
   const sample = healProgram(make(0));
-  row(`healProgram, broken 2 KB: ${name}`, measureEach(make, (code) => healProgram(code)), sample.ok ? sample.repairs.map((repair) => repair.kind).join('+') : `ok:false ${sample.diagnostic?.kind}`);
+  row(
+    `healProgram, broken 2 KB: ${name}`,
+    measureEach(make, (code) => healProgram(code)),
+    sample.ok ? sample.repairs.map((repair) => repair.kind).join('+') : `ok:false ${sample.diagnostic?.kind}`,
+  );
 }
 
 const pathological = {
@@ -136,7 +159,11 @@ const pathological = {
 for (const [name, input] of Object.entries(pathological)) {
   const iterations = input.length > 100_000 ? 5 : 30;
   // A unique first line per run, so neither V8's compilation cache nor anything else can answer from memory.
-  const ms = measureEach((index) => `// run ${index} ${Math.random()}\n${input}`, (code) => healProgram(code), iterations);
+  const ms = measureEach(
+    (index) => `// run ${index} ${Math.random()}\n${input}`,
+    (code) => healProgram(code),
+    iterations,
+  );
   row(`healProgram, pathological: ${name}`, ms, `${input.length} chars`);
 }
 

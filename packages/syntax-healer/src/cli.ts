@@ -12,7 +12,11 @@ import { healProgram } from './heal.js';
 function main(argv: string[]): number {
   const flags = new Set(argv.filter((arg) => arg.startsWith('--')));
   const files = argv.filter((arg) => !arg.startsWith('--'));
-  if (flags.has('--help') || files.length > 1 || [...flags].some((flag) => !['--json', '--example', '--help'].includes(flag))) {
+  if (
+    flags.has('--help') ||
+    files.length > 1 ||
+    [...flags].some((flag) => !['--json', '--example', '--help'].includes(flag))
+  ) {
     process.stderr.write(USAGE + '\n');
     return flags.has('--help') ? 0 : 2;
   }
@@ -22,7 +26,9 @@ function main(argv: string[]): number {
     try {
       input = readFileSync(files[0], 'utf8');
     } catch (error) {
-      process.stderr.write(`tn-heal: cannot read ${files[0]}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `tn-heal: cannot read ${files[0]}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return 2;
     }
     source = files[0];

@@ -89,7 +89,12 @@ export function unfinishedStatementAtCut(closed: string, cutEnd: number): string
   const cut = WRAP_PREFIX.length + cutEnd;
   let ast: { program: { body: AstNode[] } };
   try {
-    ast = parse(wrapped, { sourceType: 'script', plugins: ['typescript'], errorRecovery: false, allowImportExportEverywhere: true }) as unknown as typeof ast;
+    ast = parse(wrapped, {
+      sourceType: 'script',
+      plugins: ['typescript'],
+      errorRecovery: false,
+      allowImportExportEverywhere: true,
+    }) as unknown as typeof ast;
   } catch {
     return 'closing the open brackets there does not give a complete program, so what followed the cut was required';
   }
@@ -116,7 +121,8 @@ export function unfinishedStatementAtCut(closed: string, cutEnd: number): string
     if (enclosing) return `inside ${enclosing[0]} that starts at line ${programLine(node.start)}: ${enclosing[1]}`;
     for (const child of childrenOf(node)) {
       // A switch case ends with its last statement: the cut may be at its very end.
-      if (child.type === 'SwitchCase' && child.start < cut && cut <= child.end) return descend({ ...child, end: cut + 1 });
+      if (child.type === 'SwitchCase' && child.start < cut && cut <= child.end)
+        return descend({ ...child, end: cut + 1 });
       if (child.start < cut && cut < child.end) return descend(child);
       if (child.end === cut) break;
     }
@@ -150,14 +156,21 @@ function refusedEnclosing(node: AstNode, cut: number): [what: string, why: strin
       return undefined;
     case 'IfStatement': {
       const alternate = node.alternate;
-      return isNode(alternate) && (alternate as AstNode).start < cut ? undefined : ['an `if` block', 'an `else` branch may follow'];
+      return isNode(alternate) && (alternate as AstNode).start < cut
+        ? undefined
+        : ['an `if` block', 'an `else` branch may follow'];
     }
     case 'TryStatement': {
       const finalizer = node.finalizer;
-      return isNode(finalizer) && (finalizer as AstNode).start < cut ? undefined : ['a `try` statement', 'a `catch` or `finally` may follow'];
+      return isNode(finalizer) && (finalizer as AstNode).start < cut
+        ? undefined
+        : ['a `try` statement', 'a `catch` or `finally` may follow'];
     }
     default:
-      return [describe(innermostConstruct(node, cut)), 'the code after the cut may be required (an argument, a delay, a member)'];
+      return [
+        describe(innermostConstruct(node, cut)),
+        'the code after the cut may be required (an argument, a delay, a member)',
+      ];
   }
 }
 
@@ -171,7 +184,17 @@ function innermostConstruct(node: AstNode, cut: number): AstNode {
   return found;
 }
 
-const SPECIFIC = new Set(['CallExpression', 'NewExpression', 'ArrayExpression', 'ObjectExpression', 'ClassBody', 'ArrowFunctionExpression', 'FunctionExpression', 'TSInterfaceBody', 'TSTypeLiteral']);
+const SPECIFIC = new Set([
+  'CallExpression',
+  'NewExpression',
+  'ArrayExpression',
+  'ObjectExpression',
+  'ClassBody',
+  'ArrowFunctionExpression',
+  'FunctionExpression',
+  'TSInterfaceBody',
+  'TSTypeLiteral',
+]);
 
 function describe(node: AstNode): string {
   switch (node.type) {

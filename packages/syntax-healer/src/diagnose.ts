@@ -19,8 +19,10 @@ const PYTHON_LINE =
   /^[ \t]*(?:def [A-Za-z_]\w{0,80}\([^\n]{0,300}:[ \t]*$|class [A-Za-z_]\w{0,80}(?:\([^\n)]{0,200}\))?:[ \t]*$|from [\w.]{1,80} import |import [\w.]{1,80}(?: as \w{1,40})?[ \t]*$|elif [^\n]{0,300}:[ \t]*$|except(?: [^\n]{0,200})?:[ \t]*$|with [^\n]{0,200} as \w{1,40}:[ \t]*$|for \w{1,40}(?:, *\w{1,40}){0,5} in [^\n]{0,300}:[ \t]*$|print\(f?["'])/;
 /** `f"…{name}…"` / `f'…'`: a Python f-string (the triple-quoted form is refused by the triple-quote repair). */
 const PYTHON_F_STRING = /(?<![\w$.])[fF]("|')[^"'\r\n{]{0,200}\{[^}\r\n]{0,200}\}[^"'\r\n]{0,200}\1/;
-const SHELL_LINE = /^(?:#!\/|\$ |(?:sudo |cd |ls|cat |echo |grep |find |npm |pnpm |npx |yarn |git |rm |mkdir |cp |mv |curl |python3? |pip )[^;{}()]*$)/;
-const MODULE_SYNTAX = /^[ \t]*(?:import\s{1,20}(?:[\w*{][^;\n]{0,300}\sfrom\s|['"])|export\s{1,20}(?:default|const|let|var|function|class|async|\{|\*))/;
+const SHELL_LINE =
+  /^(?:#!\/|\$ |(?:sudo |cd |ls|cat |echo |grep |find |npm |pnpm |npx |yarn |git |rm |mkdir |cp |mv |curl |python3? |pip )[^;{}()]*$)/;
+const MODULE_SYNTAX =
+  /^[ \t]*(?:import\s{1,20}(?:[\w*{][^;\n]{0,300}\sfrom\s|['"])|export\s{1,20}(?:default|const|let|var|function|class|async|\{|\*))/;
 
 /** True when one of the first lines of `code` matches `pattern` (long lines are cut, not scanned whole). */
 function someLine(code: string, pattern: RegExp): boolean {
@@ -54,7 +56,8 @@ export function diagnoseFailure(code: string, hostMessage: string): Diagnostic {
   if (looksLikeJsonObject(code)) {
     return {
       kind: 'json-arguments',
-      message: 'This is a JSON object, not a program: `code` must be the body of an async function, e.g. `return await tools.read({ file_path: "/abs/path" });`. The program was not run.',
+      message:
+        'This is a JSON object, not a program: `code` must be the body of an async function, e.g. `return await tools.read({ file_path: "/abs/path" });`. The program was not run.',
     };
   }
   if (/strip-only mode|type strip mode/.test(hostMessage)) {
@@ -79,7 +82,11 @@ export function diagnoseFailure(code: string, hostMessage: string): Diagnostic {
     };
   }
   if (someLine(code, PYTHON_LINE)) {
-    return { kind: 'python-code', message: `This looks like Python, not JavaScript${at}. Rewrite it in JavaScript/TypeScript. The program was not run.`, ...where };
+    return {
+      kind: 'python-code',
+      message: `This looks like Python, not JavaScript${at}. Rewrite it in JavaScript/TypeScript. The program was not run.`,
+      ...where,
+    };
   }
   if (located && /await/i.test(located.message) && /async/i.test(located.message)) {
     return {
@@ -96,11 +103,16 @@ export function diagnoseFailure(code: string, hostMessage: string): Diagnostic {
     };
   }
   const detail = (located ? located.message.replace(/ \(\d+:\d+\)$/, '') : hostMessage).replace(/\.+$/, '');
-  return { kind: 'syntax-error', message: `The program does not compile${at}: ${detail}. The program was not run.`, ...where };
+  return {
+    kind: 'syntax-error',
+    message: `The program does not compile${at}: ${detail}. The program was not run.`,
+    ...where,
+  };
 }
 
 /** A one-line shell command that happens to compile as JavaScript (`ls -la /tmp` reads as `ls - la / tmp`). */
-const COMPILING_SHELL_COMMAND = /^[ \t]*(?:sudo|ls|cat|rm|cp|mv|mkdir|rmdir|cd|echo|grep|rg|find|npm|pnpm|npx|yarn|git|curl|wget|python3?|pip|chmod|chown|touch|head|tail|wc|sed|awk|tar|make|docker)[ \t]+[^\r\n(){};=,'"`]*[ \t]*(?:\r?\n)?$/;
+const COMPILING_SHELL_COMMAND =
+  /^[ \t]*(?:sudo|ls|cat|rm|cp|mv|mkdir|rmdir|cd|echo|grep|rg|find|npm|pnpm|npx|yarn|git|curl|wget|python3?|pip|chmod|chown|touch|head|tail|wc|sed|awk|tar|make|docker)[ \t]+[^\r\n(){};=,'"`]*[ \t]*(?:\r?\n)?$/;
 
 /**
  * For a program that compiles: a diagnostic when it is plainly a shell command rather than a program (it
@@ -110,7 +122,8 @@ export function diagnoseCompilingShell(code: string): Diagnostic | undefined {
   if (code.length > 500 || !COMPILING_SHELL_COMMAND.test(code)) return undefined;
   return {
     kind: 'shell-code',
-    message: 'This is a shell command, not JavaScript: call `await tools.bash({ command, description })` from the program. The program was not run.',
+    message:
+      'This is a shell command, not JavaScript: call `await tools.bash({ command, description })` from the program. The program was not run.',
     line: 1,
     column: 1,
   };

@@ -23,11 +23,32 @@ export class NonErasableTypeScriptError extends Error {
 }
 
 /** Keys under which Babel hangs pure type information that erases to nothing. */
-const TYPE_ONLY_KEYS = new Set(['typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'superTypeParameters']);
+const TYPE_ONLY_KEYS = new Set([
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+  'typeArguments',
+  'superTypeParameters',
+]);
 /** Keys that never hold child nodes worth visiting. */
-const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'comments']);
+const SKIPPED_KEYS = new Set([
+  'loc',
+  'start',
+  'end',
+  'extra',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'comments',
+]);
 /** Declarations that exist only in the type world. */
-const TYPE_ONLY_DECLARATIONS = new Set(['TSTypeAliasDeclaration', 'TSInterfaceDeclaration', 'TSDeclareFunction', 'TSDeclareMethod', 'TSIndexSignature']);
+const TYPE_ONLY_DECLARATIONS = new Set([
+  'TSTypeAliasDeclaration',
+  'TSInterfaceDeclaration',
+  'TSDeclareFunction',
+  'TSDeclareMethod',
+  'TSIndexSignature',
+]);
 
 const MESSAGES = {
   enum: 'TypeScript enum is not supported in strip-only mode',
@@ -49,7 +70,8 @@ function isTypeOnlyNamespace(node: AstNode): boolean {
   if (body.type === 'TSModuleDeclaration') return node.declare === true || isTypeOnlyNamespace(body);
   const statements = Array.isArray(body.body) ? (body.body as AstNode[]) : [];
   return statements.every((statement) => {
-    const inner = statement.type === 'ExportNamedDeclaration' && isNode(statement.declaration) ? statement.declaration : statement;
+    const inner =
+      statement.type === 'ExportNamedDeclaration' && isNode(statement.declaration) ? statement.declaration : statement;
     if (inner.type === 'TSTypeAliasDeclaration' || inner.type === 'TSInterfaceDeclaration') return true;
     if (inner.type === 'TSModuleDeclaration') return inner.declare === true || isTypeOnlyNamespace(inner);
     return inner.declare === true;
@@ -103,7 +125,12 @@ function eraseMemberMarkers(source: string, member: AstNode, blanker: Blanker): 
  */
 export function eraseTypes(wrapped: string): string {
   // `export` is legal inside a namespace body; a misplaced top-level import/export still fails the compile.
-  const ast = parse(wrapped, { sourceType: 'script', plugins: ['typescript'], errorRecovery: false, allowImportExportEverywhere: true });
+  const ast = parse(wrapped, {
+    sourceType: 'script',
+    plugins: ['typescript'],
+    errorRecovery: false,
+    allowImportExportEverywhere: true,
+  });
   const blanker = new Blanker(wrapped);
 
   const visit = (node: AstNode, parent: AstNode | undefined): void => {
@@ -113,7 +140,8 @@ export function eraseTypes(wrapped: string): string {
         blanker.blankStatement(node.start, node.end);
         return;
       case 'TSModuleDeclaration':
-        if (node.declare !== true && !isTypeOnlyNamespace(node)) throw new NonErasableTypeScriptError(MESSAGES.namespace);
+        if (node.declare !== true && !isTypeOnlyNamespace(node))
+          throw new NonErasableTypeScriptError(MESSAGES.namespace);
         blanker.blankStatement(node.start, node.end);
         return;
       case 'TSParameterProperty':
@@ -132,7 +160,10 @@ export function eraseTypes(wrapped: string): string {
         visit(node.expression as AstNode, node);
         // From the keyword on (the expression may sit in parentheses that must stay).
         const typeStart = (node.typeAnnotation as AstNode).start;
-        blanker.blank(wrapped.lastIndexOf(node.type === 'TSAsExpression' ? 'as' : 'satisfies', typeStart - 1), node.end);
+        blanker.blank(
+          wrapped.lastIndexOf(node.type === 'TSAsExpression' ? 'as' : 'satisfies', typeStart - 1),
+          node.end,
+        );
         return;
       }
       case 'TSNonNullExpression':
@@ -156,7 +187,8 @@ export function eraseTypes(wrapped: string): string {
           blanker.blankStatement(node.start, node.end);
           return;
         }
-        if (node.abstract === true) blanker.blankWords(wrapped, node.start, wrapped.indexOf('class', node.start), /\babstract\b/g);
+        if (node.abstract === true)
+          blanker.blankWords(wrapped, node.start, wrapped.indexOf('class', node.start), /\babstract\b/g);
         if (Array.isArray(node.implements) && node.implements.length > 0) {
           const list = node.implements as AstNode[];
           const keyword = wrapped.lastIndexOf('implements', list[0]!.start);

@@ -16,7 +16,22 @@ const OPENER = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)(?:[ \t][^`\r\n;(){}]*)?$
 /** An opener with code on the same line (```js const a = 1;): the code after the language is kept. */
 const OPENER_WITH_CODE = /^[ \t]{0,3}(`{3,}|~{3,})([A-Za-z]+)[ \t]+(?=\S)/;
 /** Info-string languages that mean "this is the JavaScript/TypeScript program". */
-const PROGRAM_LANGUAGES = new Set(['', 'js', 'javascript', 'ts', 'typescript', 'mjs', 'cjs', 'mts', 'cts', 'jsx', 'tsx', 'node', 'es6', 'ecmascript']);
+const PROGRAM_LANGUAGES = new Set([
+  '',
+  'js',
+  'javascript',
+  'ts',
+  'typescript',
+  'mjs',
+  'cjs',
+  'mts',
+  'cts',
+  'jsx',
+  'tsx',
+  'node',
+  'es6',
+  'ecmascript',
+]);
 /** Characters that make a line look like code rather than prose introducing a fence. */
 const CODE_CHARACTERS = /[`{};=]/;
 /**
@@ -76,7 +91,11 @@ function isBlank(text: string): boolean {
 }
 
 function isProse(lines: Line[]): boolean {
-  return lines.every((line) => isBlank(line.text) || (!CODE_CHARACTERS.test(line.text) && !STATEMENT_LIKE.test(line.text) && /\p{L}/u.test(line.text)));
+  return lines.every(
+    (line) =>
+      isBlank(line.text) ||
+      (!CODE_CHARACTERS.test(line.text) && !STATEMENT_LIKE.test(line.text) && /\p{L}/u.test(line.text)),
+  );
 }
 
 /** Lines after the closing fence are dropped with it: only prose may be there (inline `code` is fine in prose). */
@@ -97,9 +116,18 @@ function findStrayCloser(code: string, lines: Line[]): FenceMatch {
   let last = lines.length - 1;
   while (last > 0 && isBlank(lines[last]!.text)) last--;
   if (last === 0 || !/^[ \t]{0,3}(`{3,}|~{3,})[ \t]*$/.test(lines[last]!.text)) return { kind: 'none' };
-  if (lines.slice(0, last).some((line) => OPENER.test(line.text) || OPENER_WITH_CODE.test(line.text))) return { kind: 'none' };
+  if (lines.slice(0, last).some((line) => OPENER.test(line.text) || OPENER_WITH_CODE.test(line.text)))
+    return { kind: 'none' };
   const marker = lines[last]!.text.trim();
-  return { kind: 'fence', body: code.slice(0, lines[last - 1]!.end), language: '', marker, lineOffset: 0, prose: false, closed: 'line' };
+  return {
+    kind: 'fence',
+    body: code.slice(0, lines[last - 1]!.end),
+    language: '',
+    marker,
+    lineOffset: 0,
+    prose: false,
+    closed: 'line',
+  };
 }
 
 /**
@@ -158,9 +186,18 @@ function fenceHoldingTemplateFences(code: string): FenceMatch | undefined {
   const innerFences = bodyLines.filter((line) => isFenceLine(line.text));
   if (innerFences.length === 0) return undefined;
   const templates = lex(body, { guessTemplateContent: true }).tokens.filter((token) => token.kind === 'template');
-  const insideTemplate = (offset: number): boolean => templates.some((token) => token.start < offset && offset < token.end);
+  const insideTemplate = (offset: number): boolean =>
+    templates.some((token) => token.start < offset && offset < token.end);
   if (!innerFences.every((line) => insideTemplate(line.start - bodyStart))) return undefined;
-  return { kind: 'fence', body, language, marker, lineOffset: openIndex + 1, prose, closed: closeIndex < lines.length ? 'line' : 'missing' };
+  return {
+    kind: 'fence',
+    body,
+    language,
+    marker,
+    lineOffset: openIndex + 1,
+    prose,
+    closed: closeIndex < lines.length ? 'line' : 'missing',
+  };
 }
 
 function findOuterFence(code: string): FenceMatch {
@@ -180,7 +217,8 @@ function findOuterFence(code: string): FenceMatch {
       break;
     }
     codeOnOpener = null;
-    if (!isBlank(line.text) && (CODE_CHARACTERS.test(line.text) || !/\p{L}/u.test(line.text))) return findStrayCloser(code, lines);
+    if (!isBlank(line.text) && (CODE_CHARACTERS.test(line.text) || !/\p{L}/u.test(line.text)))
+      return findStrayCloser(code, lines);
   }
   if (openIndex === -1) return findStrayCloser(code, lines);
   const before = lines.slice(0, openIndex);

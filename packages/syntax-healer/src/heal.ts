@@ -9,7 +9,13 @@
 import { findFence } from './fences.js';
 import { compileVerdict, type CompileVerdict } from './host-compile.js';
 import { diagnoseCompilingShell, diagnoseFailure } from './diagnose.js';
-import { repairRawNewlines, repairTemplateContent, repairTripleQuotes, repairTruncation, type RepairOutcome } from './repairs.js';
+import {
+  repairRawNewlines,
+  repairTemplateContent,
+  repairTripleQuotes,
+  repairTruncation,
+  type RepairOutcome,
+} from './repairs.js';
 import type { Diagnostic, HealOptions, HealResult, Repair } from './types.js';
 
 /** Default cap on host-equivalent compiles per call (the worst case uses 7: original, fence body, 4 classes, 1 combination). */
@@ -46,7 +52,9 @@ function unchanged(code: string, ok: boolean, diagnostic?: Diagnostic): HealResu
 }
 
 function shiftLines(diagnostic: Diagnostic, lineOffset: number): Diagnostic {
-  return diagnostic.line === undefined || lineOffset === 0 ? diagnostic : { ...diagnostic, line: diagnostic.line + lineOffset };
+  return diagnostic.line === undefined || lineOffset === 0
+    ? diagnostic
+    : { ...diagnostic, line: diagnostic.line + lineOffset };
 }
 
 type BodyOutcome = { ok: true; code: string; repairs: Repair[] } | { ok: false; diagnostic: Diagnostic };
@@ -125,7 +133,10 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
   const budget = new CompileBudget(Math.max(1, options.maxCompileAttempts ?? DEFAULT_MAX_COMPILE_ATTEMPTS));
   const maxRepairChars = options.maxRepairChars ?? DEFAULT_MAX_REPAIR_CHARS;
   if (code.trim() === '') {
-    return unchanged(code, compileVerdict(code).ok, { kind: 'empty-program', message: 'The program is empty: there is nothing to run.' });
+    return unchanged(code, compileVerdict(code).ok, {
+      kind: 'empty-program',
+      message: 'The program is empty: there is nothing to run.',
+    });
   }
 
   const fence = findFence(code);
@@ -140,7 +151,8 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
   if (fence.kind === 'ambiguous') {
     return unchanged(code, false, {
       kind: 'multiple-fences',
-      message: 'The program holds more than one fenced code block; send only the program, without Markdown fences. The program was not run.',
+      message:
+        'The program holds more than one fenced code block; send only the program, without Markdown fences. The program was not run.',
       line: fence.line,
       column: 1,
     });
@@ -148,16 +160,25 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
   if (fence.kind === 'code-after-fence') {
     return unchanged(code, false, {
       kind: 'code-after-fence',
-      message: 'The program is a Markdown fenced block with more code after its closing fence, which JavaScript reads as a tagged template that fails when run; send only the program, without Markdown fences. The program was not run.',
+      message:
+        'The program is a Markdown fenced block with more code after its closing fence, which JavaScript reads as a tagged template that fails when run; send only the program, without Markdown fences. The program was not run.',
       line: fence.line,
       column: 1,
     });
   }
   if (fence.kind === 'fence' && fence.body.trim() === '') {
-    return unchanged(code, false, { kind: 'empty-program', message: 'The program is only a Markdown fence with nothing inside; nothing was run.' });
+    return unchanged(code, false, {
+      kind: 'empty-program',
+      message: 'The program is only a Markdown fence with nothing inside; nothing was run.',
+    });
   }
   if (fence.kind === 'fence') {
-    const fenceRepair: Repair = { kind: 'strip-fence', language: fence.language, prose: fence.prose, closer: fence.closed };
+    const fenceRepair: Repair = {
+      kind: 'strip-fence',
+      language: fence.language,
+      prose: fence.prose,
+      closer: fence.closed,
+    };
     const bodyVerdict = budget.compile(fence.body);
     if (bodyVerdict.ok) return { ok: true, changed: true, code: fence.body, repairs: [fenceRepair] };
     const inner = repairBody(fence.body, bodyVerdict.message, budget, maxRepairChars);
@@ -171,5 +192,7 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
     return shell ? unchanged(code, false, shell) : unchanged(code, true);
   }
   const outcome = repairBody(code, verdict.message, budget, maxRepairChars);
-  return outcome.ok ? { ok: true, changed: true, code: outcome.code, repairs: outcome.repairs } : unchanged(code, false, outcome.diagnostic);
+  return outcome.ok
+    ? { ok: true, changed: true, code: outcome.code, repairs: outcome.repairs }
+    : unchanged(code, false, outcome.diagnostic);
 }

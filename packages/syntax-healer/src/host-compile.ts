@@ -33,7 +33,7 @@ const HOST_PARAMETERS = ['tools', 'ToolCallError', 'console'] as const;
 const STRICT_PROLOGUE = "'use strict';\n";
 
 type AsyncFunctionConstructor = new (...parametersAndBody: string[]) => unknown;
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as AsyncFunctionConstructor;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as AsyncFunctionConstructor;
 
 type StripTypeScriptTypes = (code: string, options?: { mode?: 'strip' | 'transform' }) => string;
 
@@ -42,7 +42,9 @@ function findNodeStripTypes(): StripTypeScriptTypes | undefined {
   try {
     const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const nodeModule = nodeProcess?.getBuiltinModule?.('node:module') as { stripTypeScriptTypes?: unknown } | undefined;
-    return typeof nodeModule?.stripTypeScriptTypes === 'function' ? (nodeModule.stripTypeScriptTypes as StripTypeScriptTypes) : undefined;
+    return typeof nodeModule?.stripTypeScriptTypes === 'function'
+      ? (nodeModule.stripTypeScriptTypes as StripTypeScriptTypes)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -170,7 +172,8 @@ export function locateSyntaxError(code: string): { message: string; line: number
  * place it, the line and column in the program.
  */
 export function compilesLikeHost(code: string): CompileVerdict {
-  if (typeof code !== 'string') return { ok: false, message: `program must be a string, got ${code === null ? 'null' : typeof code}` };
+  if (typeof code !== 'string')
+    return { ok: false, message: `program must be a string, got ${code === null ? 'null' : typeof code}` };
   const verdict = compileVerdict(code);
   if (verdict.ok || verdict.line !== undefined) return verdict;
   const located = locateSyntaxError(code);

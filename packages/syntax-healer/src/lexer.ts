@@ -73,12 +73,56 @@ const IDENTIFIER_START = /[\p{L}\p{Nl}$_\\]/u;
 const IDENTIFIER_PART = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\\\u200c\u200d]/u;
 /** Words after which a `/` starts a regular expression. */
 const KEYWORDS_BEFORE_EXPRESSION = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'await', 'yield',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'await',
+  'yield',
 ]);
 /** Multi-character punctuators, longest first. */
 const PUNCTUATORS = [
-  '>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=',
-  '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>',
+  '>>>=',
+  '...',
+  '===',
+  '!==',
+  '**=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '&&=',
+  '||=',
+  '??=',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '**',
+  '<<',
+  '>>',
 ];
 const CLOSING: Record<string, Bracket['char']> = { ')': '(', ']': '[', '}': '{' };
 
@@ -248,7 +292,15 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
   while (index < length) {
     const char = code[index]!;
     const start = index;
-    if (char === ' ' || char === '\t' || isLineBreak(char) || char === '\v' || char === '\f' || char === '\ufeff' || char === '\u00a0') {
+    if (
+      char === ' ' ||
+      char === '\t' ||
+      isLineBreak(char) ||
+      char === '\v' ||
+      char === '\f' ||
+      char === '\ufeff' ||
+      char === '\u00a0'
+    ) {
       index++;
       continue;
     }
@@ -266,7 +318,12 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
       }
       continue;
     }
-    if ((char === '"' || char === "'") && options.tripleQuotes && code[index + 1] === char && code[index + 2] === char) {
+    if (
+      (char === '"' || char === "'") &&
+      options.tripleQuotes &&
+      code[index + 1] === char &&
+      code[index + 2] === char
+    ) {
       const quote = (char + char + char) as TripleQuote['quote'];
       let prefixStart = start;
       while (prefixStart > 0 && /[A-Za-z]/.test(code[prefixStart - 1]!)) prefixStart--;
@@ -301,7 +358,11 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     }
     if (IDENTIFIER_START.test(char) || (char.charCodeAt(0) >= 0xd800 && char.charCodeAt(0) <= 0xdbff)) {
       index++;
-      while (index < length && (IDENTIFIER_PART.test(code[index]!) || (code.charCodeAt(index) >= 0xd800 && code.charCodeAt(index) <= 0xdfff))) index++;
+      while (
+        index < length &&
+        (IDENTIFIER_PART.test(code[index]!) || (code.charCodeAt(index) >= 0xd800 && code.charCodeAt(index) <= 0xdfff))
+      )
+        index++;
       push('word', start, index, code.slice(start, index));
       continue;
     }
@@ -335,7 +396,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     }
     if (char === '(' || char === '[' || char === '{') {
       const previous = tokens[tokens.length - 1];
-      const after = previous ? previous.value ?? previous.kind : undefined;
+      const after = previous ? (previous.value ?? previous.kind) : undefined;
       openBrackets.push(after === undefined ? { char, start } : { char, start, after });
       index++;
       push('punct', start, index, char);

@@ -28,7 +28,17 @@ export interface TextEdit {
 /** Longest program parsed for analysis (bounded work). */
 export const MAX_ANALYSED_CHARS = 512 * 1024;
 
-const SKIPPED_KEYS = new Set(['loc', 'start', 'end', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'comments', 'tokens']);
+const SKIPPED_KEYS = new Set([
+  'loc',
+  'start',
+  'end',
+  'extra',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'comments',
+  'tokens',
+]);
 
 export function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
@@ -90,11 +100,13 @@ export function staticString(node: unknown): string | undefined {
 export function calledToolName(node: AstNode): string | undefined {
   if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return undefined;
   const callee = node.callee;
-  if (!isNode(callee) || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression')) return undefined;
+  if (!isNode(callee) || (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression'))
+    return undefined;
   const object = callee.object;
   if (!isNode(object) || object.type !== 'Identifier' || object.name !== 'tools') return undefined;
   const property = callee.property;
-  if (!callee.computed) return isNode(property) && property.type === 'Identifier' ? (property.name as string) : undefined;
+  if (!callee.computed)
+    return isNode(property) && property.type === 'Identifier' ? (property.name as string) : undefined;
   return staticString(property);
 }
 

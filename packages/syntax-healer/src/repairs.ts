@@ -62,7 +62,11 @@ export function repairTripleQuotes(code: string): RepairOutcome {
     if (body === undefined) return NOT_APPLICABLE;
     edits.push({ start: triple.start, end: triple.end, text: '`' + body + '`' });
   }
-  return candidate(code, edits, { kind: 'python-triple-quote', count: edits.length, line: positionOf(code, scan.tripleQuotes[0]!.start).line });
+  return candidate(code, edits, {
+    kind: 'python-triple-quote',
+    count: edits.length,
+    line: positionOf(code, scan.tripleQuotes[0]!.start).line,
+  });
 }
 
 /**
@@ -75,8 +79,16 @@ export function repairTemplateContent(code: string): RepairOutcome {
   const scan = lex(code, { guessTemplateContent: true });
   if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0) return NOT_APPLICABLE;
   if (scan.inlineCodeSpansStatements) return NOT_APPLICABLE;
-  const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({ start: offset, end: offset, text: '\\' }));
-  return candidate(code, edits, { kind: 'template-escape', backticks: scan.innerBackticks.length, shellExpansions: scan.shellExpansions.length });
+  const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({
+    start: offset,
+    end: offset,
+    text: '\\',
+  }));
+  return candidate(code, edits, {
+    kind: 'template-escape',
+    backticks: scan.innerBackticks.length,
+    shellExpansions: scan.shellExpansions.length,
+  });
 }
 
 /** Class 4: raw line breaks inside a `'…'` or `"…"` string become `\n` (and `\r`) escapes. */
@@ -90,7 +102,7 @@ export function repairRawNewlines(code: string): RepairOutcome {
   for (const span of spans) {
     for (let index = span.start; index < span.end; index++) {
       const char = code[index];
-      if (char === '\\' ) {
+      if (char === '\\') {
         index++;
         continue;
       }
@@ -99,16 +111,56 @@ export function repairRawNewlines(code: string): RepairOutcome {
       else if (char === '\u2028' || char === '\u2029') continue;
     }
   }
-  return candidate(code, edits, { kind: 'string-newline', strings: spans.length, line: positionOf(code, spans[0]!.start).line });
+  return candidate(code, edits, {
+    kind: 'string-newline',
+    strings: spans.length,
+    line: positionOf(code, spans[0]!.start).line,
+  });
 }
 
 const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 /** Words that end a complete expression (everything else reserved leaves the statement unfinished). */
 const LITERAL_WORDS = new Set(['true', 'false', 'null', 'undefined', 'this', 'NaN', 'Infinity', 'super']);
 const RESERVED_WORDS = new Set([
-  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export',
-  'extends', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'let', 'new', 'of', 'return', 'static', 'switch',
-  'throw', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'async', 'as', 'satisfies',
+  'await',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'let',
+  'new',
+  'of',
+  'return',
+  'static',
+  'switch',
+  'throw',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'yield',
+  'async',
+  'as',
+  'satisfies',
 ]);
 
 const OPEN_CONSTRUCT_NAMES: Record<string, string> = {
@@ -120,7 +172,25 @@ const OPEN_CONSTRUCT_NAMES: Record<string, string> = {
 };
 
 /** Tokens after which `{` opens an object literal rather than a block. */
-const OBJECT_LITERAL_AFTER = new Set(['(', '[', ',', ':', '=', '?', '||', '&&', '??', 'return', 'await', 'yield', '...', '+', '||=', '&&=', '??=']);
+const OBJECT_LITERAL_AFTER = new Set([
+  '(',
+  '[',
+  ',',
+  ':',
+  '=',
+  '?',
+  '||',
+  '&&',
+  '??',
+  'return',
+  'await',
+  'yield',
+  '...',
+  '+',
+  '||=',
+  '&&=',
+  '??=',
+]);
 
 /** `(`, `[` and an object-literal `{` hold a list that may have continued (more arguments, elements, properties); a block `{` ends with its statements. */
 function isExpressionBracket(bracket: Bracket): boolean {
@@ -136,7 +206,11 @@ function isLineEnd(char: string | undefined): boolean {
  * The first open bracket whose line is indented at least as deep as the line holding `lastOffset` (and is not
  * that line). The brackets come in source order, so one forward walk finds every line start: linear in the text.
  */
-function bracketOpenedNoDeeperThanLastLine(code: string, brackets: readonly Bracket[], lastOffset: number): Bracket | undefined {
+function bracketOpenedNoDeeperThanLastLine(
+  code: string,
+  brackets: readonly Bracket[],
+  lastOffset: number,
+): Bracket | undefined {
   let lastLineStart = lastOffset;
   while (lastLineStart > 0 && !isLineEnd(code[lastLineStart - 1])) lastLineStart--;
   const lastIndent = indentAt(code, lastLineStart);
@@ -161,7 +235,8 @@ function indentAt(code: string, lineStart: number): number {
  * (`if (ok) {` … then an unindented `return`): closing at the end would pull that code inside the block.
  */
 function unsafeCut(code: string, scan: LexResult): string | undefined {
-  if (scan.openAtEnd) return `inside ${OPEN_CONSTRUCT_NAMES[scan.openAtEnd.kind]} that starts at line ${positionOf(code, scan.openAtEnd.start).line}`;
+  if (scan.openAtEnd)
+    return `inside ${OPEN_CONSTRUCT_NAMES[scan.openAtEnd.kind]} that starts at line ${positionOf(code, scan.openAtEnd.start).line}`;
   if (scan.openBrackets.some((bracket) => bracket.char === '${')) return 'inside a ${…} of a template literal';
   const last = scan.tokens[scan.tokens.length - 1];
   if (!last) return 'before any statement';
@@ -178,18 +253,51 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
     // Only an explicit `;` or a block's `}` can end a statement for sure (the statement itself is checked later).
     if (last.value === ';' || last.value === '}') return undefined;
     if (last.value === ')' || last.value === ']') {
-      return endsLine ? 'after a line that does not end with `;`, so the next line may have continued it' : 'in the middle of a line';
+      return endsLine
+        ? 'after a line that does not end with `;`, so the next line may have continued it'
+        : 'in the middle of a line';
     }
     return `right after \`${last.value}\`, in the middle of an expression`;
   }
-  if (last.kind === 'word' && RESERVED_WORDS.has(last.value!)) return `right after \`${last.value}\`, in the middle of a statement`;
-  if (last.kind === 'word' && !LITERAL_WORDS.has(last.value!) && !endsLine) return `in the middle of the word \`${last.value}\``;
+  if (last.kind === 'word' && RESERVED_WORDS.has(last.value!))
+    return `right after \`${last.value}\`, in the middle of a statement`;
+  if (last.kind === 'word' && !LITERAL_WORDS.has(last.value!) && !endsLine)
+    return `in the middle of the word \`${last.value}\``;
   if (!endsLine) return 'in the middle of a line';
   return 'after a line that does not end with `;`, so the next line may have continued it';
 }
 
 /** Operators after which an expression must continue (a `:` is left out: Python lines end with one). */
-const DANGLING_OPERATORS = new Set(['+', '-', '*', '/', '%', '**', '=', '==', '===', '!=', '!==', '<', '>', '<=', '>=', '&&', '||', '??', '&', '|', '^', ',', '.', '?.', '=>', '+=', '-=', '?']);
+const DANGLING_OPERATORS = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '**',
+  '=',
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '&',
+  '|',
+  '^',
+  ',',
+  '.',
+  '?.',
+  '=>',
+  '+=',
+  '-=',
+  '?',
+]);
 
 function endsWithDanglingOperator(scan: LexResult): boolean {
   const last = scan.tokens[scan.tokens.length - 1];
@@ -213,7 +321,8 @@ export function repairTruncation(code: string): RepairOutcome {
   const endsWithBreak = /\r?\n$/.test(code);
   const healed = endsWithBreak ? code + closing + lineBreak : code + lineBreak + closing;
   const lastToken = scan.tokens[scan.tokens.length - 1];
-  const reason = unsafeCut(code, scan) ?? (lastToken ? unfinishedStatementAtCut(healed, lastToken.end) : 'before any statement');
+  const reason =
+    unsafeCut(code, scan) ?? (lastToken ? unfinishedStatementAtCut(healed, lastToken.end) : 'before any statement');
   if (reason !== undefined) {
     const cut = positionOf(code, code.length);
     return {

@@ -13,12 +13,15 @@ describe('bad input', () => {
     }
   });
 
-  it.each([[42], [null], [undefined], [{ code: 'return 1' }], [['return 1']]])('non-string %j gets invalid-input', (value) => {
-    const result = healProgram(value as unknown as string);
-    expect(result).toMatchObject({ ok: false, changed: false, code: '' });
-    expect(result.diagnostic?.kind).toBe('invalid-input');
-    expect(compilesLikeHost(value as unknown as string).ok).toBe(false);
-  });
+  it.each([[42], [null], [undefined], [{ code: 'return 1' }], [['return 1']]])(
+    'non-string %j gets invalid-input',
+    (value) => {
+      const result = healProgram(value as unknown as string);
+      expect(result).toMatchObject({ ok: false, changed: false, code: '' });
+      expect(result.diagnostic?.kind).toBe('invalid-input');
+      expect(compilesLikeHost(value as unknown as string).ok).toBe(false);
+    },
+  );
 
   it('a 1 MB valid program is returned unchanged', () => {
     const code = validLine.repeat(Math.ceil(1_000_000 / validLine.length));
@@ -34,12 +37,16 @@ describe('bad input', () => {
     expect(result.diagnostic?.kind).toBe('too-large-to-repair');
   }, 60_000);
 
-  it.each([[200], [10_000]])('%i backticks end in a result', (count) => {
-    const code = 'const s = ' + '`'.repeat(count) + ';';
-    const result = healProgram(code);
-    expect(typeof result.ok).toBe('boolean');
-    if (!result.ok) expect(result.code).toBe(code);
-  }, 60_000);
+  it.each([[200], [10_000]])(
+    '%i backticks end in a result',
+    (count) => {
+      const code = 'const s = ' + '`'.repeat(count) + ';';
+      const result = healProgram(code);
+      expect(typeof result.ok).toBe('boolean');
+      if (!result.ok) expect(result.code).toBe(code);
+    },
+    60_000,
+  );
 
   it('backticks mixed with text and ${ are handled', () => {
     const code = 'const s = `' + 'a `b` ${c '.repeat(2_000) + '`;';

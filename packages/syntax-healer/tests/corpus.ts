@@ -42,7 +42,10 @@ export const compileEdgeCases = load<{ code: string; runtimeDependent?: string }
  * Realistic agent programs (tests/fixtures/agent-programs.txt), valid as sent: blocks that start with a line
  * `//// <name>`; lines starting with `#` before the first block are the file's own comments.
  */
-export const agentPrograms: ValidCase[] = readFileSync(fileURLToPath(new URL('./fixtures/agent-programs.txt', import.meta.url)), 'utf8')
+export const agentPrograms: ValidCase[] = readFileSync(
+  fileURLToPath(new URL('./fixtures/agent-programs.txt', import.meta.url)),
+  'utf8',
+)
   .split(/^\/\/\/\/ /m)
   .slice(1)
   .map((block) => {
@@ -51,7 +54,9 @@ export const agentPrograms: ValidCase[] = readFileSync(fileURLToPath(new URL('./
   });
 
 /** Programs whose verdict depends on the V8 version that compiles them (so Node 20 and Node 24 differ). */
-export const runtimeDependentPrograms = new Set(compileEdgeCases.filter((entry) => entry.runtimeDependent).map((entry) => entry.code));
+export const runtimeDependentPrograms = new Set(
+  compileEdgeCases.filter((entry) => entry.runtimeDependent).map((entry) => entry.code),
+);
 
 /** Every program in the corpus: inputs, and the healed outputs the repairs expect. */
 export function allPrograms(): string[] {

@@ -10,5 +10,8 @@ import { pathToFileURL } from 'node:url';
 const healer = await import(pathToFileURL(process.argv[2]).href);
 const programs = JSON.parse(readFileSync(0, 'utf8'));
 const results = programs.map((code) => healer.healProgram(code));
-const fast = typeof healer.plainJavaScriptVerdict === 'function' ? programs.map((code) => healer.plainJavaScriptVerdict(code) ?? null) : undefined;
+const fast =
+  typeof healer.plainJavaScriptVerdict === 'function'
+    ? programs.map((code) => healer.plainJavaScriptVerdict(code) ?? null)
+    : undefined;
 process.stdout.write(JSON.stringify({ node: process.version, backend: healer.stripBackend(), results, fast }));

@@ -56,8 +56,14 @@ describe('specific promises', () => {
   });
 
   it.each([
-    ['a syntax error between two template literals', 'const first = `a`[0];\nconst b = 1 +;\nconst c = `c`;\nreturn [first, b, c];'],
-    ['a broken tool call between two template literals', "const first = `abc`[0];\nawait tools.bash({ command: 'rm -rf /tmp/x' description: 'x' });\nconst c = `c`;"],
+    [
+      'a syntax error between two template literals',
+      'const first = `a`[0];\nconst b = 1 +;\nconst c = `c`;\nreturn [first, b, c];',
+    ],
+    [
+      'a broken tool call between two template literals',
+      "const first = `abc`[0];\nawait tools.bash({ command: 'rm -rf /tmp/x' description: 'x' });\nconst c = `c`;",
+    ],
     ['statements on one line', 'const first = `a`[0]; const b = 1 +; const c = `c`;'],
   ])('never escapes backticks so that code becomes string content: %s', (_name, code) => {
     const result = healProgram(code);
@@ -66,8 +72,14 @@ describe('specific promises', () => {
   });
 
   it.each([
-    ['a return after the block', "const msg = `hello ${name}`;\nif (ok) {\n  await tools.write({ file_path: '/w/a', content: 'x' });\n\nreturn `done ${msg}`;"],
-    ['a doubled brace', "for (const f of ['a', 'b']) {{\n  await tools.bash({ command: `rm ${f}`, description: 'rm' });\n}\nreturn 'ok';"],
+    [
+      'a return after the block',
+      "const msg = `hello ${name}`;\nif (ok) {\n  await tools.write({ file_path: '/w/a', content: 'x' });\n\nreturn `done ${msg}`;",
+    ],
+    [
+      'a doubled brace',
+      "for (const f of ['a', 'b']) {{\n  await tools.bash({ command: `rm ${f}`, description: 'rm' });\n}\nreturn 'ok';",
+    ],
   ])('never closes at the end a block whose closer went missing in the middle: %s', (_name, code) => {
     const result = healProgram(code);
     expect(result).toMatchObject({ ok: false, changed: false, code });

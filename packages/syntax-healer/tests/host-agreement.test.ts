@@ -29,15 +29,24 @@ function findHostNode(): { node: string } | { reason: string } {
   const script = `${repoRoot}scripts/ensure-node22.sh`;
   if (!existsSync(script)) return { reason: `${script} not found` };
   try {
-    const output = execFileSync('bash', [script], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+    const output = execFileSync('bash', [script], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300_000,
+    });
     const node = output.trim().split('\n').at(-1)?.trim() ?? '';
-    if (!node || !existsSync(node)) return { reason: `ensure-node22.sh printed no usable binary (${JSON.stringify(node)})` };
+    if (!node || !existsSync(node))
+      return { reason: `ensure-node22.sh printed no usable binary (${JSON.stringify(node)})` };
     const version = execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
     const [major = 0, minor = 0] = version.split('.').map(Number);
-    if (major < 22 || (major === 22 && minor < 15)) return { reason: `ensure-node22.sh gave Node ${version}, need >= 22.15` };
+    if (major < 22 || (major === 22 && minor < 15))
+      return { reason: `ensure-node22.sh gave Node ${version}, need >= 22.15` };
     return { node };
   } catch (error) {
-    return { reason: `ensure-node22.sh failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    return {
+      reason: `ensure-node22.sh failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    };
   }
 }
 
@@ -48,7 +57,11 @@ const programs = [...new Set([...allPrograms(), ...allPrograms().map((code) => h
 );
 
 function realHostVerdicts(node: string, inputs: string[]): { ok: boolean; message?: string }[] {
-  const output = execFileSync(node, ['--no-warnings', oracle], { input: JSON.stringify(inputs), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = execFileSync(node, ['--no-warnings', oracle], {
+    input: JSON.stringify(inputs),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return (JSON.parse(output) as { verdicts: { ok: boolean; message?: string }[] }).verdicts;
 }
 
@@ -57,12 +70,15 @@ afterAll(() => setStripBackendForTesting(undefined));
 describe.skipIf(!('node' in hostNode))('agreement with the real host compile step (Node >= 22.15 child)', () => {
   const real = 'node' in hostNode ? realHostVerdicts(hostNode.node, programs) : [];
 
-  it.each(programs.map((code, index) => [index, code] as const))('corpus program #%i: Babel path == real host', (index, code) => {
-    setStripBackendForTesting('babel-erase');
-    const ours = compilesLikeHost(code);
-    setStripBackendForTesting(undefined);
-    expect({ ok: ours.ok, code }).toEqual({ ok: real[index]!.ok, code });
-  });
+  it.each(programs.map((code, index) => [index, code] as const))(
+    'corpus program #%i: Babel path == real host',
+    (index, code) => {
+      setStripBackendForTesting('babel-erase');
+      const ours = compilesLikeHost(code);
+      setStripBackendForTesting(undefined);
+      expect({ ok: ours.ok, code }).toEqual({ ok: real[index]!.ok, code });
+    },
+  );
 
   it('every healed corpus program compiles in the real host', () => {
     const healed = allPrograms()

@@ -19,10 +19,13 @@ afterEach(() => setStripBackendForTesting(undefined));
 describe.each(['automatic', 'babel-erase'] as const)('compilesLikeHost (%s backend)', (backend) => {
   const use = () => setStripBackendForTesting(backend === 'automatic' ? undefined : backend);
 
-  it.each(CAPTURED.map((entry) => [entry.scenario, entry] as const))('agrees with the captured host verdict: %s', (_name, entry) => {
-    use();
-    expect(compilesLikeHost(entry.code).ok).toBe(entry.hostCompiled);
-  });
+  it.each(CAPTURED.map((entry) => [entry.scenario, entry] as const))(
+    'agrees with the captured host verdict: %s',
+    (_name, entry) => {
+      use();
+      expect(compilesLikeHost(entry.code).ok).toBe(entry.hostCompiled);
+    },
+  );
 
   it('reports the host message for an enum', () => {
     use();
@@ -49,10 +52,22 @@ describe.each(['automatic', 'babel-erase'] as const)('compilesLikeHost (%s backe
 
   it.each([
     ['top-level await and return', 'const r = await tools.read({ file_path: "/a" });\nreturn r;'],
-    ['ToolCallError and console are in scope', 'try { await tools.bash({}); } catch (e) { if (e instanceof ToolCallError) console.log(e.message); }'],
-    ['erasable TypeScript', 'type T = { a: number };\ninterface I { b?: string }\nconst v = { a: 1 } satisfies T;\nfunction f(this: unknown, x?: number): void {}\nreturn (v as T).a!;'],
-    ['type-only namespace and declare', 'namespace N { export type K = 1 }\ndeclare const X: number;\ndeclare enum E { A }\nreturn 1;'],
-    ['class with modifiers, optional and definite members', 'class B {}\nabstract class A<T> extends B implements I { private readonly a?: number; b!: string; protected abstract m(): void; override toString(): string { return ""; } }'],
+    [
+      'ToolCallError and console are in scope',
+      'try { await tools.bash({}); } catch (e) { if (e instanceof ToolCallError) console.log(e.message); }',
+    ],
+    [
+      'erasable TypeScript',
+      'type T = { a: number };\ninterface I { b?: string }\nconst v = { a: 1 } satisfies T;\nfunction f(this: unknown, x?: number): void {}\nreturn (v as T).a!;',
+    ],
+    [
+      'type-only namespace and declare',
+      'namespace N { export type K = 1 }\ndeclare const X: number;\ndeclare enum E { A }\nreturn 1;',
+    ],
+    [
+      'class with modifiers, optional and definite members',
+      'class B {}\nabstract class A<T> extends B implements I { private readonly a?: number; b!: string; protected abstract m(): void; override toString(): string { return ""; } }',
+    ],
     ['generic call and arrow', 'const id = <T,>(x: T): T => x;\nreturn id<number>(1);'],
   ])('accepts: %s', (_name, code) => {
     use();

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 
 const prefix = 'async function __dsh_program__() {\n';
 const suffix = '\n}';
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
 
 const programs = JSON.parse(readFileSync(0, 'utf8'));
 const verdicts = programs.map((program) => {

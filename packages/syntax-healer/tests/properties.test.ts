@@ -86,7 +86,8 @@ describe('seeded fuzz: mutated valid programs keep every invariant', () => {
     const at = Math.floor(next() * (base.length + 1));
     const choice = next();
     if (choice < 0.4) mutants.push(base.slice(0, at));
-    else if (choice < 0.7) mutants.push(base.slice(0, at) + inserts[Math.floor(next() * inserts.length)] + base.slice(at));
+    else if (choice < 0.7)
+      mutants.push(base.slice(0, at) + inserts[Math.floor(next() * inserts.length)] + base.slice(at));
     else mutants.push(base.slice(0, at) + base.slice(at + 1));
   }
 

@@ -24,7 +24,8 @@ const CONTENTS = [
 ];
 
 function pythonValues(sources: string[]): (string | null)[] | undefined {
-  const script = 'import json, sys, warnings\nwarnings.simplefilter("ignore")\nout = []\nfor s in json.load(sys.stdin):\n    try:\n        out.append(eval(s))\n    except SyntaxError:\n        out.append(None)\nprint(json.dumps(out))';
+  const script =
+    'import json, sys, warnings\nwarnings.simplefilter("ignore")\nout = []\nfor s in json.load(sys.stdin):\n    try:\n        out.append(eval(s))\n    except SyntaxError:\n        out.append(None)\nprint(json.dumps(out))';
   const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(sources), encoding: 'utf8' });
   return run.status === 0 ? JSON.parse(run.stdout) : undefined;
 }
@@ -36,15 +37,19 @@ let input = ''; process.stdin.on('data', (d) => (input += d)).on('end', async ()
   for (const code of JSON.parse(input)) out.push(await new AsyncFunction(code)());
   process.stdout.write(JSON.stringify(out));
 });`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(programs), encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(programs), encoding: 'utf8' }),
+  );
 }
 
 const python = pythonValues(['"""x"""']);
 
-describe.skipIf(!python)('python-triple-quote keeps Python\'s string value', () => {
+describe.skipIf(!python)("python-triple-quote keeps Python's string value", () => {
   it('every healed literal evaluates to the value python3 gives the same text', () => {
     const sources: string[] = [];
-    for (const content of CONTENTS) for (const quote of ['"""', "'''"]) if (!content.includes(quote[0]!.repeat(3))) sources.push(quote + content + quote);
+    for (const content of CONTENTS)
+      for (const quote of ['"""', "'''"])
+        if (!content.includes(quote[0]!.repeat(3))) sources.push(quote + content + quote);
     const expected = pythonValues(sources)!;
     const healed: string[] = [];
     const healedExpected: string[] = [];
@@ -56,7 +61,10 @@ describe.skipIf(!python)('python-triple-quote keeps Python\'s string value', () 
         return;
       }
       expect(result.ok, source).toBe(true);
-      expect(result.repairs.map((repair) => repair.kind), source).toEqual(['python-triple-quote']);
+      expect(
+        result.repairs.map((repair) => repair.kind),
+        source,
+      ).toEqual(['python-triple-quote']);
       healed.push(result.code);
       healedExpected.push(expected[index]!);
     });

@@ -26,7 +26,12 @@ function isNode(value: unknown): value is AstNode {
 function listedStatements(root: AstNode): AstNode[] {
   const found: AstNode[] = [];
   const visit = (node: AstNode): void => {
-    const list = node.type === 'BlockStatement' || node.type === 'StaticBlock' ? node.body : node.type === 'SwitchCase' ? node.consequent : undefined;
+    const list =
+      node.type === 'BlockStatement' || node.type === 'StaticBlock'
+        ? node.body
+        : node.type === 'SwitchCase'
+          ? node.consequent
+          : undefined;
     if (Array.isArray(list)) for (const statement of list) found.push(statement as AstNode);
     for (const [key, value] of Object.entries(node)) {
       if (key === 'loc' || key.endsWith('Comments')) continue;
@@ -40,12 +45,25 @@ function listedStatements(root: AstNode): AstNode[] {
 
 /** For one program: a function telling whether a cut after the token ending at `tokenEnd` splits a statement. */
 function statementSplitter(code: string): (tokenEnd: number) => AstNode | undefined {
-  const ast = parse(WRAP_PREFIX + code + '\n}', { sourceType: 'script', plugins: ['typescript'], allowImportExportEverywhere: true }) as unknown as { program: AstNode };
-  const statements = listedStatements(ast.program).map((node) => ({ ...node, start: node.start - WRAP_PREFIX.length, end: node.end - WRAP_PREFIX.length }));
+  const ast = parse(WRAP_PREFIX + code + '\n}', {
+    sourceType: 'script',
+    plugins: ['typescript'],
+    allowImportExportEverywhere: true,
+  }) as unknown as { program: AstNode };
+  const statements = listedStatements(ast.program).map((node) => ({
+    ...node,
+    start: node.start - WRAP_PREFIX.length,
+    end: node.end - WRAP_PREFIX.length,
+  }));
   return (tokenEnd) => {
     let deepest: AstNode | undefined;
     for (const statement of statements) {
-      if (statement.start < tokenEnd && tokenEnd <= statement.end && (!deepest || statement.end - statement.start < deepest.end - deepest.start)) deepest = statement;
+      if (
+        statement.start < tokenEnd &&
+        tokenEnd <= statement.end &&
+        (!deepest || statement.end - statement.start < deepest.end - deepest.start)
+      )
+        deepest = statement;
     }
     return deepest && deepest.end > tokenEnd ? deepest : undefined;
   };
@@ -57,21 +75,27 @@ function statementSplitter(code: string): (tokenEnd: number) => AstNode | undefi
  */
 function isRequiringConstruct(node: AstNode): boolean {
   return (
-    /^(While|DoWhile|For|ForIn|ForOf)Statement$/.test(node.type) ||
-    /Expression$|^Object|^Class|^TS/.test(node.type)
+    /^(While|DoWhile|For|ForIn|ForOf)Statement$/.test(node.type) || /Expression$|^Object|^Class|^TS/.test(node.type)
   );
 }
 
 /** For one program: the innermost enclosing construct in which something other than closers follows the cut. */
 function requiredAfterCut(code: string): (tokenEnd: number) => AstNode | undefined {
-  const ast = parse(WRAP_PREFIX + code + '\n}', { sourceType: 'script', plugins: ['typescript'], allowImportExportEverywhere: true }) as unknown as { program: AstNode };
+  const ast = parse(WRAP_PREFIX + code + '\n}', {
+    sourceType: 'script',
+    plugins: ['typescript'],
+    allowImportExportEverywhere: true,
+  }) as unknown as { program: AstNode };
   const shift = WRAP_PREFIX.length;
   return (tokenEnd) => {
     const at = tokenEnd + shift;
     let found: AstNode | undefined;
     const visit = (node: AstNode): void => {
       if (!(node.start < at && at < node.end)) return;
-      const rest = code.slice(tokenEnd, node.end - shift).replace(/\/\/.*$/gm, '').replace(/[\s)\]};,]/g, '');
+      const rest = code
+        .slice(tokenEnd, node.end - shift)
+        .replace(/\/\/.*$/gm, '')
+        .replace(/[\s)\]};,]/g, '');
       if (isRequiringConstruct(node) && rest !== '') found = node;
       for (const [key, value] of Object.entries(node)) {
         if (key === 'loc' || key.endsWith('Comments')) continue;
@@ -89,7 +113,10 @@ function lastTokenEnd(code: string, offset: number): number {
   let lineEnd = offset;
   for (;;) {
     const lineStart = code.lastIndexOf('\n', lineEnd - 1) + 1;
-    const text = code.slice(lineStart, lineEnd).replace(/\/\/.*$/, '').trimEnd();
+    const text = code
+      .slice(lineStart, lineEnd)
+      .replace(/\/\/.*$/, '')
+      .trimEnd();
     if (text !== '' || lineStart === 0) return lineStart + text.length;
     lineEnd = lineStart - 1;
   }
@@ -99,7 +126,9 @@ function lastTokenEnd(code: string, offset: number): number {
 const programs = [
   ...agentPrograms,
   ...validCases,
-  ...repairCases.filter((entry) => entry.expect.ok).map((entry) => ({ name: `healed: ${entry.name}`, code: entry.expect.code! })),
+  ...repairCases
+    .filter((entry) => entry.expect.ok)
+    .map((entry) => ({ name: `healed: ${entry.name}`, code: entry.expect.code! })),
 ].filter((entry) => !entry.code.includes('\r') && entry.code.includes('\n'));
 
 describe('truncation fuzz over every line-end prefix', () => {
@@ -133,16 +162,27 @@ describe('truncation fuzz over every line-end prefix', () => {
         }
         if (!result.changed) continue;
         healed++;
-        expect(result.repairs.map((repair) => repair.kind), name).toEqual(['close-truncated']);
+        expect(
+          result.repairs.map((repair) => repair.kind),
+          name,
+        ).toEqual(['close-truncated']);
         expect(result.code.startsWith(prefix)).toBe(true);
         expect(result.code.slice(prefix.length).replace(/\s/g, '')).toMatch(/^[)\]}]+$/);
         const split = splits(lastTokenEnd(code, newline));
-        if (split) wrongHeals.push(`${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`);
+        if (split)
+          wrongHeals.push(
+            `${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`,
+          );
         const construct = required(lastTokenEnd(code, newline));
-        if (construct) wrongHeals.push(`${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`);
+        if (construct)
+          wrongHeals.push(
+            `${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`,
+          );
       }
     }
-    console.log(`${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`);
+    console.log(
+      `${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`,
+    );
     expect(wrongHeals).toEqual([]);
     // The property is not vacuous: many prefixes are checked and the safe cuts (between statements of the program,
     // a function declaration or an `else` block) are still closed.

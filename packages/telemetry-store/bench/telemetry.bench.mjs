@@ -13,14 +13,23 @@ import { build } from 'esbuild';
 const work = mkdtempSync(join(tmpdir(), 'tn-bench-'));
 const bundleDir = join(work, 'bundle');
 await build({
-  entryPoints: { store: fileURLToPath(new URL('../src/index.ts', import.meta.url)), database: fileURLToPath(new URL('../src/database.ts', import.meta.url)) },
-  bundle: true, platform: 'node', format: 'esm', outdir: bundleDir, outExtension: { '.js': '.mjs' }, logLevel: 'silent',
+  entryPoints: {
+    store: fileURLToPath(new URL('../src/index.ts', import.meta.url)),
+    database: fileURLToPath(new URL('../src/database.ts', import.meta.url)),
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outdir: bundleDir,
+  outExtension: { '.js': '.mjs' },
+  logLevel: 'silent',
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
 const { createTelemetryStore } = await import(join(bundleDir, 'store.mjs'));
 const { TelemetryDatabase } = await import(join(bundleDir, 'database.mjs'));
 const results = [];
-const report = (name, value, target) => results.push({ measure: name, ms: Number(value.toFixed(3)), target: `< ${target} ms`, ok: value < target });
+const report = (name, value, target) =>
+  results.push({ measure: name, ms: Number(value.toFixed(3)), target: `< ${target} ms`, ok: value < target });
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 // 1. record() bursts of 500 with 1 MB arguments, in the two shapes a caller can hand over:
@@ -33,9 +42,20 @@ for (const shape of ['parsed', 'concatenated']) {
   const big = 'x'.repeat(1024 * 1024);
   const inputs = [];
   for (let i = 0; i < 500; i += 1) {
-    const args = shape === 'parsed' ? JSON.parse(JSON.stringify({ command: `${big}${i}`, note: `${i}${big}` })) : { command: `${big}${i}`, note: big };
+    const args =
+      shape === 'parsed'
+        ? JSON.parse(JSON.stringify({ command: `${big}${i}`, note: `${i}${big}` }))
+        : { command: `${big}${i}`, note: big };
     const error = shape === 'parsed' ? args.note : `${big}${i}`;
-    inputs.push({ tool: 'bash', category: 'SHELL', outcome: 'healed-failed', ruleIds: ['r'], before: args, after: args, error });
+    inputs.push({
+      tool: 'bash',
+      category: 'SHELL',
+      outcome: 'healed-failed',
+      ruleIds: ['r'],
+      before: args,
+      after: args,
+      error,
+    });
   }
   const samples = [];
   for (const input of inputs) {
@@ -45,7 +65,11 @@ for (const shape of ['parsed', 'concatenated']) {
   }
   inputs.length = 0;
   samples.sort((a, b) => a - b);
-  report(`slowest record() of 500 with 1 MB arguments (${shape}; p99 ${percentile(samples, 0.99).toFixed(3)}, median ${percentile(samples, 0.5).toFixed(3)})`, samples.at(-1), 1);
+  report(
+    `slowest record() of 500 with 1 MB arguments (${shape}; p99 ${percentile(samples, 0.99).toFixed(3)}, median ${percentile(samples, 0.5).toFixed(3)})`,
+    samples.at(-1),
+    1,
+  );
   await store.close();
 }
 
@@ -53,9 +77,17 @@ const EVENT_AT = 1_700_000_000_000;
 /** One synthetic stored event (already redacted and bounded, as the writer stores them). */
 function syntheticEvent(i) {
   const event = {
-    v: 1, id: `bench-${i}`, at: EVENT_AT + i * 1000, tool: `tool${i % 40}`, category: `CAT_${i % 12}`,
-    outcome: i % 3 ? 'healed-success' : 'healed-failed', ruleIds: ['r'], changes: [], tokensSaved: 10,
-    before: `{"command":"echo ${i}"}`, error: i % 997 === 0 ? 'needle in here' : 'plain error text',
+    v: 1,
+    id: `bench-${i}`,
+    at: EVENT_AT + i * 1000,
+    tool: `tool${i % 40}`,
+    category: `CAT_${i % 12}`,
+    outcome: i % 3 ? 'healed-success' : 'healed-failed',
+    ruleIds: ['r'],
+    changes: [],
+    tokensSaved: 10,
+    before: `{"command":"echo ${i}"}`,
+    error: i % 997 === 0 ? 'needle in here' : 'plain error text',
   };
   return event;
 }
@@ -78,7 +110,13 @@ function filled(name, count) {
       const event = syntheticEvent(i);
       events.push(event);
       const key = `${event.tool}|${event.category}|${event.outcome}`;
-      const delta = counts.get(key) ?? { tool: event.tool, category: event.category, outcome: event.outcome, calls: 0, tokensSaved: 0 };
+      const delta = counts.get(key) ?? {
+        tool: event.tool,
+        category: event.category,
+        outcome: event.outcome,
+        calls: 0,
+        tokensSaved: 0,
+      };
       delta.calls += 1;
       delta.tokensSaved += 10;
       counts.set(key, delta);
@@ -86,7 +124,13 @@ function filled(name, count) {
     db.writeBatch({ events, counts: [...counts.values()], repeats: 0, dropped: 0 }, caps, retention);
   }
   db.close();
-  return createTelemetryStore({ dir, flushIntervalMs: 60_000, maxStoredEvents: 2_000_000, maxStoredBytes: 4 * 1024 ** 3, warn: () => {} });
+  return createTelemetryStore({
+    dir,
+    flushIntervalMs: 60_000,
+    maxStoredEvents: 2_000_000,
+    maxStoredBytes: 4 * 1024 ** 3,
+    warn: () => {},
+  });
 }
 
 // 2. stats() over 1M stored events.
@@ -101,7 +145,11 @@ function filled(name, count) {
     samples.push(performance.now() - start);
   }
   samples.sort((a, b) => a - b);
-  report(`stats() over ${store.stats().storage.storedEvents} stored events (median of 20; fill took ${fillSeconds.toFixed(0)} s)`, samples[10], 50);
+  report(
+    `stats() over ${store.stats().storage.storedEvents} stored events (median of 20; fill took ${fillSeconds.toFixed(0)} s)`,
+    samples[10],
+    50,
+  );
   await store.close();
 }
 

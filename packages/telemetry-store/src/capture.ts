@@ -22,8 +22,15 @@ const SMALL_WINDOW_CHARS = 256;
 /** True for the characters of a token (letters, digits, `_+/=.-`): compared by code, no regex per character. */
 function isTokenChar(code: number): boolean {
   return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ||
-    code === 95 || code === 43 || code === 47 || code === 61 || code === 46 || code === 45
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 43 ||
+    code === 47 ||
+    code === 61 ||
+    code === 46 ||
+    code === 45
   );
 }
 /** Strings at least this long are kept by reference for the writer instead of being cut on the caller's path. */
@@ -58,9 +65,15 @@ function detached(text: string): string {
 export function captureString(text: string, window = CAPTURE_WINDOW_CHARS): string {
   if (text.length <= 2 * window + 64) return text;
   let headEnd = window;
-  while (headEnd > 0 && isTokenChar(text.charCodeAt(headEnd)) && isTokenChar(text.charCodeAt(headEnd - 1))) headEnd -= 1;
+  while (headEnd > 0 && isTokenChar(text.charCodeAt(headEnd)) && isTokenChar(text.charCodeAt(headEnd - 1)))
+    headEnd -= 1;
   let tailStart = text.length - window;
-  while (tailStart < text.length && isTokenChar(text.charCodeAt(tailStart - 1)) && isTokenChar(text.charCodeAt(tailStart))) tailStart += 1;
+  while (
+    tailStart < text.length &&
+    isTokenChar(text.charCodeAt(tailStart - 1)) &&
+    isTokenChar(text.charCodeAt(tailStart))
+  )
+    tailStart += 1;
   return detached(`${text.slice(0, headEnd)}...[${tailStart - headEnd} chars omitted]...${text.slice(tailStart)}`);
 }
 
@@ -88,7 +101,10 @@ function captureValue(value: unknown, depth: number, budget: Budget): unknown {
     budget.chars += typeof kept === 'string' ? kept.length : 2 * window;
     return kept;
   }
-  if (typeof value !== 'object' || value === null) return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol' ? `[${typeof value}]` : value;
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol'
+      ? `[${typeof value}]`
+      : value;
   if (depth >= CAPTURE_MAX_DEPTH) return '[nested too deep]';
   if (Array.isArray(value)) {
     const out: unknown[] = [];
@@ -104,13 +120,17 @@ function captureValue(value: unknown, depth: number, budget: Budget): unknown {
   const out: Record<string, unknown> = {};
   let seen = 0;
   for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (!Object.hasOwn(value, key)) continue;
     if (budget.nodes >= CAPTURE_MAX_NODES) {
       out['[more keys]'] = '[omitted]';
       break;
     }
     seen += 1;
-    out[key.length > 200 ? captureString(key, 64) : key] = captureValue((value as Record<string, unknown>)[key], depth + 1, budget);
+    out[key.length > 200 ? captureString(key, 64) : key] = captureValue(
+      (value as Record<string, unknown>)[key],
+      depth + 1,
+      budget,
+    );
   }
   return seen === 0 && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? String(value) : out;
 }
@@ -154,9 +174,12 @@ export function captureInput(input: TelemetryEventInput, defer?: DeferBudget): T
   };
   if (typeof input.callId === 'string') captured.callId = captureString(input.callId, 256);
   if (input.before !== undefined) captured.before = captureArguments(input.before, defer);
-  if (input.after !== undefined) captured.after = input.after === input.before ? captured.before : captureArguments(input.after, defer);
-  if (Array.isArray(input.changes)) captured.changes = input.changes.slice(0, 10).map((change) => captureString(String(change), 1024));
-  if (typeof input.error === 'string') captured.error = captureOrDefer(input.error, CAPTURE_WINDOW_CHARS, defer) as string;
+  if (input.after !== undefined)
+    captured.after = input.after === input.before ? captured.before : captureArguments(input.after, defer);
+  if (Array.isArray(input.changes))
+    captured.changes = input.changes.slice(0, 10).map((change) => captureString(String(change), 1024));
+  if (typeof input.error === 'string')
+    captured.error = captureOrDefer(input.error, CAPTURE_WINDOW_CHARS, defer) as string;
   if (input.tokensSaved !== undefined) captured.tokensSaved = input.tokensSaved;
   if (typeof input.model === 'string') captured.model = captureString(input.model, 256);
   if (isRepeatCaught(input)) captured.repeat = input.repeat as number;

@@ -14,7 +14,15 @@ export const OTHER = 'other';
 export const MAX_KEY_CHARS = EVENT_LIMITS.nameChars;
 
 export function emptyTotals(): Totals {
-  return { calls: 0, healedSuccess: 0, healedFailed: 0, passThrough: 0, passThroughFailed: 0, tokensSaved: 0, repeatsCaught: 0 };
+  return {
+    calls: 0,
+    healedSuccess: 0,
+    healedFailed: 0,
+    passThrough: 0,
+    passThroughFailed: 0,
+    tokensSaved: 0,
+    repeatsCaught: 0,
+  };
 }
 
 export function emptyBucket(): Bucket {

@@ -135,7 +135,15 @@ export function isCorruptError(error: unknown): boolean {
   return /file is not a database|malformed|SQLITE_NOTADB|SQLITE_CORRUPT/i.test(errorText(error));
 }
 
-const COUNTER_COLUMNS = ['calls', 'failures', 'healed_success', 'healed_failed', 'pass_through', 'pass_through_failed', 'tokens_saved'] as const;
+const COUNTER_COLUMNS = [
+  'calls',
+  'failures',
+  'healed_success',
+  'healed_failed',
+  'pass_through',
+  'pass_through_failed',
+  'tokens_saved',
+] as const;
 
 export class TelemetryDatabase {
   readonly path: string;
@@ -176,9 +184,13 @@ export class TelemetryDatabase {
   private checkOwner(): boolean {
     const applicationId = Number(this.db.prepare('PRAGMA application_id').get()?.['application_id'] ?? 0);
     if (applicationId === APPLICATION_ID) return true;
-    const tables = Number(this.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.['n'] ?? 0);
+    const tables = Number(
+      this.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.['n'] ?? 0,
+    );
     if (applicationId !== 0 || tables > 0) {
-      throw new ForeignDatabaseError(`${this.path} is a SQLite database of another application (application_id ${applicationId}); it is left untouched`);
+      throw new ForeignDatabaseError(
+        `${this.path} is a SQLite database of another application (application_id ${applicationId}); it is left untouched`,
+      );
     }
     return false;
   }
@@ -191,7 +203,9 @@ export class TelemetryDatabase {
       }
       const version = Number(this.db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
       if (version !== DATABASE_VERSION) {
-        throw new ForeignDatabaseError(`${this.path} has telemetry layout version ${version}; this version reads ${DATABASE_VERSION}; it is left untouched`);
+        throw new ForeignDatabaseError(
+          `${this.path} has telemetry layout version ${version}; this version reads ${DATABASE_VERSION}; it is left untouched`,
+        );
       }
       this.db.exec(SCHEMA);
       this.statement('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('since', now);
@@ -215,7 +229,9 @@ export class TelemetryDatabase {
     const through = this.meta('fts_through');
     const newest = Number(this.statement('SELECT max(seq) AS n FROM events').get()?.['n'] ?? 0);
     if (newest > through) {
-      this.statement('INSERT INTO events_fts (rowid, search) SELECT seq, search FROM events WHERE seq > ?').run(through);
+      this.statement('INSERT INTO events_fts (rowid, search) SELECT seq, search FROM events WHERE seq > ?').run(
+        through,
+      );
     }
     if (newest !== through) this.setMeta('fts_through', Math.max(newest, through));
   }
@@ -268,15 +284,22 @@ export class TelemetryDatabase {
 
   private addMeta(key: string, delta: number): void {
     if (delta === 0) return;
-    this.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value').run(key, delta);
+    this.statement(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value',
+    ).run(key, delta);
   }
 
   /** Adds one call outcome to a counter row, folding a new name into "other" past the cap. Returns true when folded. */
   private addCounter(kind: 'total' | 'tool' | 'category', name: string, cap: number, delta: CountDelta): boolean {
     let key = name;
     let folded = false;
-    if (key !== OTHER && !this.statement('SELECT 1 AS found FROM counters WHERE kind = ? AND name = ?').get(kind, key)) {
-      const names = Number(this.statement("SELECT count(*) AS n FROM counters WHERE kind = ? AND name <> 'other'").get(kind)?.['n'] ?? 0);
+    if (
+      key !== OTHER &&
+      !this.statement('SELECT 1 AS found FROM counters WHERE kind = ? AND name = ?').get(kind, key)
+    ) {
+      const names = Number(
+        this.statement("SELECT count(*) AS n FROM counters WHERE kind = ? AND name <> 'other'").get(kind)?.['n'] ?? 0,
+      );
       if (names >= cap) {
         key = OTHER;
         folded = true;
@@ -308,7 +331,9 @@ export class TelemetryDatabase {
   writeBatch(batch: WriteBatch, caps: { maxTools: number; maxCategories: number }, retention: RetentionLimits): void {
     this.transaction(() => {
       this.catchUpFullText();
-      const insert = this.statement('INSERT INTO events (at, tool, category, outcome, bytes, search, json) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const insert = this.statement(
+        'INSERT INTO events (at, tool, category, outcome, bytes, search, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
       const index = this.fullText ? this.statement('INSERT INTO events_fts (rowid, search) VALUES (?, ?)') : undefined;
       let bytes = 0;
       let lastSeq = 0;
@@ -317,7 +342,9 @@ export class TelemetryDatabase {
         const search = searchText(event);
         const size = json.length + search.length;
         bytes += size;
-        lastSeq = Number(insert.run(event.at, event.tool, event.category, event.outcome, size, search, json).lastInsertRowid);
+        lastSeq = Number(
+          insert.run(event.at, event.tool, event.category, event.outcome, size, search, json).lastInsertRowid,
+        );
         index?.run(lastSeq, search);
       }
       if (index !== undefined && lastSeq > 0) this.setMeta('fts_through', lastSeq);
@@ -386,7 +413,12 @@ export class TelemetryDatabase {
   }
 
   /** Every counter, as the in-memory Counters the stats are computed from. */
-  readCounters(caps: { maxTools: number; maxCategories: number }): { counters: Counters; dropped: number; pruned: number; storedEvents: number } {
+  readCounters(caps: { maxTools: number; maxCategories: number }): {
+    counters: Counters;
+    dropped: number;
+    pruned: number;
+    storedEvents: number;
+  } {
     const counters = new Counters(this.meta('since'), caps);
     for (const row of this.statement('SELECT * FROM counters').all()) {
       const bucket: Bucket = {
@@ -414,7 +446,12 @@ export class TelemetryDatabase {
     counters.totals.repeatsCaught = this.meta('repeats_caught');
     counters.tools.foldedCalls = this.meta('folded_tools');
     counters.categories.foldedCalls = this.meta('folded_categories');
-    return { counters, dropped: this.meta('dropped'), pruned: this.meta('pruned'), storedEvents: this.meta('event_rows') };
+    return {
+      counters,
+      dropped: this.meta('dropped'),
+      pruned: this.meta('pruned'),
+      storedEvents: this.meta('event_rows'),
+    };
   }
 
   /** Writes counters read from another database (the in-memory fallback carries the numbers already shown). */
@@ -424,9 +461,23 @@ export class TelemetryDatabase {
         'INSERT OR REPLACE INTO counters (kind, name, calls, failures, healed_success, healed_failed, pass_through, pass_through_failed, tokens_saved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const t = counters.totals;
-      insert.run('total', '', t.calls, t.healedFailed + t.passThroughFailed, t.healedSuccess, t.healedFailed, t.passThrough, t.passThroughFailed, t.tokensSaved);
-      for (const [kind, buckets] of [['tool', counters.tools], ['category', counters.categories]] as const) {
-        for (const [name, b] of buckets.buckets) insert.run(kind, name, b.calls, b.failures, b.healedSuccess, b.healedFailed, 0, 0, b.tokensSaved);
+      insert.run(
+        'total',
+        '',
+        t.calls,
+        t.healedFailed + t.passThroughFailed,
+        t.healedSuccess,
+        t.healedFailed,
+        t.passThrough,
+        t.passThroughFailed,
+        t.tokensSaved,
+      );
+      for (const [kind, buckets] of [
+        ['tool', counters.tools],
+        ['category', counters.categories],
+      ] as const) {
+        for (const [name, b] of buckets.buckets)
+          insert.run(kind, name, b.calls, b.failures, b.healedSuccess, b.healedFailed, 0, 0, b.tokensSaved);
       }
       this.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('since', counters.since);
       this.addMeta('folded_tools', counters.tools.foldedCalls);
@@ -491,7 +542,12 @@ export class TelemetryDatabase {
    * (`totalCapped` when there are more). A `text` of 3 or more characters walks the full-text index newest first
    * (rows not indexed yet are scanned); every other filter uses an index; the exact test is always applied.
    */
-  queryEvents(filter: EventFilter, offset: number, limit: number, countCap = TOTAL_COUNT_CAP): { events: TelemetryEvent[]; total: number; totalCapped: boolean; invalid: number } {
+  queryEvents(
+    filter: EventFilter,
+    offset: number,
+    limit: number,
+    countCap = TOTAL_COUNT_CAP,
+  ): { events: TelemetryEvent[]; total: number; totalCapped: boolean; invalid: number } {
     const { sql, params } = this.where(filter);
     const text = filter.text?.toLowerCase() ?? '';
     // Each source lists its matches newest first; together they are the newest-first list of all matches.
@@ -499,7 +555,10 @@ export class TelemetryDatabase {
     if (this.fullText && [...text].length >= FTS_MIN_CHARS) {
       const through = this.meta('fts_through');
       const aliased = sql.replace(/\b(tool|category|outcome|at|search)\b/g, 'e.$1');
-      sources.push({ sql: `SELECT json FROM events ${sql} AND seq > ? ORDER BY seq DESC`, params: [...params, through] });
+      sources.push({
+        sql: `SELECT json FROM events ${sql} AND seq > ? ORDER BY seq DESC`,
+        params: [...params, through],
+      });
       sources.push({
         sql: `SELECT e.json AS json FROM events_fts f JOIN events e ON e.seq = f.rowid ${aliased} AND events_fts MATCH ? ORDER BY f.rowid DESC`,
         params: [...params, `"${text.replaceAll('"', '""')}"`],
@@ -521,7 +580,9 @@ export class TelemetryDatabase {
       const last = i === sources.length - 1;
       // an earlier source (rows not indexed yet: normally none) is counted exactly, so paging past it stays right
       const cap = last ? Math.max(0, countCap + 1 - counted) : -1;
-      const matches = Number(this.db.prepare(`SELECT count(*) AS n FROM (${source.sql} LIMIT ?)`).get(...source.params, cap)?.['n'] ?? 0);
+      const matches = Number(
+        this.db.prepare(`SELECT count(*) AS n FROM (${source.sql} LIMIT ?)`).get(...source.params, cap)?.['n'] ?? 0,
+      );
       if (room > 0 && (last || skip < matches)) {
         const page = this.db.prepare(source.page ?? `${source.sql} LIMIT ? OFFSET ?`).all(...source.params, room, skip);
         rows.push(...page);

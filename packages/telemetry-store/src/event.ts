@@ -2,7 +2,14 @@
  * Turns what the adapter reports into a stored event: every text redacted and bounded, numbers made finite.
  * Kept apart from the store so the same rules apply wherever an event is built. Pure module.
  */
-import { EVENT_LIMITS, OUTCOMES, SCHEMA_VERSION, isRepeatCaught, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
+import {
+  EVENT_LIMITS,
+  OUTCOMES,
+  SCHEMA_VERSION,
+  isRepeatCaught,
+  type TelemetryEvent,
+  type TelemetryEventInput,
+} from './schema.js';
 import { clipText, previewText, redactStructure, stringifyForPreview } from './redact.js';
 import { MAX_KEY_CHARS } from './counters.js';
 
@@ -12,7 +19,8 @@ export function inputProblem(input: unknown): string | undefined {
   const event = input as Partial<TelemetryEventInput>;
   if (typeof event.tool !== 'string') return 'event input needs a string `tool`';
   if (typeof event.category !== 'string') return 'event input needs a string `category`';
-  if (!OUTCOMES.includes(event.outcome as never)) return `event input has an unknown outcome ${JSON.stringify(String(event.outcome)).slice(0, 60)}`;
+  if (!OUTCOMES.includes(event.outcome as never))
+    return `event input has an unknown outcome ${JSON.stringify(String(event.outcome)).slice(0, 60)}`;
   if (!Array.isArray(event.ruleIds)) return 'event input needs a `ruleIds` array';
   return undefined;
 }
@@ -48,7 +56,9 @@ export function redactTexts(input: TelemetryEventInput): RedactedTexts {
     tool: redactedText(input.tool),
     category: redactedText(input.category),
     ruleIds: input.ruleIds.slice(0, EVENT_LIMITS.ruleIds).map((ruleId) => redactedText(String(ruleId))),
-    changes: (Array.isArray(input.changes) ? input.changes : []).slice(0, EVENT_LIMITS.changes).map((change) => redactedText(String(change))),
+    changes: (Array.isArray(input.changes) ? input.changes : [])
+      .slice(0, EVENT_LIMITS.changes)
+      .map((change) => redactedText(String(change))),
   };
   if (typeof input.callId === 'string') texts.callId = redactedText(input.callId);
   if (typeof input.model === 'string') texts.model = redactedText(input.model);

@@ -4,7 +4,7 @@
  * (write a temp file, then rename), and bounded reads for boot.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { parseLogText } from './log-format.js';
 
 const NEWLINE = 0x0a;

@@ -5,6 +5,11 @@
  */
 
 /** What happened to a model-visible call: healed or passed through, and whether the model saw a success. */
-export const OUTCOMES = Object.freeze(['healed-success', 'healed-failed', 'passthrough', 'passthrough-failed'] as const);
+export const OUTCOMES = Object.freeze([
+  'healed-success',
+  'healed-failed',
+  'passthrough',
+  'passthrough-failed',
+] as const);
 
 export type Outcome = (typeof OUTCOMES)[number];

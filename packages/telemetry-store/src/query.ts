@@ -27,9 +27,26 @@ export {
   telemetryEventValidator,
 } from './schema.js';
 export type { TelemetryEventInput } from './schema.js';
-export { REDACTED, clipText, isSecretKeyName, previewText, previewValue, redact, redactStructure, stringifyForPreview } from './redact.js';
+export {
+  REDACTED,
+  clipText,
+  isSecretKeyName,
+  previewText,
+  previewValue,
+  redact,
+  redactStructure,
+  stringifyForPreview,
+} from './redact.js';
 export { CAPTURE_WINDOW_CHARS, captureArguments, captureInput, captureString } from './capture.js';
-export { boundEvent, buildEvent, displayName, inputProblem, plainName, redactTexts, type RedactedTexts } from './event.js';
+export {
+  boundEvent,
+  buildEvent,
+  displayName,
+  inputProblem,
+  plainName,
+  redactTexts,
+  type RedactedTexts,
+} from './event.js';
 export { CappedBuckets, Counters, MAX_KEY_CHARS, OTHER, isSurfacedFailure, type CounterOptions } from './counters.js';
 export { RingBuffer } from './ring-buffer.js';
 export {

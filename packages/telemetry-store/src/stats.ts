@@ -49,7 +49,9 @@ export function validateStatsQuery(query: unknown): StatsQuery {
   if (statsQueryValidator.Check(query)) return query;
   const [first] = statsQueryValidator.Errors(query);
   const where = first?.instancePath || '(query)';
-  throw new StatsQueryError(`invalid stats query at ${where}: ${first?.message ?? 'does not match the StatsQuery schema'}`);
+  throw new StatsQueryError(
+    `invalid stats query at ${where}: ${first?.message ?? 'does not match the StatsQuery schema'}`,
+  );
 }
 
 /**
@@ -78,7 +80,9 @@ export function validateEventsQuery(query: unknown): EventsQuery {
   if (eventsQueryValidator.Check(query)) return query;
   const [first] = eventsQueryValidator.Errors(query);
   const where = first?.instancePath || '(query)';
-  throw new StatsQueryError(`invalid events query at ${where}: ${first?.message ?? 'does not match the EventsQuery schema'}`);
+  throw new StatsQueryError(
+    `invalid events query at ${where}: ${first?.message ?? 'does not match the EventsQuery schema'}`,
+  );
 }
 
 /** Builds an EventsQuery from URL search parameters (for a future events route). Empty values are ignored. */
@@ -102,7 +106,18 @@ export function matchesQuery(event: TelemetryEvent, query: StatsQuery, lowerText
   if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
   if (query.text !== undefined && query.text !== '') {
     const needle = lowerText ?? query.text.toLowerCase();
-    const haystack = [event.tool, event.category, event.outcome, event.model ?? '', event.callId ?? '', event.error ?? '', event.before ?? '', event.after ?? '', ...event.ruleIds, ...event.changes];
+    const haystack = [
+      event.tool,
+      event.category,
+      event.outcome,
+      event.model ?? '',
+      event.callId ?? '',
+      event.error ?? '',
+      event.before ?? '',
+      event.after ?? '',
+      ...event.ruleIds,
+      ...event.changes,
+    ];
     if (!haystack.some((field) => field.toLowerCase().includes(needle))) return false;
   }
   return true;
@@ -192,7 +207,11 @@ export function computeStats(input: ComputeStatsInput): StatsPayload {
  * Counters rebuilt from stored events (what the log alone can tell when the summary is lost). They start at the
  * earliest event, or at `sinceWhenEmpty` when there are no events.
  */
-export function countersFromEvents(events: Iterable<TelemetryEvent>, sinceWhenEmpty: number, options?: CounterOptions): Counters {
+export function countersFromEvents(
+  events: Iterable<TelemetryEvent>,
+  sinceWhenEmpty: number,
+  options?: CounterOptions,
+): Counters {
   const counters = new Counters(Number.POSITIVE_INFINITY, options);
   for (const event of events) {
     counters.add(event.tool, event.category, event.outcome, event.tokensSaved, isRepeatCaught(event));

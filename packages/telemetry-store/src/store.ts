@@ -13,14 +13,36 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { captureInput, captureString, resolveCapture, type DeferBudget } from './capture.js';
 import { OTHER } from './counters.js';
-import { ForeignDatabaseError, TelemetryDatabase, isBusyError, isCorruptError, moveAside, type WriteBatch } from './database.js';
+import {
+  ForeignDatabaseError,
+  TelemetryDatabase,
+  isBusyError,
+  isCorruptError,
+  moveAside,
+  type WriteBatch,
+} from './database.js';
 import { boundEvent, cutLabel, inputProblem, plainName, redactTexts, tokenCount, type RedactedTexts } from './event.js';
 import { appendLines, rotateLog, truncateLog } from './log-file.js';
 import { serializeEvent } from './log-format.js';
 import { MAX_KEY_CHARS } from './counters.js';
-import { isRepeatCaught, type EventsPage, type EventsQuery, type Outcome, type StatsPayload, type StatsQuery, type TelemetryEvent, type TelemetryEventInput } from './schema.js';
+import {
+  isRepeatCaught,
+  type EventsPage,
+  type EventsQuery,
+  type Outcome,
+  type StatsPayload,
+  type StatsQuery,
+  type TelemetryEvent,
+  type TelemetryEventInput,
+} from './schema.js';
 import { scanSecrets } from './secret-scan.js';
-import { computeStats, DEFAULT_MIN_CALLS, validateEventsQuery, validateStatsQuery, DEFAULT_EVENTS_LIMIT } from './stats.js';
+import {
+  computeStats,
+  DEFAULT_MIN_CALLS,
+  validateEventsQuery,
+  validateStatsQuery,
+  DEFAULT_EVENTS_LIMIT,
+} from './stats.js';
 
 export const LOG_FILE_NAME = 'tool-normalizer-events.jsonl';
 export const DATABASE_FILE_NAME = 'tool-normalizer.sqlite';
@@ -117,7 +139,17 @@ const MAX_KNOWN_NAMES = 4096;
 /** Events turned into rows per writer step before yielding to the event loop. */
 const BUILD_SLICE = 16;
 
-type CountOption = 'maxLogBytes' | 'flushIntervalMs' | 'minCalls' | 'maxTools' | 'maxCategories' | 'recentCapacity' | 'maxStoredEvents' | 'maxStoredBytes' | 'maxQueuedEvents' | 'busyTimeoutMs';
+type CountOption =
+  | 'maxLogBytes'
+  | 'flushIntervalMs'
+  | 'minCalls'
+  | 'maxTools'
+  | 'maxCategories'
+  | 'recentCapacity'
+  | 'maxStoredEvents'
+  | 'maxStoredBytes'
+  | 'maxQueuedEvents'
+  | 'busyTimeoutMs';
 
 /** A whole-number option (undefined means the default); anything else is a clear TypeError, not a silent default. */
 function countOption(options: TelemetryStoreOptions, name: CountOption, fallback: number, minimum = 1): number {
@@ -188,7 +220,8 @@ class SqliteTelemetryStore implements TelemetryStore {
   private sequence = 0;
 
   constructor(options: TelemetryStoreOptions) {
-    if (typeof options?.dir !== 'string' || options.dir === '') throw new TypeError('createTelemetryStore needs a non-empty `dir`');
+    if (typeof options?.dir !== 'string' || options.dir === '')
+      throw new TypeError('createTelemetryStore needs a non-empty `dir`');
     this.dir = options.dir;
     this.databasePath = join(options.dir, DATABASE_FILE_NAME);
     this.logPath = join(options.dir, LOG_FILE_NAME);
@@ -207,7 +240,10 @@ class SqliteTelemetryStore implements TelemetryStore {
     this.minCalls = countOption(options, 'minCalls', DEFAULT_MIN_CALLS);
     this.recentCapacity = countOption(options, 'recentCapacity', 500);
     this.maxQueued = countOption(options, 'maxQueuedEvents', DEFAULT_MAX_QUEUED_EVENTS);
-    this.caps = { maxTools: countOption(options, 'maxTools', 200), maxCategories: countOption(options, 'maxCategories', 100) };
+    this.caps = {
+      maxTools: countOption(options, 'maxTools', 200),
+      maxCategories: countOption(options, 'maxCategories', 100),
+    };
     this.retention = {
       maxRows: countOption(options, 'maxStoredEvents', DEFAULT_MAX_STORED_EVENTS),
       maxBytes: countOption(options, 'maxStoredBytes', DEFAULT_MAX_STORED_BYTES, 1024 * 1024),
@@ -242,7 +278,9 @@ class SqliteTelemetryStore implements TelemetryStore {
       } catch (error) {
         if (!isCorruptError(error)) throw error;
         const movedTo = moveAside(this.databasePath, options.now);
-        this.warn(`the telemetry database ${this.databasePath} was corrupt (${errorCode(error)}); moved to ${movedTo} and started a new one`);
+        this.warn(
+          `the telemetry database ${this.databasePath} was corrupt (${errorCode(error)}); moved to ${movedTo} and started a new one`,
+        );
         db = new TelemetryDatabase(this.databasePath, options);
       }
       db.setBusyTimeout(this.busyTimeoutMs);
@@ -315,7 +353,13 @@ class SqliteTelemetryStore implements TelemetryStore {
       }
       if (!pending) {
         const folded = this.pendingCounts.size >= MAX_PENDING_KEYS;
-        pending = { tool: folded ? OTHER : tool, category: folded ? OTHER : category, outcome, calls: 0, tokensSaved: 0 };
+        pending = {
+          tool: folded ? OTHER : tool,
+          category: folded ? OTHER : category,
+          outcome,
+          calls: 0,
+          tokensSaved: 0,
+        };
         this.pendingCounts.set(key, pending);
       }
     }
@@ -424,7 +468,8 @@ class SqliteTelemetryStore implements TelemetryStore {
       await new Promise((resolve) => setTimeout(resolve, 20));
       await this.flush().catch(() => undefined);
     }
-    if (this.hasUnsaved()) this.warn(`telemetry of this process was not saved: ${this.databasePath} stayed locked until close`);
+    if (this.hasUnsaved())
+      this.warn(`telemetry of this process was not saved: ${this.databasePath} stayed locked until close`);
     await this.enqueueCycle(async () => this.db.close());
   }
 
@@ -451,7 +496,9 @@ class SqliteTelemetryStore implements TelemetryStore {
   /** Display names for this batch: each raw name redacted once (both layers), then cut; shared by events and counts. */
   private async displayNames(raw: Iterable<string>): Promise<Map<string, string>> {
     const names = [...new Set(raw)];
-    const own = names.map((name) => redactTexts({ tool: name, category: '', outcome: 'passthrough', ruleIds: [] }).tool);
+    const own = names.map(
+      (name) => redactTexts({ tool: name, category: '', outcome: 'passthrough', ruleIds: [] }).tool,
+    );
     const scanned = await this.scan(own, own);
     const display = new Map(names.map((name, i) => [name, cutLabel(scanned[i] as string, MAX_KEY_CHARS)]));
     for (const [name, shown] of display) {
@@ -501,7 +548,9 @@ class SqliteTelemetryStore implements TelemetryStore {
     } catch (error) {
       if (!this.warnedScan) {
         this.warnedScan = true;
-        this.warn(`secretlint could not run (${errorCode(error)}); free text is stored as [REDACTED: secret scan unavailable]`);
+        this.warn(
+          `secretlint could not run (${errorCode(error)}); free text is stored as [REDACTED: secret scan unavailable]`,
+        );
       }
       return fallback;
     }
@@ -515,7 +564,15 @@ class SqliteTelemetryStore implements TelemetryStore {
       this.rejectedInputs += 1;
       return undefined;
     }
-    const free = [texts.callId ?? '', texts.model ?? '', texts.before ?? '', texts.after ?? '', texts.error ?? '', ...texts.ruleIds, ...texts.changes];
+    const free = [
+      texts.callId ?? '',
+      texts.model ?? '',
+      texts.before ?? '',
+      texts.after ?? '',
+      texts.error ?? '',
+      ...texts.ruleIds,
+      ...texts.changes,
+    ];
     const unavailable = free.map((text) => (text === '' ? text : '[REDACTED: secret scan unavailable]'));
     const scanned = await this.scan(free, unavailable);
     const [callId, model, before, after, error, ...rest] = scanned as string[];
@@ -599,7 +656,9 @@ class SqliteTelemetryStore implements TelemetryStore {
     previous.close();
     this.persistent = false;
     this.journaling = false;
-    this.warn(`telemetry is not saved any more: writing ${this.databasePath} failed (${errorCode(error)}); counting continues in memory`);
+    this.warn(
+      `telemetry is not saved any more: writing ${this.databasePath} failed (${errorCode(error)}); counting continues in memory`,
+    );
     this.db = new TelemetryDatabase(':memory:', { busyTimeoutMs: 0, now: carried?.counters.since ?? this.now() });
     if (carried) this.db.loadCounters(carried.counters, carried.dropped);
     this.db.writeBatch(batch, this.caps, this.retention);
@@ -618,6 +677,8 @@ class SqliteTelemetryStore implements TelemetryStore {
   private stopJournal(error: unknown): void {
     if (!this.journaling) return;
     this.journaling = false;
-    this.warn(`the telemetry journal ${this.logPath} is not written any more (${errorCode(error)}); the database still counts`);
+    this.warn(
+      `the telemetry journal ${this.logPath} is not written any more (${errorCode(error)}); the database still counts`,
+    );
   }
 }

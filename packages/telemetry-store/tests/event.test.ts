@@ -18,19 +18,44 @@ const extremes: TelemetryEventInput[] = [
     model: huge,
     callId: huge,
   },
-  { tool: 'bash', category: 'X', outcome: 'passthrough-failed', ruleIds: [], tokensSaved: -5, before: undefined, after: null, error: '' },
-  { tool: 't', category: 'c', outcome: 'healed-success', ruleIds: [42 as never], changes: 'not an array' as never, before: 10n as never },
+  {
+    tool: 'bash',
+    category: 'X',
+    outcome: 'passthrough-failed',
+    ruleIds: [],
+    tokensSaved: -5,
+    before: undefined,
+    after: null,
+    error: '',
+  },
+  {
+    tool: 't',
+    category: 'c',
+    outcome: 'healed-success',
+    ruleIds: [42 as never],
+    changes: 'not an array' as never,
+    before: 10n as never,
+  },
 ];
 
 describe('buildEvent', () => {
-  it.each(extremes.map((input, index) => [index, input] as const))('input #%i becomes a valid, bounded event', (_index, input) => {
-    const event = buildEvent(input, 'id-1', 5);
-    expect(isTelemetryEvent(event)).toBe(true);
-    expect(JSON.stringify(event).length).toBeLessThan(
-      EVENT_LIMITS.previewChars * 2 + EVENT_LIMITS.errorChars + EVENT_LIMITS.changes * (EVENT_LIMITS.changeChars + 64) + EVENT_LIMITS.ruleIds * 80 + 2000,
-    );
-    expect(JSON.stringify(event)).not.toContain('QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ');
-  });
+  it.each(extremes.map((input, index) => [index, input] as const))(
+    'input #%i becomes a valid, bounded event',
+    (_index, input) => {
+      const event = buildEvent(input, 'id-1', 5);
+      expect(isTelemetryEvent(event)).toBe(true);
+      expect(JSON.stringify(event).length).toBeLessThan(
+        EVENT_LIMITS.previewChars * 2 +
+          EVENT_LIMITS.errorChars +
+          EVENT_LIMITS.changes * (EVENT_LIMITS.changeChars + 64) +
+          EVENT_LIMITS.ruleIds * 80 +
+          2000,
+      );
+      expect(JSON.stringify(event)).not.toContain(
+        'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ',
+      );
+    },
+  );
 
   it('counts tokens only when they are a finite positive number', () => {
     expect(buildEvent(extremes[1] as TelemetryEventInput, 'a', 1).tokensSaved).toBe(0);
@@ -38,8 +63,31 @@ describe('buildEvent', () => {
   });
 
   it('keeps short values exactly as given', () => {
-    const event = buildEvent({ tool: 'edit', category: 'FS', outcome: 'healed-success', ruleIds: ['r'], before: { path: 'a.ts' }, error: 'boom' }, 'id', 7);
-    expect(event).toEqual({ v: 1, id: 'id', at: 7, tool: 'edit', category: 'FS', outcome: 'healed-success', ruleIds: ['r'], changes: [], tokensSaved: 0, before: '{"path":"a.ts"}', error: 'boom' });
+    const event = buildEvent(
+      {
+        tool: 'edit',
+        category: 'FS',
+        outcome: 'healed-success',
+        ruleIds: ['r'],
+        before: { path: 'a.ts' },
+        error: 'boom',
+      },
+      'id',
+      7,
+    );
+    expect(event).toEqual({
+      v: 1,
+      id: 'id',
+      at: 7,
+      tool: 'edit',
+      category: 'FS',
+      outcome: 'healed-success',
+      ruleIds: ['r'],
+      changes: [],
+      tokensSaved: 0,
+      before: '{"path":"a.ts"}',
+      error: 'boom',
+    });
   });
 });
 

@@ -11,13 +11,33 @@ import { DATABASE_FILE_NAME, eventsPageValidator, type TelemetryEvent } from '..
 import { FTS_MIN_CHARS, TelemetryDatabase } from '../src/database.js';
 import { openStore, tempDir } from './helpers.js';
 
-const WORDS = ['Needle', 'needle-point', 'NEEDLES', 'haystack', 'exit 2', 'say "hi" (AND) OR * NEAR', 'naïve Ünïcode', 'x'];
+const WORDS = [
+  'Needle',
+  'needle-point',
+  'NEEDLES',
+  'haystack',
+  'exit 2',
+  'say "hi" (AND) OR * NEAR',
+  'naïve Ünïcode',
+  'x',
+];
 
 /** What a text filter must return: the stored events whose visible text contains `text`, any case, newest first. */
 function expectedMatches(events: TelemetryEvent[], text: string): string[] {
   const needle = text.toLowerCase();
   const visible = (event: TelemetryEvent) =>
-    [event.tool, event.category, event.outcome, event.model ?? '', event.callId ?? '', event.ruleIds.join(' '), event.changes.join('\n'), event.before ?? '', event.after ?? '', event.error ?? '']
+    [
+      event.tool,
+      event.category,
+      event.outcome,
+      event.model ?? '',
+      event.callId ?? '',
+      event.ruleIds.join(' '),
+      event.changes.join('\n'),
+      event.before ?? '',
+      event.after ?? '',
+      event.error ?? '',
+    ]
       .join('\n')
       .toLowerCase();
   return events.filter((event) => visible(event).includes(needle)).map((event) => event.id);
@@ -30,18 +50,43 @@ describe('text search', () => {
     const { store } = openStore({ dir: tempDir() });
     for (let i = 0; i < 60; i += 1) {
       const word = WORDS[i % WORDS.length] as string;
-      store.record({ tool: i % 2 ? 'bash' : 'edit', category: 'C', outcome: 'healed-failed', ruleIds: [`rule-${i % 4}`], error: `${word} #${i}`, before: { command: `echo ${word}` } });
+      store.record({
+        tool: i % 2 ? 'bash' : 'edit',
+        category: 'C',
+        outcome: 'healed-failed',
+        ruleIds: [`rule-${i % 4}`],
+        error: `${word} #${i}`,
+        before: { command: `echo ${word}` },
+      });
     }
     const all = (await store.queryEvents({ limit: 1000 })).events;
     expect(all).toHaveLength(60);
-    for (const text of ['needle', 'NEEDLE', 'eedl', 'needles', 'exit 2', '"hi"', '(and) or *', 'near', 'naïve ü', 'rule-3', 'ne', 'x', 'edit', 'no such text']) {
+    for (const text of [
+      'needle',
+      'NEEDLE',
+      'eedl',
+      'needles',
+      'exit 2',
+      '"hi"',
+      '(and) or *',
+      'near',
+      'naïve ü',
+      'rule-3',
+      'ne',
+      'x',
+      'edit',
+      'no such text',
+    ]) {
       const page = await store.queryEvents({ text, limit: 1000 });
       expect(eventsPageValidator.Check(page)).toBe(true);
       expect(ids(page.events), text).toEqual(expectedMatches(all, text));
       expect(page.total, text).toBe(page.events.length);
     }
     const paged = await store.queryEvents({ text: 'needle', tool: 'bash', limit: 3, offset: 2 });
-    const expected = expectedMatches(all.filter((event) => event.tool === 'bash'), 'needle');
+    const expected = expectedMatches(
+      all.filter((event) => event.tool === 'bash'),
+      'needle',
+    );
     expect(ids(paged.events)).toEqual(expected.slice(2, 5));
     expect(paged.total).toBe(expected.length);
     await store.close();
@@ -50,19 +95,51 @@ describe('text search', () => {
   it('finds rows written by a process whose SQLite has no FTS5 (Node 22.15), before and after they are indexed', async () => {
     const dir = tempDir();
     const { store } = openStore({ dir });
-    store.record({ tool: 'bash', category: 'C', outcome: 'healed-failed', ruleIds: [], error: 'needle from the indexing process' });
+    store.record({
+      tool: 'bash',
+      category: 'C',
+      outcome: 'healed-failed',
+      ruleIds: [],
+      error: 'needle from the indexing process',
+    });
     await store.flush();
     // a writer on a Node without FTS5: the same code with the index unavailable
     const plain = new TelemetryDatabase(join(dir, DATABASE_FILE_NAME), { busyTimeoutMs: 1000, now: 0 });
     plain.fullText = false;
-    const event = (id: string, error: string): TelemetryEvent => ({ v: 1, id, at: 5, tool: 'bash', category: 'C', outcome: 'healed-failed', ruleIds: [], changes: [], tokensSaved: 0, error });
-    plain.writeBatch({ events: [event('old-node-1', 'needle from a node without fts5'), event('old-node-2', 'hay')], counts: [], repeats: 0, dropped: 0 }, { maxTools: 10, maxCategories: 10 }, { maxRows: 1000, maxBytes: 1024 ** 3 });
+    const event = (id: string, error: string): TelemetryEvent => ({
+      v: 1,
+      id,
+      at: 5,
+      tool: 'bash',
+      category: 'C',
+      outcome: 'healed-failed',
+      ruleIds: [],
+      changes: [],
+      tokensSaved: 0,
+      error,
+    });
+    plain.writeBatch(
+      {
+        events: [event('old-node-1', 'needle from a node without fts5'), event('old-node-2', 'hay')],
+        counts: [],
+        repeats: 0,
+        dropped: 0,
+      },
+      { maxTools: 10, maxCategories: 10 },
+      { maxRows: 1000, maxBytes: 1024 ** 3 },
+    );
     // read before the index catches up: the rows above the indexed mark are scanned
     const direct = new TelemetryDatabase(join(dir, DATABASE_FILE_NAME), { busyTimeoutMs: 1000, now: 0 });
-    expect(direct.queryEvents({ text: 'needle' }, 0, 10).events.map((e) => e.error)).toEqual(['needle from a node without fts5', 'needle from the indexing process']);
+    expect(direct.queryEvents({ text: 'needle' }, 0, 10).events.map((e) => e.error)).toEqual([
+      'needle from a node without fts5',
+      'needle from the indexing process',
+    ]);
     // the store catches the index up before its text query; same answer
     const page = await store.queryEvents({ text: 'needle' });
-    expect(page.events.map((e) => e.error)).toEqual(['needle from a node without fts5', 'needle from the indexing process']);
+    expect(page.events.map((e) => e.error)).toEqual([
+      'needle from a node without fts5',
+      'needle from the indexing process',
+    ]);
     expect((await store.queryEvents({ text: 'hay' })).events.map((e) => e.id)).toEqual(['old-node-2']);
     plain.close();
     direct.close();
@@ -73,7 +150,14 @@ describe('text search', () => {
     const secret = `ghp_${'A1b2C3d4E5f6G7h8I9j0'.repeat(2)}`;
     const password = 'correct-horse-battery-staple-42';
     const { store } = openStore({ dir: tempDir() });
-    store.record({ tool: 'bash', category: 'C', outcome: 'healed-failed', ruleIds: [], before: { command: `git push https://${secret}@github.com/x/y`, password }, error: `export GITHUB_TOKEN=${secret}` });
+    store.record({
+      tool: 'bash',
+      category: 'C',
+      outcome: 'healed-failed',
+      ruleIds: [],
+      before: { command: `git push https://${secret}@github.com/x/y`, password },
+      error: `export GITHUB_TOKEN=${secret}`,
+    });
     await store.flush();
     for (const piece of [secret, secret.slice(4, 20), password, password.slice(8, 20), 'horse-battery']) {
       expect((await store.queryEvents({ text: piece })).total, piece).toBe(0);
@@ -97,10 +181,30 @@ describe('totals', () => {
     const database = new TelemetryDatabase(':memory:', { busyTimeoutMs: 0, now: 0 });
     const events: TelemetryEvent[] = [];
     for (let i = 0; i < 40; i += 1) {
-      events.push({ v: 1, id: `e${i}`, at: 1000 + i, tool: 't', category: 'c', outcome: 'healed-failed', ruleIds: [], changes: [], tokensSaved: 0, error: `needle ${i}` });
+      events.push({
+        v: 1,
+        id: `e${i}`,
+        at: 1000 + i,
+        tool: 't',
+        category: 'c',
+        outcome: 'healed-failed',
+        ruleIds: [],
+        changes: [],
+        tokensSaved: 0,
+        error: `needle ${i}`,
+      });
     }
-    database.writeBatch({ events, counts: [], repeats: 0, dropped: 0 }, { maxTools: 10, maxCategories: 10 }, { maxRows: 1000, maxBytes: 1024 ** 3 });
-    for (const filter of [{}, { text: 'needle' }, { from: 1000, to: 1040 }, { tool: 't', outcome: 'healed-failed' as const }]) {
+    database.writeBatch(
+      { events, counts: [], repeats: 0, dropped: 0 },
+      { maxTools: 10, maxCategories: 10 },
+      { maxRows: 1000, maxBytes: 1024 ** 3 },
+    );
+    for (const filter of [
+      {},
+      { text: 'needle' },
+      { from: 1000, to: 1040 },
+      { tool: 't', outcome: 'healed-failed' as const },
+    ]) {
       const capped = database.queryEvents(filter, 30, 5, 10);
       expect(capped, JSON.stringify(filter)).toMatchObject({ total: 10, totalCapped: true });
       expect(capped.events.map((e) => e.id)).toEqual(['e9', 'e8', 'e7', 'e6', 'e5']);
@@ -116,7 +220,15 @@ describe('huge strings handed to record()', () => {
     const body = JSON.parse(JSON.stringify(`HEAD-MARK ${'lorem ipsum '.repeat(200_000)}`)) as string;
     const command = `${body} --password=TailSecret-0123456789 TAIL-MARK`;
     const error = `${'e'.repeat(300_000)} token sk-proj-${'Z9y8X7w6'.repeat(6)} END`;
-    store.record({ tool: 'bash', category: 'C', outcome: 'healed-failed', ruleIds: [], before: { command }, after: { command }, error });
+    store.record({
+      tool: 'bash',
+      category: 'C',
+      outcome: 'healed-failed',
+      ruleIds: [],
+      before: { command },
+      after: { command },
+      error,
+    });
     const [event] = (await store.queryEvents()).events;
     expect(event?.before).toContain('HEAD-MARK');
     expect(event?.before).toContain('TAIL-MARK');

@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createTelemetryStore, type StatsPayload, type StatsQuery, type TelemetryEventInput, type TelemetryStore, type TelemetryStoreOptions } from '../src/index.js';
+import {
+  createTelemetryStore,
+  type StatsPayload,
+  type StatsQuery,
+  type TelemetryEventInput,
+  type TelemetryStore,
+  type TelemetryStoreOptions,
+} from '../src/index.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -16,18 +23,34 @@ export function tempDir(): string {
   return dir;
 }
 
-export function openStore(options: Partial<TelemetryStoreOptions> & { dir: string }): { store: TelemetryStore; warnings: string[] } {
+export function openStore(options: Partial<TelemetryStoreOptions> & { dir: string }): {
+  store: TelemetryStore;
+  warnings: string[];
+} {
   const warnings: string[] = [];
-  const store = createTelemetryStore({ flushIntervalMs: 60_000, warn: (message) => warnings.push(message), ...options });
+  const store = createTelemetryStore({
+    flushIntervalMs: 60_000,
+    warn: (message) => warnings.push(message),
+    ...options,
+  });
   return { store, warnings };
 }
 
 export function healed(tool = 'edit', extra: Partial<TelemetryEventInput> = {}): TelemetryEventInput {
-  return { tool, category: 'FS_NOT_OBSERVED', outcome: 'healed-success', ruleIds: ['observe-then-retry'], tokensSaved: 100, ...extra };
+  return {
+    tool,
+    category: 'FS_NOT_OBSERVED',
+    outcome: 'healed-success',
+    ruleIds: ['observe-then-retry'],
+    tokensSaved: 100,
+    ...extra,
+  };
 }
 
 export function logLines(path: string): string[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 export function logEvents(path: string): Record<string, unknown>[] {

@@ -31,7 +31,9 @@ beforeAll(async () => {
     format: 'esm',
     outfile: bundle,
     logLevel: 'silent',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
   writerScript = join(work, 'writer.mjs');
   // Records `count` calls (every third one an untouched success), flushing every `every` calls; prints each
@@ -81,12 +83,18 @@ describe('two processes writing at once', () => {
   it('count exactly: every call of both is in the totals and every event in the database and the journal', async () => {
     const dir = join(work, 'shared');
     const count = 1500;
-    await Promise.all([run(process.execPath, [writerScript, dir, 'A', String(count), '5']), run(process.execPath, [writerScript, dir, 'B', String(count), '7'])]);
+    await Promise.all([
+      run(process.execPath, [writerScript, dir, 'A', String(count), '5']),
+      run(process.execPath, [writerScript, dir, 'B', String(count), '7']),
+    ]);
     const { stats, storedEvents } = await statsOf(dir);
     expect(stats.totals.calls).toBe(2 * count);
     expect(stats.totals.passThrough).toBe(2 * (count / 3));
     expect(stats.totals.repeatsCaught).toBe(2 * (count / 4));
-    expect(stats.tools.map((row) => [row.name, row.calls]).sort()).toEqual([['A', count], ['B', count]]);
+    expect(stats.tools.map((row) => [row.name, row.calls]).sort()).toEqual([
+      ['A', count],
+      ['B', count],
+    ]);
     expect(storedEvents).toBe(2 * count * (2 / 3));
     const journal = parseLogText(readJournal(dir));
     expect(journal.skipped).toBe(0);
@@ -104,7 +112,9 @@ describe('kill -9 at any instant', () => {
     let acknowledged = 0;
     let recorded = 0;
     for (let round = 0; round < 12; round += 1) {
-      const children = ['K', 'L'].map((tag) => spawn(process.execPath, [writerScript, dir, tag, '100000', '3'], { stdio: ['ignore', 'pipe', 'ignore'] }));
+      const children = ['K', 'L'].map((tag) =>
+        spawn(process.execPath, [writerScript, dir, tag, '100000', '3'], { stdio: ['ignore', 'pipe', 'ignore'] }),
+      );
       const lastCommitted = children.map(() => 0);
       children.forEach((child, index) => {
         child.stdout.on('data', (chunk: Buffer) => {
@@ -123,7 +133,9 @@ describe('kill -9 at any instant', () => {
       acknowledged = stats.totals.calls; // what a kill left is the new floor
     }
     expect(recorded).toBeGreaterThan(0);
-    const leftovers = readdirSync(dir).filter((name) => !/^tool-normalizer(\.sqlite(-wal|-shm)?|-events\.jsonl)$/.test(name));
+    const leftovers = readdirSync(dir).filter(
+      (name) => !/^tool-normalizer(\.sqlite(-wal|-shm)?|-events\.jsonl)$/.test(name),
+    );
     expect(leftovers).toEqual([]);
   }, 120_000);
 });
@@ -135,8 +147,16 @@ describe('a directory the process may not write', () => {
     chmodSync(dir, 0o555);
     // root ignores permission bits, so as root the child runs as the unprivileged `nobody` user.
     const asRoot = process.getuid?.() === 0;
-    const { stdout } = await run(process.execPath, [writerScript, dir, 'R', '12', '4'], asRoot ? { uid: 65534, gid: 65534 } : {});
-    const result = JSON.parse(stdout.trim().split('\n').at(-1) as string) as { warnings: string[]; logging: boolean; calls: number };
+    const { stdout } = await run(
+      process.execPath,
+      [writerScript, dir, 'R', '12', '4'],
+      asRoot ? { uid: 65534, gid: 65534 } : {},
+    );
+    const result = JSON.parse(stdout.trim().split('\n').at(-1) as string) as {
+      warnings: string[];
+      logging: boolean;
+      calls: number;
+    };
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toMatch(/counting continues in memory/);
     expect(result.logging).toBe(false);
@@ -177,7 +197,9 @@ describe('a database another process holds locked', () => {
     const holder = new DatabaseSync(join(dir, 'tool-normalizer.sqlite'));
     holder.exec('BEGIN IMMEDIATE');
     holder.exec('CREATE TABLE IF NOT EXISTS held (x)');
-    const child = spawn(process.execPath, [lifecycleScript(), dir, 'L', '200', '1000', 'wait'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [lifecycleScript(), dir, 'L', '200', '1000', 'wait'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -202,7 +224,11 @@ describe('a database another process holds locked', () => {
     await Promise.all(['X', 'Y', 'Z'].map((tag) => run(process.execPath, [script, dir, tag, '400', '1', 'close'])));
     const { stats } = await statsOf(dir);
     expect(stats.totals.calls).toBe(1200);
-    expect(stats.tools.map((row) => [row.name, row.calls]).sort()).toEqual([['X', 400], ['Y', 400], ['Z', 400]]);
+    expect(stats.tools.map((row) => [row.name, row.calls]).sort()).toEqual([
+      ['X', 400],
+      ['Y', 400],
+      ['Z', 400],
+    ]);
   }, 60_000);
 });
 

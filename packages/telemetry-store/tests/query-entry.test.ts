@@ -17,7 +17,15 @@ import * as query from '../src/query.js';
 const queryEntry = fileURLToPath(new URL('../src/query.ts', import.meta.url));
 
 async function browserBundle(): Promise<{ text: string; inputs: string[] }> {
-  const result = await build({ entryPoints: [queryEntry], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [queryEntry],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   return { text: result.outputFiles[0]?.text ?? '', inputs: Object.keys(result.metafile.inputs) };
 }
 

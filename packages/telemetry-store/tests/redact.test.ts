@@ -3,10 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { previewText, previewValue, redact, REDACTED } from '../src/query.js';
 
 const SECRETS: { label: string; text: string; secret: string }[] = [
-  { label: 'OpenAI-style key', text: 'use key sk-proj-AbCdEf0123456789xyzXYZ please', secret: 'AbCdEf0123456789xyzXYZ' },
+  {
+    label: 'OpenAI-style key',
+    text: 'use key sk-proj-AbCdEf0123456789xyzXYZ please',
+    secret: 'AbCdEf0123456789xyzXYZ',
+  },
   { label: 'live key', text: 'sk-live-9f8e7d6c5b4a39281706', secret: '9f8e7d6c5b4a39281706' },
-  { label: 'GitHub classic token', text: 'token ghp_0123456789abcdefghijABCDEFGHIJ0123', secret: 'ghp_0123456789abcdefghijABCDEFGHIJ0123' },
-  { label: 'GitHub fine-grained token', text: 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop', secret: '11ABCDEFG0123456789_abcdefghijklmnop' },
+  {
+    label: 'GitHub classic token',
+    text: 'token ghp_0123456789abcdefghijABCDEFGHIJ0123',
+    secret: 'ghp_0123456789abcdefghijABCDEFGHIJ0123',
+  },
+  {
+    label: 'GitHub fine-grained token',
+    text: 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop',
+    secret: '11ABCDEFG0123456789_abcdefghijklmnop',
+  },
   { label: 'Slack token', text: 'SLACK=xoxb-123456789012-abcdefABCDEF', secret: 'xoxb-123456789012-abcdefABCDEF' },
   { label: 'AWS access key id', text: 'aws id AKIAIOSFODNN7EXAMPLE here', secret: 'AKIAIOSFODNN7EXAMPLE' },
   {
@@ -14,7 +26,11 @@ const SECRETS: { label: string; text: string; secret: string }[] = [
     text: 'cookie=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
     secret: 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   },
-  { label: 'Authorization header', text: 'curl -H "Authorization: token-abc-123-def" https://x', secret: 'token-abc-123-def' },
+  {
+    label: 'Authorization header',
+    text: 'curl -H "Authorization: token-abc-123-def" https://x',
+    secret: 'token-abc-123-def',
+  },
   { label: 'Bearer value', text: 'send Bearer abcDEF123456ghi', secret: 'abcDEF123456ghi' },
   { label: 'Basic value', text: 'Basic dXNlcjpwYXNzd29yZA==', secret: 'dXNlcjpwYXNzd29yZA' },
   { label: 'password= pair', text: 'mysql --host db password=hunter2xyz --verbose', secret: 'hunter2xyz' },
@@ -23,24 +39,56 @@ const SECRETS: { label: string; text: string; secret: string }[] = [
   { label: 'api_key env', text: 'export OPENAI_API_KEY="with spaces inside"', secret: 'with spaces inside' },
   { label: 'JSON password key', text: '{"user":"bob","password":"p@ss \\"quoted\\" w0rd"}', secret: 'w0rd' },
   { label: 'JSON apiKey key', text: "{'apiKey': 'zzTopSecretzz'}", secret: 'zzTopSecretzz' },
-  { label: 'JSON inside a JSON string', text: JSON.stringify(JSON.stringify({ secret: 'in"ner-value' })), secret: 'ner-value' },
+  {
+    label: 'JSON inside a JSON string',
+    text: JSON.stringify(JSON.stringify({ secret: 'in"ner-value' })),
+    secret: 'ner-value',
+  },
   { label: 'CLI flag', text: 'tool --password hunter3abc --user x', secret: 'hunter3abc' },
   { label: 'curl user:password', text: 'curl -u admin:Pa55w0rdXYZ https://x', secret: 'Pa55w0rdXYZ' },
   { label: 'API key header', text: 'curl -H "X-Api-Key: k3yValue99" https://x', secret: 'k3yValue99' },
-  { label: 'Stripe secret key as curl user', text: 'curl https://api.stripe.com/v1/charges -u sk_live_4eC39HqLyjWDarjtT1zdp7dc:', secret: '4eC39HqLyjWDarjtT1zdp7dc' },
-  { label: 'Stripe restricted key in code', text: 'const stripe = new Stripe("rk_test_51HxYzAbCdEf0123456789");', secret: '51HxYzAbCdEf0123456789' },
-  { label: 'npm token', text: 'npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789', secret: 'abcdefghijklmnopqrstuvwxyz0123456789' },
-  { label: 'Hugging Face token', text: 'huggingface-cli login hf_abcdefghijklmnopqrstuvwxyzABCDEFGH', secret: 'abcdefghijklmnopqrstuvwxyzABCDEFGH' },
+  {
+    label: 'Stripe secret key as curl user',
+    text: 'curl https://api.stripe.com/v1/charges -u sk_live_4eC39HqLyjWDarjtT1zdp7dc:',
+    secret: '4eC39HqLyjWDarjtT1zdp7dc',
+  },
+  {
+    label: 'Stripe restricted key in code',
+    text: 'const stripe = new Stripe("rk_test_51HxYzAbCdEf0123456789");',
+    secret: '51HxYzAbCdEf0123456789',
+  },
+  {
+    label: 'npm token',
+    text: 'npm config set //registry.npmjs.org/:_authToken npm_abcdefghijklmnopqrstuvwxyz0123456789',
+    secret: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  },
+  {
+    label: 'Hugging Face token',
+    text: 'huggingface-cli login hf_abcdefghijklmnopqrstuvwxyzABCDEFGH',
+    secret: 'abcdefghijklmnopqrstuvwxyzABCDEFGH',
+  },
   { label: 'GitLab token', text: 'glab auth login glpat-abcdefghij1234567890', secret: 'abcdefghij1234567890' },
-  { label: 'Cookie header', text: 'curl -H "Cookie: session=abcdef1234567890abcdef" https://x', secret: 'abcdef1234567890abcdef' },
+  {
+    label: 'Cookie header',
+    text: 'curl -H "Cookie: session=abcdef1234567890abcdef" https://x',
+    secret: 'abcdef1234567890abcdef',
+  },
   { label: 'URL credentials', text: 'postgres://admin:pw0rdXYZ@db.local/app', secret: 'pw0rdXYZ' },
   {
     label: 'PEM private key',
     text: 'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END RSA PRIVATE KEY-----\nend',
     secret: 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo',
   },
-  { label: 'PEM key cut before its END', text: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC', secret: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' },
-  { label: 'PEM key whose BEGIN was cut', text: 'gkqhkiG9w0BAQEFAASCxyz\n-----END PRIVATE KEY-----\nafter', secret: 'gkqhkiG9w0BAQEFAASCxyz' },
+  {
+    label: 'PEM key cut before its END',
+    text: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+    secret: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+  },
+  {
+    label: 'PEM key whose BEGIN was cut',
+    text: 'gkqhkiG9w0BAQEFAASCxyz\n-----END PRIVATE KEY-----\nafter',
+    secret: 'gkqhkiG9w0BAQEFAASCxyz',
+  },
 ];
 
 describe('redact', () => {

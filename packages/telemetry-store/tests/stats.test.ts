@@ -14,9 +14,19 @@ import {
   type TelemetryEvent,
 } from '../src/query.js';
 
-const storage = { logging: true, persistPassthrough: false, rejectedInputs: 0, skippedLines: 0, dropped: 0, prunedEvents: 0, storedEvents: 0 };
+const storage = {
+  logging: true,
+  persistPassthrough: false,
+  rejectedInputs: 0,
+  skippedLines: 0,
+  dropped: 0,
+  prunedEvents: 0,
+  storedEvents: 0,
+};
 
-function countersWith(rows: [tool: string, category: string, outcome: Outcome, times: number, tokens?: number][]): Counters {
+function countersWith(
+  rows: [tool: string, category: string, outcome: Outcome, times: number, tokens?: number][],
+): Counters {
   const counters = new Counters(0);
   for (const [tool, category, outcome, times, tokens = 0] of rows) {
     for (let i = 0; i < times; i += 1) counters.add(tool, category, outcome, tokens);
@@ -32,7 +42,12 @@ describe('computeStats rates', () => {
   });
 
   it('reports a null healing rate when calls exist but no heal was attempted', () => {
-    const stats = computeStats({ counters: countersWith([['bash', 'none', 'passthrough', 3]]), recent: [], now: 1, storage });
+    const stats = computeStats({
+      counters: countersWith([['bash', 'none', 'passthrough', 3]]),
+      recent: [],
+      now: 1,
+      storage,
+    });
     expect(stats.rates.healingSuccessRate).toBeNull();
     expect(stats.rates.surfacedErrorRate).toBe(0);
   });
@@ -45,12 +60,27 @@ describe('computeStats rates', () => {
       ['bash', 'none', 'passthrough', 90],
     ]);
     const stats = computeStats({ counters, recent: [], now: 1, storage });
-    expect(stats.totals).toEqual({ calls: 100, healedSuccess: 6, healedFailed: 2, passThrough: 90, passThroughFailed: 2, tokensSaved: 6000, repeatsCaught: 0 });
+    expect(stats.totals).toEqual({
+      calls: 100,
+      healedSuccess: 6,
+      healedFailed: 2,
+      passThrough: 90,
+      passThroughFailed: 2,
+      tokensSaved: 6000,
+      repeatsCaught: 0,
+    });
     expect(stats.rates.healingSuccessRate).toBeCloseTo(6 / 8);
     expect(stats.rates.surfacedErrorRate).toBeCloseTo(4 / 100);
     expect(stats.rates.counterfactualErrorRate).toBeCloseTo(10 / 100);
     const edit = stats.tools.find((row) => row.name === 'edit');
-    expect(edit).toMatchObject({ calls: 8, failures: 2, healedSuccess: 6, failureRate: 0.25, counterfactualFailureRate: 1, tokensSaved: 6000 });
+    expect(edit).toMatchObject({
+      calls: 8,
+      failures: 2,
+      healedSuccess: 6,
+      failureRate: 0.25,
+      counterfactualFailureRate: 1,
+      tokensSaved: 6000,
+    });
     expect(statsPayloadValidator.Check(stats)).toBe(true);
   });
 });
@@ -95,9 +125,33 @@ describe('caps', () => {
 
 describe('recent events', () => {
   const events: TelemetryEvent[] = [
-    buildEvent({ tool: 'edit', category: 'FS_NOT_OBSERVED', outcome: 'healed-success', ruleIds: ['observe-then-retry'], error: 'file not observed' }, 'a', 1),
-    buildEvent({ tool: 'bash', category: 'EXEC_FAILED', outcome: 'passthrough-failed', ruleIds: [], error: 'exit code 2' }, 'b', 2),
-    buildEvent({ tool: 'run_code', category: 'CODE_SYNTAX', outcome: 'healed-failed', ruleIds: ['syntax-heal'], before: { code: 'print(1' } }, 'c', 3),
+    buildEvent(
+      {
+        tool: 'edit',
+        category: 'FS_NOT_OBSERVED',
+        outcome: 'healed-success',
+        ruleIds: ['observe-then-retry'],
+        error: 'file not observed',
+      },
+      'a',
+      1,
+    ),
+    buildEvent(
+      { tool: 'bash', category: 'EXEC_FAILED', outcome: 'passthrough-failed', ruleIds: [], error: 'exit code 2' },
+      'b',
+      2,
+    ),
+    buildEvent(
+      {
+        tool: 'run_code',
+        category: 'CODE_SYNTAX',
+        outcome: 'healed-failed',
+        ruleIds: ['syntax-heal'],
+        before: { code: 'print(1' },
+      },
+      'c',
+      3,
+    ),
   ];
   const newestFirst = [...events].reverse();
   const counters = countersFromEvents(events, 0);
@@ -129,18 +183,25 @@ describe('recent events', () => {
 
 describe('queries', () => {
   it('parses URL search parameters and ignores empty values', () => {
-    expect(statsQueryFromSearchParams(new URLSearchParams('tool=bash&outcome=passthrough-failed&limit=20&text='))).toEqual({
+    expect(
+      statsQueryFromSearchParams(new URLSearchParams('tool=bash&outcome=passthrough-failed&limit=20&text=')),
+    ).toEqual({
       tool: 'bash',
       outcome: 'passthrough-failed',
       limit: 20,
     });
   });
 
-  it.each(['outcome=exploded', 'limit=-1', 'limit=ten', 'minCalls=0', `text=${'x'.repeat(500)}`])('rejects %s with a clear error', (search) => {
-    expect(() => statsQueryFromSearchParams(new URLSearchParams(search))).toThrow(StatsQueryError);
-  });
+  it.each(['outcome=exploded', 'limit=-1', 'limit=ten', 'minCalls=0', `text=${'x'.repeat(500)}`])(
+    'rejects %s with a clear error',
+    (search) => {
+      expect(() => statsQueryFromSearchParams(new URLSearchParams(search))).toThrow(StatsQueryError);
+    },
+  );
 
   it('rejects a bad query object passed to computeStats', () => {
-    expect(() => computeStats({ counters: new Counters(0), recent: [], now: 1, storage, query: { limit: 'all' } as never })).toThrow(/invalid stats query/);
+    expect(() =>
+      computeStats({ counters: new Counters(0), recent: [], now: 1, storage, query: { limit: 'all' } as never }),
+    ).toThrow(/invalid stats query/);
   });
 });

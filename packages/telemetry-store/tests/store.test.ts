@@ -17,7 +17,15 @@ describe('counting and serving', () => {
     store.record({ tool: 'bash', category: 'ok', outcome: 'passthrough', ruleIds: [] });
     const stats = await flushedStats(store);
     expect(statsPayloadValidator.Check(stats)).toBe(true);
-    expect(stats.totals).toEqual({ calls: 3, healedSuccess: 1, healedFailed: 1, passThrough: 1, passThroughFailed: 0, tokensSaved: 100, repeatsCaught: 0 });
+    expect(stats.totals).toEqual({
+      calls: 3,
+      healedSuccess: 1,
+      healedFailed: 1,
+      passThrough: 1,
+      passThroughFailed: 0,
+      tokensSaved: 100,
+      repeatsCaught: 0,
+    });
     expect(stats.recent.map((event) => event.tool)).toEqual(['bash', 'edit']);
     expect(stats.storage).toMatchObject({ logging: true, storedEvents: 2, dropped: 0 });
     expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['edit', 'bash']);
@@ -33,7 +41,12 @@ describe('counting and serving', () => {
     const second = openStore({ dir }).store;
     const stats = await flushedStats(second);
     expect(stats.totals.calls).toBe(25);
-    expect(stats.tools.map((row) => [row.name, row.calls])).toEqual(expect.arrayContaining([['write', 13], ['edit', 12]]));
+    expect(stats.tools.map((row) => [row.name, row.calls])).toEqual(
+      expect.arrayContaining([
+        ['write', 13],
+        ['edit', 12],
+      ]),
+    );
     await second.close();
   });
 
@@ -53,12 +66,15 @@ describe('counting and serving', () => {
     await store.close();
   });
 
-  it.each([{ maxStoredEvents: 0 }, { maxStoredBytes: 10 }, { maxQueuedEvents: 1.5 }, { recentCapacity: 0 }, { maxTools: '10' }])(
-    'refuses the option %j with a clear error',
-    (options) => {
-      expect(() => openStore({ dir: tempDir(), ...(options as object) })).toThrow(TypeError);
-    },
-  );
+  it.each([
+    { maxStoredEvents: 0 },
+    { maxStoredBytes: 10 },
+    { maxQueuedEvents: 1.5 },
+    { recentCapacity: 0 },
+    { maxTools: '10' },
+  ])('refuses the option %j with a clear error', (options) => {
+    expect(() => openStore({ dir: tempDir(), ...(options as object) })).toThrow(TypeError);
+  });
 
   it('folds tool names past the cap into "other", keeping totals exact', async () => {
     const { store } = openStore({ dir: tempDir(), maxTools: 3 });
@@ -89,7 +105,13 @@ describe('events query', () => {
     const { store } = openStore({ dir: tempDir(), now: () => now });
     for (let i = 0; i < 30; i += 1) {
       now += 10;
-      store.record({ tool: i % 3 === 0 ? 'bash' : 'edit', category: 'C', outcome: i % 2 ? 'healed-failed' : 'healed-success', ruleIds: ['r'], error: i === 7 ? 'Needle here' : 'x' });
+      store.record({
+        tool: i % 3 === 0 ? 'bash' : 'edit',
+        category: 'C',
+        outcome: i % 2 ? 'healed-failed' : 'healed-success',
+        ruleIds: ['r'],
+        error: i === 7 ? 'Needle here' : 'x',
+      });
     }
     const all = await store.queryEvents({ limit: 10 });
     expect(eventsPageValidator.Check(all)).toBe(true);
@@ -157,14 +179,21 @@ describe('retention and the queue', () => {
 
 describe('repeats caught', () => {
   const repeatOf = (n: unknown, tool = 'read') =>
-    ({ tool, category: 'fs-not-found', outcome: 'passthrough-failed', ruleIds: ['hint.repeat-failure'], repeat: n }) as never;
+    ({
+      tool,
+      category: 'fs-not-found',
+      outcome: 'passthrough-failed',
+      ruleIds: ['hint.repeat-failure'],
+      repeat: n,
+    }) as never;
 
   it('counts calls whose input says repeat >= 2, keeps the number on the stored event, and nothing else counts', async () => {
     const { store } = openStore({ dir: tempDir() });
     store.record(repeatOf(2));
     store.record(repeatOf(3));
     store.record(repeatOf(7, 'edit'));
-    for (const notARepeat of [undefined, 1, 0, 2.5, '3', Number.NaN, Number.POSITIVE_INFINITY]) store.record(repeatOf(notARepeat));
+    for (const notARepeat of [undefined, 1, 0, 2.5, '3', Number.NaN, Number.POSITIVE_INFINITY])
+      store.record(repeatOf(notARepeat));
     store.record({ tool: 'read', category: 'ok', outcome: 'passthrough', ruleIds: [], repeat: 4 }); // counted, not stored
     const stats = await flushedStats(store);
     expect(statsPayloadValidator.Check(stats)).toBe(true);
@@ -172,7 +201,12 @@ describe('repeats caught', () => {
     expect(stats.totals.repeatsCaught).toBe(4);
     const page = await store.queryEvents({ limit: 100 });
     expect(eventsPageValidator.Check(page)).toBe(true);
-    expect(page.events.map((event) => event.repeat).filter((n) => n !== undefined).sort()).toEqual([2, 3, 7]);
+    expect(
+      page.events
+        .map((event) => event.repeat)
+        .filter((n) => n !== undefined)
+        .sort(),
+    ).toEqual([2, 3, 7]);
     expect(logEvents(store.logPath).filter((event) => event['repeat'] !== undefined)).toHaveLength(3);
     await store.close();
   });
@@ -249,7 +283,9 @@ describe('files the store cannot use', () => {
   it("leaves another application's database untouched and counts in memory", async () => {
     const dir = tempDir();
     const path = join(dir, DATABASE_FILE_NAME);
-    const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as { DatabaseSync: new (path: string) => { exec(sql: string): void; close(): void } };
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as {
+      DatabaseSync: new (path: string) => { exec(sql: string): void; close(): void };
+    };
     const foreign = new DatabaseSync(path);
     foreign.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
     foreign.close();

@@ -41,12 +41,20 @@ function typeOf(schema: Record<string, unknown> | undefined): string | undefined
 /** `value` as the declared type of `target`, when the move is one-to-one (a single query becomes the list of one). */
 function aliasValue(tool: ToolSchema, target: string, value: unknown): unknown {
   const schema = propertySchema(tool, target);
-  if (typeOf(schema) === 'array' && typeof value === 'string' && typeOf(isRecord(schema?.items) ? schema.items : undefined) === 'string') return [value];
+  if (
+    typeOf(schema) === 'array' &&
+    typeof value === 'string' &&
+    typeOf(isRecord(schema?.items) ? schema.items : undefined) === 'string'
+  )
+    return [value];
   return value;
 }
 
 /** Copies `args` with entries replaced; built from entries, so no key (not even `__proto__`) is assigned. */
-function withEntries(args: Record<string, unknown>, change: (key: string, value: unknown) => [string, unknown][] | undefined): Record<string, unknown> {
+function withEntries(
+  args: Record<string, unknown>,
+  change: (key: string, value: unknown) => [string, unknown][] | undefined,
+): Record<string, unknown> {
   const entries: [string, unknown][] = [];
   for (const key of Object.keys(args)) {
     const replaced = change(key, args[key]);
@@ -64,12 +72,15 @@ export function renameAliasKeys(tool: ToolSchema, args: Record<string, unknown>)
   const renames = new Map<string, string>();
   for (const target of requiredKeys(tool)) {
     if (Object.hasOwn(args, target)) continue;
-    const aliases = aliasesFor(tool, target).filter((alias) => Object.hasOwn(args, alias) && !propertySchema(tool, alias));
+    const aliases = aliasesFor(tool, target).filter(
+      (alias) => Object.hasOwn(args, alias) && !propertySchema(tool, alias),
+    );
     if (aliases.length === 0) continue;
     const distinct = new Set(aliases.map((alias) => JSON.stringify(args[alias])));
     if (distinct.size > 1) return { kind: 'ambiguous', reason: `both ${aliases.join(' and ')} could be "${target}"` };
     for (const alias of aliases) {
-      if (renames.has(alias)) return { kind: 'ambiguous', reason: `"${alias}" could be "${renames.get(alias)}" or "${target}"` };
+      if (renames.has(alias))
+        return { kind: 'ambiguous', reason: `"${alias}" could be "${renames.get(alias)}" or "${target}"` };
       renames.set(alias, target);
     }
   }
@@ -124,7 +135,12 @@ export function dropNullOptionals(tool: ToolSchema, args: Record<string, unknown
   return {
     kind: 'repaired',
     args: withEntries(args, (key) => (dropped.includes(key) ? [] : undefined)),
-    receipt: receipt('args.drop-null-optional', `${tool.name}: ${dropped.map((key) => `"${key}"`).join(', ')} ${dropped.length === 1 ? 'is' : 'are'} optional and do${dropped.length === 1 ? 'es' : ''} not take null; left to the default`, preview(Object.fromEntries(dropped.map((key) => [key, null]))), '(absent)'),
+    receipt: receipt(
+      'args.drop-null-optional',
+      `${tool.name}: ${dropped.map((key) => `"${key}"`).join(', ')} ${dropped.length === 1 ? 'is' : 'are'} optional and do${dropped.length === 1 ? 'es' : ''} not take null; left to the default`,
+      preview(Object.fromEntries(dropped.map((key) => [key, null]))),
+      '(absent)',
+    ),
   };
 }
 
@@ -155,7 +171,11 @@ export function coerced(schema: Record<string, unknown>, value: unknown): { valu
  * `"10"` -> 10 for an integer parameter, `"true"` -> true for a boolean one, `"[...]"` -> the list for an array one.
  * Keys in `skip` are left to their own rules (the editor's `view_range`).
  */
-export function coerceScalars(tool: ToolSchema, args: Record<string, unknown>, skip: readonly string[] = []): RuleOutcome {
+export function coerceScalars(
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  skip: readonly string[] = [],
+): RuleOutcome {
   const changes = new Map<string, unknown>();
   for (const key of Object.keys(args)) {
     if (skip.includes(key)) continue;
@@ -164,11 +184,18 @@ export function coerceScalars(tool: ToolSchema, args: Record<string, unknown>, s
     if (reading) changes.set(key, reading.value);
   }
   if (changes.size === 0) return undefined;
-  const ids = [...changes.keys()].some((key) => Array.isArray(changes.get(key))) ? 'a JSON string holding a list' : 'a string';
+  const ids = [...changes.keys()].some((key) => Array.isArray(changes.get(key)))
+    ? 'a JSON string holding a list'
+    : 'a string';
   return {
     kind: 'repaired',
     args: withEntries(args, (key, value) => (changes.has(key) ? [[key, changes.get(key)]] : [[key, value]])),
-    receipt: receipt('args.coerce-scalar', `${tool.name}: ${[...changes.keys()].map((key) => `"${key}"`).join(', ')} sent as ${ids}; the schema reads it one way only`, preview(Object.fromEntries([...changes.keys()].map((key) => [key, args[key]]))), preview(Object.fromEntries(changes))),
+    receipt: receipt(
+      'args.coerce-scalar',
+      `${tool.name}: ${[...changes.keys()].map((key) => `"${key}"`).join(', ')} sent as ${ids}; the schema reads it one way only`,
+      preview(Object.fromEntries([...changes.keys()].map((key) => [key, args[key]]))),
+      preview(Object.fromEntries(changes)),
+    ),
   };
 }
 
@@ -185,7 +212,9 @@ export function fillDescription(tool: ToolSchema, args: Record<string, unknown>)
     args: filled,
     receipt: receipt(
       'args.fill-description',
-      blank ? `${tool.name} rejects a blank "description"; derived one from the call's other arguments` : `${tool.name} requires "description"; derived one from the call's other arguments`,
+      blank
+        ? `${tool.name} rejects a blank "description"; derived one from the call's other arguments`
+        : `${tool.name} requires "description"; derived one from the call's other arguments`,
       preview(args.description),
       preview(description),
     ),

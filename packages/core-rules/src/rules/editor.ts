@@ -25,7 +25,8 @@ function isAbsolutePath(path: string): boolean {
 export function editorViolations(args: Record<string, unknown>): string[] {
   const violations: string[] = [];
   const path = args.path;
-  if (typeof path === 'string' && path.trim() !== '' && !isAbsolutePath(path)) violations.push(`path "${preview(path, 80)}" is not absolute`);
+  if (typeof path === 'string' && path.trim() !== '' && !isAbsolutePath(path))
+    violations.push(`path "${preview(path, 80)}" is not absolute`);
   if (args.command === 'view' && args.view_range !== undefined && !isHostViewRange(args.view_range)) {
     violations.push('view_range must be two integers [start >= 1, end >= start or -1]');
   }
@@ -84,10 +85,15 @@ export function resolveInside(cwd: string, path: string): string | undefined {
  * of the cwd but not the whole of it (`project/src/a.py` under `/home/dev/project`) has two readings (a
  * subfolder named like the cwd, or a cwd-relative path written from a parent): 'ambiguous', left to the host.
  */
-function cwdRepetition(base: readonly string[], path: string, segments: readonly string[]): 'whole' | 'ambiguous' | 'none' {
+function cwdRepetition(
+  base: readonly string[],
+  path: string,
+  segments: readonly string[],
+): 'whole' | 'ambiguous' | 'none' {
   if (base.length === 0) return 'none';
   // `./x` and `../x` say "relative" explicitly; `./<cwd segment>/...` still has the host's other reading.
-  if (/^\.\.?(\/|$)/.test(path)) return path.startsWith('./') && base.includes(segments[0] ?? '') ? 'ambiguous' : 'none';
+  if (/^\.\.?(\/|$)/.test(path))
+    return path.startsWith('./') && base.includes(segments[0] ?? '') ? 'ambiguous' : 'none';
   if (base.every((part, index) => segments[index] === part) && segments.length > base.length) return 'whole';
   return base.includes(segments[0] ?? '') ? 'ambiguous' : 'none';
 }
@@ -101,7 +107,12 @@ export function absoluteEditorPath(args: Record<string, unknown>, cwd: string | 
   return {
     kind: 'repaired',
     args: { ...args, path: resolved },
-    receipt: receipt('editor.absolute-path', `str_replace_editor needs an absolute path; resolved "${preview(path, 80)}" against the session cwd`, preview(path), preview(resolved)),
+    receipt: receipt(
+      'editor.absolute-path',
+      `str_replace_editor needs an absolute path; resolved "${preview(path, 80)}" against the session cwd`,
+      preview(path),
+      preview(resolved),
+    ),
   };
 }
 
@@ -147,11 +158,17 @@ function parseRangeObject(value: Record<string, unknown>): unknown[] | undefined
 export function reshapeViewRange(args: Record<string, unknown>): RuleOutcome {
   if (args.command !== 'view' || args.view_range === undefined || isHostViewRange(args.view_range)) return undefined;
   const original = args.view_range;
-  const raw = typeof original === 'string' ? parseRangeText(original) : isRecord(original) ? parseRangeObject(original) : original;
+  const raw =
+    typeof original === 'string'
+      ? parseRangeText(original)
+      : isRecord(original)
+        ? parseRangeObject(original)
+        : original;
   if (!Array.isArray(raw) || raw.length < 1 || raw.length > 2) return undefined;
   const numbers = raw.map(toInteger);
   if (numbers.some((value) => value === undefined)) return undefined;
-  let [start, end] = numbers.length === 1 ? [numbers[0] as number, numbers[0] as number] : (numbers as [number, number]);
+  let [start, end] =
+    numbers.length === 1 ? [numbers[0] as number, numbers[0] as number] : (numbers as [number, number]);
   if (start < 0) return undefined;
   if (end !== -1 && end >= 1 && start > end) [start, end] = [end, start];
   if (start === 0) start = 1;
@@ -160,6 +177,11 @@ export function reshapeViewRange(args: Record<string, unknown>): RuleOutcome {
   return {
     kind: 'repaired',
     args: { ...args, view_range: range },
-    receipt: receipt('editor.view-range-shape', 'view_range must be two integers [start >= 1, end >= start or -1]', preview(original), preview(range)),
+    receipt: receipt(
+      'editor.view-range-shape',
+      'view_range must be two integers [start >= 1, end >= start or -1]',
+      preview(original),
+      preview(range),
+    ),
   };
 }

@@ -10,7 +10,15 @@
  * sends the program to the parser. A mention of `description` elsewhere in the program does not hide a call
  * that lacks it.
  */
-import { type AstNode, isNode, lineOf, propertyKey, RUN_CODE, staticString, type TextEdit, toolCallSites } from '@dsh-tool-normalizer/syntax-healer';
+import {
+  type AstNode,
+  lineOf,
+  propertyKey,
+  RUN_CODE,
+  staticString,
+  type TextEdit,
+  toolCallSites,
+} from '@dsh-tool-normalizer/syntax-healer';
 import { fillableKeys, findTool, requiredKeys } from '../tools.js';
 import { describeCall, describeCommand } from '../text.js';
 import type { Environment, ToolSchema } from '../types.js';
@@ -68,14 +76,31 @@ export function planInnerFills(program: AstNode, env: Environment): InnerFill[] 
     for (const key of blank) {
       const value = (present.get(key) as AstNode).value as AstNode;
       if (typeof value.start === 'number' && typeof value.end === 'number') {
-        fills.push({ tool: site.name, keys: [key], line, edit: { start: value.start, end: value.end, text: description } });
+        fills.push({
+          tool: site.name,
+          keys: [key],
+          line,
+          edit: { start: value.start, end: value.end, text: description },
+        });
       }
     }
     if (missing.length === 0) continue;
     const assignment = missing.map((key) => `${key}: ${description}`).join(', ');
     const last = properties[properties.length - 1];
-    if (last && typeof last.end === 'number') fills.push({ tool: site.name, keys: missing, line, edit: { start: last.end, end: last.end, text: `, ${assignment}` } });
-    else if (typeof argument.start === 'number') fills.push({ tool: site.name, keys: missing, line, edit: { start: argument.start + 1, end: argument.start + 1, text: ` ${assignment} ` } });
+    if (last && typeof last.end === 'number')
+      fills.push({
+        tool: site.name,
+        keys: missing,
+        line,
+        edit: { start: last.end, end: last.end, text: `, ${assignment}` },
+      });
+    else if (typeof argument.start === 'number')
+      fills.push({
+        tool: site.name,
+        keys: missing,
+        line,
+        edit: { start: argument.start + 1, end: argument.start + 1, text: ` ${assignment} ` },
+      });
   }
   return fills;
 }
@@ -98,8 +123,14 @@ function fillableIndex(env: Environment): { pattern: RegExp | undefined; keys: S
       tools.add(tool.name);
       for (const key of fillable) keys.add(key);
     }
-    const names = [...tools].sort((left, right) => right.length - left.length).map(escapeRegExp).join('|');
-    const pattern = tools.size === 0 ? undefined : new RegExp(`\\btools\\s*(?:\\?\\.\\s*|\\.\\s*|\\[\\s*["'\`])(${names})(?![\\w$])[^(]{0,8}?\\(`, 'g');
+    const names = [...tools]
+      .sort((left, right) => right.length - left.length)
+      .map(escapeRegExp)
+      .join('|');
+    const pattern =
+      tools.size === 0
+        ? undefined
+        : new RegExp(`\\btools\\s*(?:\\?\\.\\s*|\\.\\s*|\\[\\s*["'\`])(${names})(?![\\w$])[^(]{0,8}?\\(`, 'g');
     index = { pattern, keys };
     fillableByTools.set(env.tools, index);
   }
@@ -159,7 +190,12 @@ function skipBalanced(code: string, open: number): number {
   let depth = 0;
   for (let index = open; index < code.length; ) {
     const char = code[index] as string;
-    if (char === '"' || char === "'" || char === '`' || (char === '/' && (code[index + 1] === '/' || code[index + 1] === '*'))) {
+    if (
+      char === '"' ||
+      char === "'" ||
+      char === '`' ||
+      (char === '/' && (code[index + 1] === '/' || code[index + 1] === '*'))
+    ) {
       const end = skipToken(code, index);
       if (end < 0) return -1;
       index = end;

@@ -6,7 +6,13 @@
  * (the host rejects blank outside the schema) comes from the program's opening comment, else from the tools
  * it calls.
  */
-import { applyEdits, calledTools, compilesLikeHost, healProgram, parseProgram } from '@dsh-tool-normalizer/syntax-healer';
+import {
+  applyEdits,
+  calledTools,
+  compilesLikeHost,
+  healProgram,
+  parseProgram,
+} from '@dsh-tool-normalizer/syntax-healer';
 import { receipt } from '../catalogue.js';
 import { findTool, propertySchema } from '../tools.js';
 import { describeCommand, describeFromComment, describeProgram, preview } from '../text.js';
@@ -46,8 +52,14 @@ function withoutQuotedText(text: string): string {
 export function notShell(text: string): boolean {
   const bare = withoutQuotedText(text);
   if (/(^|[;{}\n])\s*(const|let|var)\s+[A-Za-z_$][\w$]*\s*(=|:|;|$)/m.test(bare)) return true;
-  if (/(^|[;{}\n])\s*(return|await|throw)\b(?!\s*[=|&;]|$)/m.test(bare) && /\b(return|await|throw)\s+\S/.test(bare)) return true;
-  if (/(^|[;{}\n])\s*(function\s*\*?\s*[A-Za-z_$][\w$]*\s*\(|class\s+[A-Za-z_$][\w$]*\s*\{|interface\s+[A-Za-z_$][\w$]*\s*\{|import\s*\(|(if|for|while|switch)\s*\()/m.test(bare)) return true;
+  if (/(^|[;{}\n])\s*(return|await|throw)\b(?!\s*[=|&;]|$)/m.test(bare) && /\b(return|await|throw)\s+\S/.test(bare))
+    return true;
+  if (
+    /(^|[;{}\n])\s*(function\s*\*?\s*[A-Za-z_$][\w$]*\s*\(|class\s+[A-Za-z_$][\w$]*\s*\{|interface\s+[A-Za-z_$][\w$]*\s*\{|import\s*\(|(if|for|while|switch)\s*\()/m.test(
+      bare,
+    )
+  )
+    return true;
   if (/=>/.test(bare)) return true;
   for (const match of bare.matchAll(/([A-Za-z_$][\w$]*)\(/g)) {
     const before = bare[(match.index ?? 0) - 1];
@@ -74,28 +86,46 @@ function commandToCode(
   if (distinct.size > 1) return { reason: `ambiguous: ${present.join(' and ')} carry different commands` };
   const key = present[0] as string;
   const command = args[key];
-  if (typeof command !== 'string' || command.trim() === '') return { reason: `"${key}" is empty or not a string; left for the host to reject` };
-  if (command.length > MAX_WRAPPED_CHARS) return { reason: `"${key}" is too large to wrap into a program; left for the host to reject` };
+  if (typeof command !== 'string' || command.trim() === '')
+    return { reason: `"${key}" is empty or not a string; left for the host to reject` };
+  if (command.length > MAX_WRAPPED_CHARS)
+    return { reason: `"${key}" is too large to wrap into a program; left for the host to reject` };
   const others = Object.keys(args).filter((name) => !present.includes(name as (typeof COMMAND_KEYS)[number]));
 
   if (looksLikeProgram(command)) {
     return {
       args: Object.fromEntries([...others.map((name) => [name, args[name]] as const), ['code', command]]),
-      receipt: receipt('run_code.command-to-code', `run_code takes its program as "code"; it was sent as "${key}"`, preview({ [key]: command }), preview(command)),
+      receipt: receipt(
+        'run_code.command-to-code',
+        `run_code takes its program as "code"; it was sent as "${key}"`,
+        preview({ [key]: command }),
+        preview(command),
+      ),
     };
   }
   const bash = findTool(env, 'bash');
   if (!bash) return { reason: 'a shell command needs the bash tool, which this environment does not offer' };
   const description = describeCommand(command);
-  const moved = others.filter((name) => name !== 'description' && name !== 'code' && propertySchema(bash, name) !== undefined);
-  const bashArgs = Object.fromEntries([['command', command], ['description', description], ...moved.map((name) => [name, args[name]] as const)]);
+  const moved = others.filter(
+    (name) => name !== 'description' && name !== 'code' && propertySchema(bash, name) !== undefined,
+  );
+  const bashArgs = Object.fromEntries([
+    ['command', command],
+    ['description', description],
+    ...moved.map((name) => [name, args[name]] as const),
+  ]);
   if (!passesSchema(bash.parameters, bashArgs)) return { reason: 'the command does not make a valid bash call' };
   const code = dispatchProgram('bash', bashArgs);
   const kept = others.filter((name) => !moved.includes(name));
   return {
     args: Object.fromEntries([...kept.map((name) => [name, args[name]] as const), ['code', code]]),
     description,
-    receipt: receipt('run_code.command-to-code', `run_code takes a program as "code"; the shell command sent as "${key}" now runs through tools.bash`, preview({ [key]: command }), preview(code)),
+    receipt: receipt(
+      'run_code.command-to-code',
+      `run_code takes a program as "code"; the shell command sent as "${key}" now runs through tools.bash`,
+      preview({ [key]: command }),
+      preview(code),
+    ),
   };
 }
 
@@ -115,7 +145,8 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
   }
 
   const code = current.code;
-  if (typeof code !== 'string') return { args, receipts: [], reason: '"code" is not a string; left for the host to reject' };
+  if (typeof code !== 'string')
+    return { args, receipts: [], reason: '"code" is not a string; left for the host to reject' };
 
   const healed = healProgram(code);
   if (!healed.ok) {
@@ -127,7 +158,14 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
     };
   }
   if (healed.changed) {
-    receipts.push(receipt('run_code.heal-syntax', `the program would not compile; repaired (${healed.repairs.map((repair) => repair.kind).join(', ') || 'syntax'})`, preview(code), preview(healed.code)));
+    receipts.push(
+      receipt(
+        'run_code.heal-syntax',
+        `the program would not compile; repaired (${healed.repairs.map((repair) => repair.kind).join(', ') || 'syntax'})`,
+        preview(code),
+        preview(healed.code),
+      ),
+    );
     current = { ...current, code: healed.code };
   }
 
@@ -136,12 +174,21 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
   if (mayNeedInnerFill(healedCode, env)) {
     program = parseProgram(healedCode);
     const fills = program ? planInnerFills(program, env) : [];
-    const filled = fills.length > 0 ? applyEdits(healedCode, fills.map((fill) => fill.edit)) : undefined;
+    const filled =
+      fills.length > 0
+        ? applyEdits(
+            healedCode,
+            fills.map((fill) => fill.edit),
+          )
+        : undefined;
     if (filled !== undefined && compilesLikeHost(filled).ok) {
       receipts.push(
         receipt(
           'run_code.inner-fill-description',
-          preview(fills.map((fill) => `tools.${fill.tool} (line ${fill.line}) requires ${fill.keys.join(', ')}`).join('; '), 300),
+          preview(
+            fills.map((fill) => `tools.${fill.tool} (line ${fill.line}) requires ${fill.keys.join(', ')}`).join('; '),
+            300,
+          ),
           preview(fills.map((fill) => `tools.${fill.tool}({...})`).join(' ')),
           preview(fills.map((fill) => fill.edit.text.replace(/^[ ,]+|\s+$/g, '')).join(' ')),
         ),
@@ -153,11 +200,16 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
 
   if (isBlank(current.description)) {
     const finalCode = current.code as string;
-    const description = derivedDescription ?? describeFromComment(finalCode) ?? describeProgram(calledToolsOf(program ?? parseProgram(finalCode)));
+    const description =
+      derivedDescription ??
+      describeFromComment(finalCode) ??
+      describeProgram(calledToolsOf(program ?? parseProgram(finalCode)));
     receipts.push(
       receipt(
         'run_code.fill-description',
-        current.description === undefined || current.description === null ? 'run_code requires "description"; derived from the program' : 'the host rejects a blank description; derived one from the program',
+        current.description === undefined || current.description === null
+          ? 'run_code requires "description"; derived from the program'
+          : 'the host rejects a blank description; derived one from the program',
         preview(current.description),
         preview(description),
       ),

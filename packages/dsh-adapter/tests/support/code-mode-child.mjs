@@ -58,7 +58,13 @@ async function modelCalls(id, name, args) {
   const dispose = ctx.llm.registerAdapter(['scripted'], new OneShot(chunks));
   try {
     const presented = ctx.tools.schemas(agent).filter((tool) => tool.name === 'run_code');
-    const request = deepFreeze({ provider: 'scripted', model: 'scripted', messages: [], tools: presented, sessionId: agent.id });
+    const request = deepFreeze({
+      provider: 'scripted',
+      model: 'scripted',
+      messages: [],
+      tools: presented,
+      sessionId: agent.id,
+    });
     const assembler = new BlockAssembler();
     for await (const chunk of ctx.llm.stream(request)) assembler.push(chunk);
     const call = assembler.blocks().find((block) => block.type === 'tool-call');
@@ -68,8 +74,18 @@ async function modelCalls(id, name, args) {
     } catch {
       parsed = call.arguments;
     }
-    const result = await ctx.tools.execute({ callId: id, name: call.name, arguments: parsed, agent, signal: new AbortController().signal });
-    return { called: call.name, isError: result.isError, text: result.content.map((block) => block.text ?? '').join('') };
+    const result = await ctx.tools.execute({
+      callId: id,
+      name: call.name,
+      arguments: parsed,
+      agent,
+      signal: new AbortController().signal,
+    });
+    return {
+      called: call.name,
+      isError: result.isError,
+      text: result.content.map((block) => block.text ?? '').join(''),
+    };
   } finally {
     dispose();
   }
@@ -77,10 +93,28 @@ async function modelCalls(id, name, args) {
 
 const out = {};
 out.directRead = await modelCalls('c_direct_read', 'read', JSON.stringify({ file_path: join(dir, 'guide.md') }));
-out.innerRelativeView = await modelCalls('c_inner_view', 'run_code', JSON.stringify({ code: 'const r = await tools.str_replace_editor({ command: "view", path: "guide.md" });\nreturn r;', description: 'View the guide' }));
-out.innerEditUnread = await modelCalls('c_inner_edit', 'run_code', JSON.stringify({ code: `return await tools.edit({ file_path: ${JSON.stringify(join(dir, 'unread.txt'))}, old_string: "alpha", new_string: "ALPHA" });`, description: 'Edit' }));
+out.innerRelativeView = await modelCalls(
+  'c_inner_view',
+  'run_code',
+  JSON.stringify({
+    code: 'const r = await tools.str_replace_editor({ command: "view", path: "guide.md" });\nreturn r;',
+    description: 'View the guide',
+  }),
+);
+out.innerEditUnread = await modelCalls(
+  'c_inner_edit',
+  'run_code',
+  JSON.stringify({
+    code: `return await tools.edit({ file_path: ${JSON.stringify(join(dir, 'unread.txt'))}, old_string: "alpha", new_string: "ALPHA" });`,
+    description: 'Edit',
+  }),
+);
 out.fileAfterEdit = readFileSync(join(dir, 'unread.txt'), 'utf8');
-out.fencedNoDescription = await modelCalls('c_fence', 'run_code', JSON.stringify({ code: '```ts\nconst n: number = 6 * 7;\nreturn n;\n```' }));
+out.fencedNoDescription = await modelCalls(
+  'c_fence',
+  'run_code',
+  JSON.stringify({ code: '```ts\nconst n: number = 6 * 7;\nreturn n;\n```' }),
+);
 rmSync(dir, { recursive: true, force: true });
 rmSync(logDir, { recursive: true, force: true });
 process.stdout.write(JSON.stringify(out));

@@ -14,7 +14,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Context, type Fiber } from '@deepseek-ai/cordis';
-import LlmRuntime, { BlockAssembler, LlmAdapter, deepFreeze, type GenerateOptions, type StreamChunk, type ContentBlock } from '@deepseek-ai/dsh-llm';
+import LlmRuntime, {
+  BlockAssembler,
+  LlmAdapter,
+  deepFreeze,
+  type GenerateOptions,
+  type StreamChunk,
+  type ContentBlock,
+} from '@deepseek-ai/dsh-llm';
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt';
 import ToolRuntime, { type ToolExecutionResult, type ToolPresentationMode } from '@deepseek-ai/dsh-tools';
 import LocalFileSystem from '@deepseek-ai/dsh-fs-local';
@@ -72,9 +79,16 @@ export interface Host {
   /** Writes a file into the workspace and returns its absolute path. */
   file(name: string, content: string): string;
   /** Runs one call through the real pipeline, as the agent loop would (top-level: no parent). */
-  execute(name: string, args: unknown, options?: { callId?: string; rootCallId?: string; parent?: symbol; signal?: AbortSignal }): Promise<ToolExecutionResult>;
+  execute(
+    name: string,
+    args: unknown,
+    options?: { callId?: string; rootCallId?: string; parent?: symbol; signal?: AbortSignal },
+  ): Promise<ToolExecutionResult>;
   /** Streams one scripted model response through `llm/stream` and returns the chunks and the assembled blocks. */
-  stream(chunks: StreamChunk[], presented?: GenerateOptions['tools']): Promise<{ chunks: StreamChunk[]; blocks: ContentBlock[]; incoming: StreamChunk[] }>;
+  stream(
+    chunks: StreamChunk[],
+    presented?: GenerateOptions['tools'],
+  ): Promise<{ chunks: StreamChunk[]; blocks: ContentBlock[]; incoming: StreamChunk[] }>;
   /** Every `tools/result` the host emitted, in order. */
   results: { callId: string; name: string; parent: boolean; result: ToolExecutionResult }[];
   /** The plugin's fiber (undefined when installed without the plugin). */
@@ -98,12 +112,18 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
   await ctx.plugin(ObservationPolicy);
   await ctx.plugin(FsTools, {});
   await ctx.plugin(StrReplaceEditor, {});
-  const agent = { id: 'session-compose', options: { model: 'scripted-model' }, session: { header: { cwd: dir } } } as unknown as Agent;
+  const agent = {
+    id: 'session-compose',
+    options: { model: 'scripted-model' },
+    session: { header: { cwd: dir } },
+  } as unknown as Agent;
   // The agent registry's lookup by session id (what the plugin uses to find the agent of a model request).
   ctx.provide('agents', { get: (id: string) => (id === agent.id ? agent : undefined) });
   if (options.meteredTokens !== undefined) {
     const totalTokens = options.meteredTokens;
-    ctx.provide('tokenMeter', { measure: (session: unknown) => ({ totalTokens: session === agent.session ? totalTokens : 0 }) });
+    ctx.provide('tokenMeter', {
+      measure: (session: unknown) => ({ totalTokens: session === agent.session ? totalTokens : 0 }),
+    });
   }
   const results: Host['results'] = [];
   ctx.on('tools/result', (exec, result) => {
@@ -150,7 +170,13 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
       const adapter = new ScriptedAdapter([chunks]);
       const dispose = ctx.llm.registerAdapter([PROVIDER], adapter);
       try {
-        const request = deepFreeze({ provider: PROVIDER, model: 'scripted-model', messages: [], tools: presented, sessionId: agent.id } as GenerateOptions);
+        const request = deepFreeze({
+          provider: PROVIDER,
+          model: 'scripted-model',
+          messages: [],
+          tools: presented,
+          sessionId: agent.id,
+        } as GenerateOptions);
         const out: StreamChunk[] = [];
         const assembler = new BlockAssembler();
         for await (const chunk of ctx.llm.stream(request)) {

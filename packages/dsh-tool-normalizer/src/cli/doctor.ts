@@ -44,7 +44,13 @@ profile's cordis.patch.yml), the plugin's options in the patch files, then boots
 a local one-shot model on 127.0.0.1 and reports whether the plugin loaded. Exit 1 when a problem was found.`;
 
 export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Options | string {
-  const options: Options = { dshHome: env.DSH_HOME || path.join(os.homedir(), '.dsh'), profiles: [], boot: true, bootTimeoutMs: 60_000, json: false };
+  const options: Options = {
+    dshHome: env.DSH_HOME || path.join(os.homedir(), '.dsh'),
+    profiles: [],
+    boot: true,
+    bootTimeoutMs: 60_000,
+    json: false,
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = () => {
@@ -102,8 +108,18 @@ export function findDsh(env: NodeJS.ProcessEnv = process.env): { bin?: string; v
 export function checkDsh(found: { bin?: string; version?: string }): Finding {
   const install = `Install it with pnpm: \`pnpm add -g @deepseek-ai/dsh@${DSH_TESTED}\` (about 20 s; \`npm install -g\` of rc.8 has been seen to hang for 15 minutes at 3 GB).`;
   if (!found.bin) return { check: 'dsh', status: 'problem', detail: 'no `dsh` command on PATH', fix: install };
-  if (!found.version) return { check: 'dsh', status: 'note', detail: `${found.bin} is not part of an @deepseek-ai/dsh package this command can read; version unknown` };
-  if (found.version !== DSH_TESTED) return { check: 'dsh', status: 'note', detail: `DSH ${found.version} at ${found.bin}; ${PLUGIN} is tested with ${DSH_TESTED}` };
+  if (!found.version)
+    return {
+      check: 'dsh',
+      status: 'note',
+      detail: `${found.bin} is not part of an @deepseek-ai/dsh package this command can read; version unknown`,
+    };
+  if (found.version !== DSH_TESTED)
+    return {
+      check: 'dsh',
+      status: 'note',
+      detail: `DSH ${found.version} at ${found.bin}; ${PLUGIN} is tested with ${DSH_TESTED}`,
+    };
   return { check: 'dsh', status: 'ok', detail: `DSH ${found.version} at ${found.bin}` };
 }
 
@@ -147,15 +163,41 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
   const check = (name: string) => `profile ${profile}: ${name}`;
   const manifest = readManifest(dir);
   const addPlugin = `dsh plugin --profile ${profile} add ${PLUGIN}`;
-  if (!manifest) return [{ check: check('exists'), status: 'problem', detail: `no ${path.join(dir, 'package.json')}`, fix: `\`${addPlugin}\` creates the profile and adds the plugin.` }];
+  if (!manifest)
+    return [
+      {
+        check: check('exists'),
+        status: 'problem',
+        detail: `no ${path.join(dir, 'package.json')}`,
+        fix: `\`${addPlugin}\` creates the profile and adds the plugin.`,
+      },
+    ];
   const findings: Finding[] = [];
   const deps = manifest.dependencies ?? {};
   const bundles = manifest.dsh?.profile?.bundles ?? [];
-  if (deps[PLUGIN] && bundles.includes(PLUGIN)) findings.push({ check: check('plugin row'), status: 'ok', detail: `${PLUGIN} ${deps[PLUGIN]} is a bundle of the profile` });
-  else findings.push({ check: check('plugin row'), status: 'problem', detail: deps[PLUGIN] ? `${PLUGIN} is installed but not in dsh.profile.bundles` : `${PLUGIN} is not installed in this profile`, fix: `\`${addPlugin}\`` });
+  if (deps[PLUGIN] && bundles.includes(PLUGIN))
+    findings.push({
+      check: check('plugin row'),
+      status: 'ok',
+      detail: `${PLUGIN} ${deps[PLUGIN]} is a bundle of the profile`,
+    });
+  else
+    findings.push({
+      check: check('plugin row'),
+      status: 'problem',
+      detail: deps[PLUGIN]
+        ? `${PLUGIN} is installed but not in dsh.profile.bundles`
+        : `${PLUGIN} is not installed in this profile`,
+      fix: `\`${addPlugin}\``,
+    });
 
   const hmr = deps['@deepseek-ai/cordis-plugin-hmr'];
-  if (hmr === HMR_PIN) findings.push({ check: check('DSH rc.8 workaround: hmr pin'), status: 'ok', detail: `@deepseek-ai/cordis-plugin-hmr ${HMR_PIN}` });
+  if (hmr === HMR_PIN)
+    findings.push({
+      check: check('DSH rc.8 workaround: hmr pin'),
+      status: 'ok',
+      detail: `@deepseek-ai/cordis-plugin-hmr ${HMR_PIN}`,
+    });
   else {
     findings.push({
       check: check('DSH rc.8 workaround: hmr pin'),
@@ -168,10 +210,21 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
   const patchFile = path.join(dir, 'cordis.patch.yml');
   const profilePatch = readPatch(patchFile);
   const needsRow = bundles.some((bundle) => /dsh-(headless|web)$/.test(bundle));
-  if (profilePatch.error) findings.push({ check: check('cordis.patch.yml'), status: 'problem', detail: `${patchFile} is not valid YAML: ${profilePatch.error}`, fix: 'Fix the YAML (DSH refuses to boot with it).' });
+  if (profilePatch.error)
+    findings.push({
+      check: check('cordis.patch.yml'),
+      status: 'problem',
+      detail: `${patchFile} is not valid YAML: ${profilePatch.error}`,
+      fix: 'Fix the YAML (DSH refuses to boot with it).',
+    });
   if (needsRow) {
     const row = profilePatch.rows.find((r) => r && r.id === 'hmr');
-    if (row && row.disabled === false) findings.push({ check: check('DSH rc.8 workaround: hmr row'), status: 'ok', detail: `${patchFile} mounts the hmr row` });
+    if (row && row.disabled === false)
+      findings.push({
+        check: check('DSH rc.8 workaround: hmr row'),
+        status: 'ok',
+        detail: `${patchFile} mounts the hmr row`,
+      });
     else {
       findings.push({
         check: check('DSH rc.8 workaround: hmr row'),
@@ -179,7 +232,10 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
         detail: `${patchFile} does not mount the hmr row: DSH rc.8 then fails to boot with "user patch-layer watching requires the Cordis HMR service" (a DSH issue, with or without this plugin)`,
         // A fresh profile's patch layer is comments plus an empty flow list (`[]`): a row appended after it is
         // invalid YAML, so the fix says to replace the list rather than add to the file.
-        fix: profilePatch.rows.length === 0 && !profilePatch.error && fs.existsSync(patchFile) ? `Replace the empty list ([]) in ${patchFile} with:\n${HMR_ROW}` : `Add to the list in ${patchFile}:\n${HMR_ROW}`,
+        fix:
+          profilePatch.rows.length === 0 && !profilePatch.error && fs.existsSync(patchFile)
+            ? `Replace the empty list ([]) in ${patchFile} with:\n${HMR_ROW}`
+            : `Add to the list in ${patchFile}:\n${HMR_ROW}`,
       });
     }
   }
@@ -194,7 +250,12 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
           detail: `${result.issues.map((issue) => issue.message).join('; ')} (set in ${file}, row id: ${ROW_ID}). With this, DSH stops with exit 1.`,
           fix: `Correct or remove the option in ${file}.`,
         });
-      } else findings.push({ check: check('plugin options'), status: 'ok', detail: `the ${ROW_ID} row in ${file} is valid` });
+      } else
+        findings.push({
+          check: check('plugin options'),
+          status: 'ok',
+          detail: `the ${ROW_ID} row in ${file} is valid`,
+        });
     }
   }
   return findings;
@@ -211,27 +272,50 @@ async function startModel(): Promise<{ url: string; requests: string[]; close():
     req.on('end', () => {
       requests.push(body);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }] })}\n\n`);
-      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }] })}\n\n`,
+      );
+      res.write(
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`,
+      );
       res.end('data: [DONE]\n\n');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Boots `dsh --profile <profile>` with one prompt against the local model; reports whether the plugin loaded. */
-export async function bootProfile(dshBin: string, dshHome: string, profile: string, timeoutMs: number): Promise<Finding> {
+export async function bootProfile(
+  dshBin: string,
+  dshHome: string,
+  profile: string,
+  timeoutMs: number,
+): Promise<Finding> {
   const name = `profile ${profile}: boot`;
   const model = await startModel();
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DSH_HOME: dshHome, DEEPSEEK_BASE_URL: model.url, DEEPSEEK_API_KEY: 'doctor-local-model', DSH_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DSH_HOME: dshHome,
+    DEEPSEEK_BASE_URL: model.url,
+    DEEPSEEK_API_KEY: 'doctor-local-model',
+    DSH_TELEMETRY_DISABLED: '1',
+  };
   delete env.DSH_TOOLS_MODE;
   let output = '';
   const started = Date.now();
   const exit = await new Promise<{ code: number | null; timedOut: boolean }>((resolve) => {
-    const child = spawn(dshBin, ['--profile', profile, 'Reply with the word ok.'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(dshBin, ['--profile', profile, 'Reply with the word ok.'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const append = (chunk: Buffer) => {
       if (output.length < 256 * 1024) output += chunk.toString('utf8');
     };
@@ -256,7 +340,12 @@ export async function bootProfile(dshBin: string, dshHome: string, profile: stri
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const sawPrompt = model.requests.some((body) => body.includes(PROMPT_MARKER.replace(/"/g, '\\"')));
   const lastLines = output.trim().split('\n').slice(-8).join('\n');
-  if (sawPrompt) return { check: name, status: 'ok', detail: `DSH booted in ${seconds} s and the plugin loaded (its prompt section reached the model)` };
+  if (sawPrompt)
+    return {
+      check: name,
+      status: 'ok',
+      detail: `DSH booted in ${seconds} s and the plugin loaded (its prompt section reached the model)`,
+    };
   const failedToLoad = /failed to load/i.test(output) && output.includes(PLUGIN);
   const optionError = /tool-normalizer: (option|unknown option|config)/.exec(output);
   let detail: string;
@@ -266,15 +355,18 @@ export async function bootProfile(dshBin: string, dshHome: string, profile: stri
     fix = 'Correct the option in the cordis.patch.yml named above (see "plugin options").';
   } else if (failedToLoad) {
     detail = `DSH lists ${PLUGIN} among plugins that failed to load:\n${lastLines}`;
-    fix = 'Fix the problems listed above first (on Node < 22.15 DSH reports every plugin this way with nothing logged).';
+    fix =
+      'Fix the problems listed above first (on Node < 22.15 DSH reports every plugin this way with nothing logged).';
   } else if (exit.timedOut) {
     detail = `DSH did not finish within ${timeoutMs / 1000} s${model.requests.length === 0 ? ' and never asked the model' : ''}:\n${lastLines}`;
-    fix = 'Rerun with a larger --boot-timeout; if it still hangs, run the printed dsh command yourself to see where it stops.';
+    fix =
+      'Rerun with a larger --boot-timeout; if it still hangs, run the printed dsh command yourself to see where it stops.';
   } else if (model.requests.length === 0) {
     detail = `DSH exited with code ${exit.code} before asking the model:\n${lastLines}`;
-    fix = 'Fix the problems listed above; the last lines are DSH\'s own output.';
+    fix = "Fix the problems listed above; the last lines are DSH's own output.";
   } else {
-    detail = 'DSH booted and asked the model, but the plugin\'s prompt section was not in the request (the plugin did not load, or injectPrompt is false)';
+    detail =
+      "DSH booted and asked the model, but the plugin's prompt section was not in the request (the plugin did not load, or injectPrompt is false)";
     fix = `Check that the ${ROW_ID} row is not disabled and that injectPrompt is not false in your cordis.patch.yml.`;
   }
   return { check: name, status: 'problem', detail, fix };
@@ -288,10 +380,16 @@ export async function doctor(options: Options): Promise<Finding[]> {
   for (const profile of profilesToCheck(options)) {
     const profileFindings = checkProfile(options.dshHome, profile);
     findings.push(...profileFindings);
-    const blocked = findings.some((f) => f.status === 'problem' && (f.check === 'node' || f.check === 'dsh')) || profileFindings.some((f) => f.status === 'problem');
+    const blocked =
+      findings.some((f) => f.status === 'problem' && (f.check === 'node' || f.check === 'dsh')) ||
+      profileFindings.some((f) => f.status === 'problem');
     if (!options.boot) continue;
     if (blocked || !dsh.bin) {
-      findings.push({ check: `profile ${profile}: boot`, status: 'note', detail: 'skipped: fix the problems above first (DSH would not boot, or not with the plugin)' });
+      findings.push({
+        check: `profile ${profile}: boot`,
+        status: 'note',
+        detail: 'skipped: fix the problems above first (DSH would not boot, or not with the plugin)',
+      });
       continue;
     }
     findings.push(await bootProfile(dsh.bin, options.dshHome, profile, options.bootTimeoutMs));

@@ -8,7 +8,10 @@ export interface Subcommand {
 }
 
 export const SUBCOMMANDS: Record<string, Subcommand> = {
-  doctor: { summary: 'check Node, DSH, the profile, the rc.8 workarounds, and boot the profile to see the plugin load', load: () => import('./doctor.js') },
+  doctor: {
+    summary: 'check Node, DSH, the profile, the rc.8 workarounds, and boot the profile to see the plugin load',
+    load: () => import('./doctor.js'),
+  },
   analyze: {
     summary: 'what tool-call failures cost in your DSH session logs, and what healing would have saved',
     load: () => import('@dsh-tool-normalizer/session-analyzer/cli'),
@@ -17,7 +20,14 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
 
 export function usage(): string {
   const rows = Object.entries(SUBCOMMANDS).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
-  return ['usage: dsh-tool-normalizer <command> [options]', '', 'commands:', ...rows, '', 'Run `dsh-tool-normalizer <command> --help` for its options.'].join('\n');
+  return [
+    'usage: dsh-tool-normalizer <command> [options]',
+    '',
+    'commands:',
+    ...rows,
+    '',
+    'Run `dsh-tool-normalizer <command> --help` for its options.',
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
