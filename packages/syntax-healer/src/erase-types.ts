@@ -8,6 +8,7 @@
  * plain JavaScript with unchanged positions, ready for the AsyncFunction compile.
  */
 import { parse } from '@babel/parser';
+import { NON_CHILD_KEYS } from './program-analysis.js';
 
 /** A Babel AST node, read structurally (this package depends on @babel/parser only, not @babel/types). */
 interface AstNode {
@@ -29,17 +30,6 @@ const TYPE_ONLY_KEYS = new Set([
   'typeParameters',
   'typeArguments',
   'superTypeParameters',
-]);
-/** Keys that never hold child nodes worth visiting. */
-const SKIPPED_KEYS = new Set([
-  'loc',
-  'start',
-  'end',
-  'extra',
-  'leadingComments',
-  'trailingComments',
-  'innerComments',
-  'comments',
 ]);
 /** Declarations that exist only in the type world. */
 const TYPE_ONLY_DECLARATIONS = new Set([
@@ -220,7 +210,7 @@ export function eraseTypes(wrapped: string): string {
         }
     }
     for (const key of Object.keys(node)) {
-      if (SKIPPED_KEYS.has(key)) continue;
+      if (NON_CHILD_KEYS.has(key)) continue;
       const value = node[key];
       if (TYPE_ONLY_KEYS.has(key) && isNode(value)) {
         blanker.blank(value.start, value.end);

@@ -28,7 +28,8 @@ export interface TextEdit {
 /** Longest program parsed for analysis (bounded work). */
 export const MAX_ANALYSED_CHARS = 512 * 1024;
 
-const SKIPPED_KEYS = new Set([
+/** Keys of a Babel node that never hold child nodes (locations, comments, parser extras). */
+export const NON_CHILD_KEYS: ReadonlySet<string> = new Set([
   'loc',
   'start',
   'end',
@@ -64,7 +65,7 @@ export function parseProgram(code: string): AstNode | undefined {
 export function childNodes(node: AstNode): AstNode[] {
   const children: AstNode[] = [];
   for (const key of Object.keys(node)) {
-    if (SKIPPED_KEYS.has(key)) continue;
+    if (NON_CHILD_KEYS.has(key)) continue;
     const value = node[key];
     if (Array.isArray(value)) {
       for (const child of value) if (isNode(child)) children.push(child);
