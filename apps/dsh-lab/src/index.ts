@@ -1,9 +1,13 @@
-/** Public API of dsh-lab: provisioning, the scripted model, the session runner and the scenario catalogue. */
+/**
+ * Public API of dsh-lab: provisioning, the scripted model, the session runner, the scenario catalogue and the
+ * headless-Chromium helpers of the web tests.
+ */
 export { LabStepError } from './child-process.js';
 export { cacheRoot, labPaths, repoRoot, DSH_VERSION, HMR_PIN, type DshProfile, type RunKind } from './lab-paths.js';
 export {
   ensureDshInstalled,
   ensureProfile,
+  ensureBuiltPlugin,
   installPlugin,
   installPluginTarball,
   pluginStatus,
@@ -53,3 +57,16 @@ export {
   type SessionToolResult,
 } from './session-log.js';
 export { startWebProfile, type StartWebProfileOptions, type WebProfile } from './web-profile.js';
+export {
+  CHROMIUM_PATH,
+  hasChromium,
+  STATS_ROUTE,
+  warnIfNoChromium,
+  openChromiumPage,
+  launchChromium,
+  openDshWebUi,
+  openSettings,
+  readStats,
+  type ChromiumPage,
+  type OpenWebUiOptions,
+} from './web-browser.js';

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { LabStepError, runStep } from './child-process.js';
 import { DSH_VERSION, HMR_PIN, labPaths, repoRoot, type DshProfile, type RunKind } from './lab-paths.js';
 
@@ -228,6 +229,18 @@ export function pluginStatus(pluginDir: string = labPaths.pluginPackage): {
   if (!fs.existsSync(path.join(pluginDir, main)))
     return { available: false, name: manifest.name, reason: `${main} is missing: build it first (pnpm run build)` };
   return { available: true, name: manifest.name, reason: 'built and declares a dsh bundle' };
+}
+
+/**
+ * Builds the meta-package's plugin and client bundles (the package's own `build.mjs`) and checks the result can be
+ * installed; throws with {@link pluginStatus}'s reason when it cannot. Every real-host test with the plugin starts here.
+ */
+export async function ensureBuiltPlugin(): Promise<void> {
+  const buildScript = pathToFileURL(path.join(labPaths.pluginPackage, 'build.mjs')).href;
+  const { buildBundle } = (await import(buildScript)) as { buildBundle: () => Promise<void> };
+  await buildBundle();
+  const status = pluginStatus();
+  if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
 }
 
 export interface InstallPluginOptions {

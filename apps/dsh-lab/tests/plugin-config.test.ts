@@ -25,7 +25,7 @@ import {
   checkModelSees,
   dshEnvironment,
   ensureProfile,
-  pluginStatus,
+  ensureBuiltPlugin,
   runSession,
   scenarioFixtures,
   scenarioScript,
@@ -34,8 +34,6 @@ import {
   type SessionRun,
   type ToolsMode,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
 /** A user overlay that targets the plugin's row (the row id the meta-package's cordis.patch.yml inserts). */
 function rowOverride(config: string): string {
@@ -79,9 +77,7 @@ function systemPromptOf(run: SessionRun): string {
 }
 
 beforeAll(async () => {
-  await buildBundle();
-  const status = pluginStatus();
-  if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+  await ensureBuiltPlugin();
 });
 
 describe('the host composes a user override by replacing the row config (dsh --dump-config)', () => {

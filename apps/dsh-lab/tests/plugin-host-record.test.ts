@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  pluginStatus,
+  ensureBuiltPlugin,
   repoRoot,
   runSession,
   scenarioFixtures,
@@ -26,8 +26,6 @@ import {
   type SessionRun,
   type ToolsMode,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
 interface RecordedResult {
   callId: string;
@@ -94,9 +92,7 @@ describe.each<ToolsMode>(['native', 'code'])(
     let pluginResults: Map<string, RecordedResult>;
 
     beforeAll(async () => {
-      await buildBundle();
-      const status = pluginStatus();
-      if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+      await ensureBuiltPlugin();
       const steps = scenarioScript(scenarios);
       plain = await runSession({ mode, plugin: false, label: 'record', steps, workspaceFixtures: scenarioFixtures });
       withPlugin = await runSession({
@@ -215,9 +211,7 @@ describe.each<ToolsMode>(['native', 'code'])(
     let runs: SessionRun[];
 
     beforeAll(async () => {
-      await buildBundle();
-      const status = pluginStatus();
-      if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+      await ensureBuiltPlugin();
       const script = scenarioScript(scenarios);
       const steps = [...script.slice(0, -1), ...repeatedFailure(mode), ...script.slice(-1)];
       const plain = await runSession({

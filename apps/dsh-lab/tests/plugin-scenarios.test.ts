@@ -13,7 +13,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkModelSees,
-  pluginStatus,
+  ensureBuiltPlugin,
   repoRoot,
   runSession,
   scenarioFixtures,
@@ -24,8 +24,6 @@ import {
   type SessionRun,
   type ToolsMode,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
 const HINTS = /\bHint:/g;
 
@@ -80,9 +78,7 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
   let run: SessionRun;
 
   beforeAll(async () => {
-    await buildBundle();
-    const status = pluginStatus();
-    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+    await ensureBuiltPlugin();
     run = await runSession({
       mode,
       plugin: true,

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   nativeScenarios,
-  pluginStatus,
+  ensureBuiltPlugin,
   runSession,
   scenarioFixtures,
   scenarioScript,
@@ -20,8 +20,6 @@ import {
   type SessionRun,
   type WebProfile,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 
 const STATS = '/plugin-api/tool-normalizer/stats';
 const EVENTS = '/plugin-api/tool-normalizer/events';
@@ -62,9 +60,7 @@ async function clearStats(web: WebProfile): Promise<void> {
 }
 
 beforeAll(async () => {
-  await buildBundle();
-  const status = pluginStatus();
-  if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+  await ensureBuiltPlugin();
 });
 
 describe('DSH web and two DSH headless runs at the same time on one DSH_HOME', () => {

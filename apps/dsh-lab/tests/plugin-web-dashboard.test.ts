@@ -10,25 +10,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   nativeScenarios,
-  pluginStatus,
+  ensureBuiltPlugin,
+  hasChromium,
+  openChromiumPage,
+  openSettings,
+  readStats,
   repoRoot,
   runSession,
   scenarioFixtures,
   scenarioScript,
+  STATS_ROUTE,
   startWebProfile,
   type SessionRun,
   type WebProfile,
+  warnIfNoChromium,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 import type { EventsPage, FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const STATS = '/plugin-api/tool-normalizer/stats';
 const EVENTS = '/plugin-api/tool-normalizer/events';
 const artifactsDir = path.join(repoRoot, 'artifacts');
 
@@ -46,11 +47,7 @@ const SESSION_SCENARIOS = [
 
 type Stats = FeedPayload;
 
-if (!hasChromium) {
-  console.warn(
-    `[dsh-lab] plugin-web-dashboard skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
-  );
-}
+warnIfNoChromium('plugin-web-dashboard');
 
 const integer = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -73,9 +70,7 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    await buildBundle();
-    const status = pluginStatus();
-    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+    await ensureBuiltPlugin();
 
     const scenarios = SESSION_SCENARIOS.map((id) => nativeScenarios.find((s) => s.id === id)!);
     session = await runSession({
@@ -88,11 +83,9 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     expect(session.exitCode, session.stderr).toBe(0);
 
     web = await startWebProfile({ kind: 'plugin' });
-    stats = (await (await fetch(`${web.url}${STATS}`)).json()) as Stats;
+    stats = await readStats<Stats>(web.url);
     firstPage = (await (await fetch(`${web.url}${EVENTS}?limit=25`)).json()) as EventsPage;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ browser, page } = await openChromiumPage(pageErrors));
   });
 
   afterAll(async () => {
@@ -143,19 +136,7 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
 
   /** Settings (bottom of the sidebar) > Tool Normalizer, dismissing the first-visit notice when it shows. */
   async function openToolNormalizer(): Promise<void> {
-    await page.goto(web.url);
-    const settings = page.getByRole('button', { name: 'Settings', exact: true });
-    await settings.waitFor({ timeout: 60_000 });
-    const notice = page.getByRole('button', { name: 'Continue', exact: true });
-    // The notice comes up with the shell; once dismissed DSH remembers it in the DSH_HOME's settings.
-    if (await notice.isVisible().catch(() => false)) await notice.click();
-    else
-      await notice.waitFor({ timeout: 1500 }).then(
-        () => notice.click(),
-        () => undefined,
-      );
-    await settings.click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Tool Normalizer', exact: true }).click();
+    await openSettings(page, web.url, 'Tool Normalizer');
   }
 
   async function chooseHostTheme(theme: 'Light' | 'Dark' | 'System'): Promise<void> {
@@ -179,7 +160,7 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
   it("Settings > Tool Normalizer shows the stats route's real figures", async () => {
     await openToolNormalizer();
     await expect.poll(() => kpiValue('calls'), { timeout: 30_000 }).toBe(integer(stats.totals.calls));
-    expect(await dashboard().getAttribute('src')).toBe(STATS);
+    expect(await dashboard().getAttribute('src')).toBe(STATS_ROUTE);
     expect(await kpiValue('healed')).toBe(integer(stats.totals.healedSuccess));
     expect(await dashboard().locator('[data-kpi="healed"]').textContent()).toContain(
       `${integer(stats.totals.healedFailed)} healing attempts still failed`,

@@ -14,11 +14,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   ensureProfile,
+  ensureBuiltPlugin,
+  hasChromium,
   labPaths,
-  pluginStatus,
+  openChromiumPage,
+  openSettings,
+  readStats,
   repoRoot,
   runSession,
   scenarioFixtures,
@@ -26,14 +30,10 @@ import {
   scenariosFor,
   startWebProfile,
   type WebProfile,
+  warnIfNoChromium,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 import type { FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const STATS = '/plugin-api/tool-normalizer/stats';
 const artifactsDir = path.join(repoRoot, 'artifacts');
 const LIVE_OPTIONS = [
   'autoWrapRunCode',
@@ -45,11 +45,7 @@ const LIVE_OPTIONS = [
   'trimStackTraces',
 ];
 
-if (!hasChromium) {
-  console.warn(
-    `[dsh-lab] plugin-web-plugin-configuration skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
-  );
-}
+warnIfNoChromium('plugin-web-plugin-configuration');
 
 /** `settings.yaml` without the plugin's section, block or flow style (the document's other sections are kept). */
 function withoutPluginSection(text: string): string {
@@ -74,7 +70,7 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
 
   /** Whether the running plugin's errorHints rule is on, from its stats feed. */
   const errorHintsRuleOn = async () => {
-    const stats = (await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload;
+    const stats = await readStats<FeedPayload>(web.url);
     return stats.rules?.find((rule) => rule.option === 'errorHints')?.enabled;
   };
 
@@ -97,16 +93,12 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
   }
 
   beforeAll(async () => {
-    await buildBundle();
-    const status = pluginStatus();
-    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+    await ensureBuiltPlugin();
     await ensureProfile('plugin', 'web');
     if (fs.existsSync(settingsFile))
       fs.writeFileSync(settingsFile, withoutPluginSection(fs.readFileSync(settingsFile, 'utf8')));
     web = await startWebProfile({ kind: 'plugin' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ browser, page } = await openChromiumPage(pageErrors));
   }, 300_000);
 
   afterAll(async () => {
@@ -153,17 +145,9 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
   it('lists Tool Normalizer with its live options; errorHints off is saved to settings.yaml and applies without a restart', async () => {
     expect(await errorHintsRuleOn()).toBe(true);
     // A valid document (no plugin section): the namespace registers without a plugin error.
-    expect(((await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload).pluginErrors).toBe(0);
+    expect((await readStats<FeedPayload>(web.url)).pluginErrors).toBe(0);
     expect(await readPastEnd('plugin-configuration-hints-on')).toContain('Hint: the file has 10 lines');
-    await page.goto(web.url);
-    const settings = page.getByRole('button', { name: 'Settings', exact: true });
-    await settings.waitFor({ timeout: 60_000 });
-    const notice = page.getByRole('button', { name: 'Continue', exact: true });
-    await notice.waitFor({ timeout: 1500 }).then(
-      () => notice.click(),
-      () => undefined,
-    );
-    await settings.click();
+    await openSettings(page, web.url);
     await openPluginConfiguration();
 
     await card().waitFor({ timeout: 30_000 });
@@ -230,7 +214,7 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
       // A web boot on the same document: up, the refused namespace counted as a plugin error, the row config in force.
       await web.stop();
       web = await startWebProfile({ kind: 'plugin' });
-      const stats = (await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload;
+      const stats = await readStats<FeedPayload>(web.url);
       expect(stats.pluginErrors).toBeGreaterThanOrEqual(1);
       expect(stats.rules?.find((rule) => rule.option === 'errorHints')?.enabled).toBe(true);
     } finally {

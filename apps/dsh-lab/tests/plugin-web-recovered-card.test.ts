@@ -11,14 +11,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { pluginStatus, repoRoot, runSession, startWebProfile, type SessionRun, type WebProfile } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ensureBuiltPlugin,
+  hasChromium,
+  openChromiumPage,
+  openDshWebUi,
+  repoRoot,
+  runSession,
+  startWebProfile,
+  type SessionRun,
+  type WebProfile,
+  warnIfNoChromium,
+} from '../src/index.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[dsh-lab] plugin-web-recovered-card skipped: no Chromium binary at ${CHROMIUM}`);
+warnIfNoChromium('plugin-web-recovered-card', '');
 
 /** Unique per run: the lab's DSH_HOME keeps sessions of earlier runs. */
 const NONCE = `c${Date.now().toString(36)}`;
@@ -33,9 +40,7 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    await buildBundle();
-    const status = pluginStatus();
-    if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+    await ensureBuiltPlugin();
     const edit = (id: string, file: string) => ({
       id,
       name: 'edit',
@@ -60,9 +65,7 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
     });
     expect(session.exitCode, session.stderr).toBe(0);
     web = await startWebProfile({ kind: 'plugin' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    ({ browser, page } = await openChromiumPage(pageErrors));
   });
 
   afterAll(async () => {
@@ -87,13 +90,7 @@ describe.skipIf(!hasChromium)('a recovered edit in the real DSH web UI', () => {
 
   /** Opens the session from the sidebar (Ungrouped holds headless sessions, newest first). */
   async function openSession(): Promise<void> {
-    await page.goto(web.url);
-    await page.getByRole('button', { name: 'Settings', exact: true }).waitFor({ timeout: 60_000 });
-    const notice = page.getByRole('button', { name: 'Continue', exact: true });
-    await notice.waitFor({ timeout: 3000 }).then(
-      () => notice.click(),
-      () => undefined,
-    );
+    await openDshWebUi(page, web.url, { noticeTimeoutMs: 3000 });
     const ungrouped = page.getByRole('treeitem').filter({ hasText: /^Ungrouped$/ });
     await ungrouped.waitFor({ timeout: 30_000 });
     if ((await ungrouped.getAttribute('aria-expanded')) === 'false') await ungrouped.click();

@@ -15,11 +15,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   ensureProfile,
+  ensureBuiltPlugin,
+  hasChromium,
   labPaths,
-  pluginStatus,
+  openChromiumPage,
+  openSettings,
+  readStats,
   repoRoot,
   runSession,
   scenarioFixtures,
@@ -28,14 +32,10 @@ import {
   startWebProfile,
   type SessionRun,
   type WebProfile,
+  warnIfNoChromium,
 } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
 import type { EventsPage, FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
-const STATS = '/plugin-api/tool-normalizer/stats';
 const EVENTS = '/plugin-api/tool-normalizer/events';
 const artifactsDir = path.join(repoRoot, 'artifacts');
 /** The user layer every profile of this DSH_HOME reads; the override targets the plugin's row. */
@@ -47,11 +47,7 @@ const SEED_MARK = 'settings-page-seed';
 /** Code-Mode scenarios whose run_code calls the plugin heals on the stream (program text changes). */
 const CODE_SCENARIOS = ['c_h_inner_bash_no_description', 'c_g_markdown_fence'];
 
-if (!hasChromium) {
-  console.warn(
-    `[dsh-lab] plugin-web-settings-page skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
-  );
-}
+warnIfNoChromium('plugin-web-settings-page');
 
 /** Records `count` failed read events through the real built telemetry store, in a Node that has node:sqlite. */
 function seedEvents(nodeBin: string, dir: string, count: number): void {
@@ -82,9 +78,7 @@ describe.skipIf(!hasChromium)(
     const pageErrors: string[] = [];
 
     beforeAll(async () => {
-      await buildBundle();
-      const status = pluginStatus();
-      if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+      await ensureBuiltPlugin();
       const { install } = await ensureProfile('plugin', 'web');
       previousOverlay = fs.existsSync(overlayFile) ? fs.readFileSync(overlayFile, 'utf8') : undefined;
       fs.writeFileSync(overlayFile, OVERLAY);
@@ -103,10 +97,8 @@ describe.skipIf(!hasChromium)(
       expect(session.exitCode, session.stderr).toBe(0);
 
       web = await startWebProfile({ kind: 'plugin' });
-      stats = (await (await fetch(`${web.url}${STATS}`)).json()) as FeedPayload;
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-      page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-      page.on('pageerror', (error) => pageErrors.push(error.message));
+      stats = await readStats<FeedPayload>(web.url);
+      ({ browser, page } = await openChromiumPage(pageErrors));
     }, 300_000);
 
     afterAll(async () => {
@@ -136,18 +128,7 @@ describe.skipIf(!hasChromium)(
 
     /** Settings > Tool Normalizer (labels in the language DSH shows). */
     async function openToolNormalizer(settings = 'Settings', nav = 'Tool Normalizer'): Promise<void> {
-      await page.goto(web.url);
-      const button = page.getByRole('button', { name: settings, exact: true });
-      await button.waitFor({ timeout: 60_000 });
-      const notice = page.getByRole('button', { name: 'Continue', exact: true });
-      if (await notice.isVisible().catch(() => false)) await notice.click();
-      else
-        await notice.waitFor({ timeout: 1500 }).then(
-          () => notice.click(),
-          () => undefined,
-        );
-      await button.click();
-      await dialog().getByRole('button', { name: nav, exact: true }).click();
+      await openSettings(page, web.url, nav, { settings });
     }
 
     /** DSH's own Language setting (Settings > General > Language), then back to our page (its label is in the new language). */

@@ -7,9 +7,7 @@
  * web server: no routes, no error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pluginStatus, startWebProfile, type WebProfile } from '../src/index.js';
-// @ts-expect-error build.mjs is plain JavaScript
-import { buildBundle } from '../../../packages/dsh-tool-normalizer/build.mjs';
+import { ensureBuiltPlugin, startWebProfile, type WebProfile } from '../src/index.js';
 
 const STATS = '/plugin-api/tool-normalizer/stats';
 const CLEAR = '/plugin-api/tool-normalizer/clear';
@@ -18,9 +16,7 @@ let web: WebProfile | undefined;
 let base: string;
 
 beforeAll(async () => {
-  await buildBundle();
-  const status = pluginStatus();
-  if (!status.available) throw new Error(`the meta-package cannot be installed: ${status.reason}`);
+  await ensureBuiltPlugin();
   web = await startWebProfile({ kind: 'plugin', steps: [{ text: 'web profile probe' }], maxRequests: 10 });
   base = web.url;
 });

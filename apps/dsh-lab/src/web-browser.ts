@@ -1,0 +1,94 @@
+/**
+ * The real DSH web UI in Debian's headless Chromium, the way the web tests open it: one place that finds the
+ * Chromium binary, launches it with a page that collects uncaught page errors, loads the host's web client
+ * (dismissing the first-visit notice) and goes to a Settings section. Also reads the plugin's stats route.
+ * playwright-core is loaded only when a browser is launched, so importing dsh-lab does not load it.
+ */
+import fs from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
+
+/** The Chromium binary the web tests drive (`CHROMIUM_PATH`, or Debian's `/usr/bin/chromium`). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Whether that binary exists; the web tests are skipped (with the reason printed) when it does not. */
+export const hasChromium = fs.existsSync(CHROMIUM_PATH);
+
+/** The plugin's stats route on a web profile (the payload `<tn-dashboard>` renders). */
+export const STATS_ROUTE = '/plugin-api/tool-normalizer/stats';
+
+/** Prints why a web test file is skipped when there is no Chromium binary; `hint` says how to get one. */
+export function warnIfNoChromium(testName: string, hint = '(apt-get install chromium, or set CHROMIUM_PATH)'): void {
+  if (!hasChromium)
+    console.warn(`[dsh-lab] ${testName} skipped: no Chromium binary at ${CHROMIUM_PATH}${hint ? ` ${hint}` : ''}`);
+}
+
+/** A launched headless Chromium and one page in it. */
+export interface ChromiumPage {
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * Launches headless Chromium and opens one page of `viewport` size; every uncaught error of that page is pushed to
+ * `pageErrors` (the tests assert it stays empty).
+ */
+export async function openChromiumPage(
+  pageErrors: string[],
+  viewport: { width: number; height: number } = { width: 1280, height: 1000 },
+): Promise<ChromiumPage> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { browser, page };
+}
+
+/** Launches headless Chromium (sandbox off: the lab runs as a user without one). */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+}
+
+export interface OpenWebUiOptions {
+  /** The Settings button's label in the language DSH shows (default `Settings`). */
+  settings?: string;
+  /** How long to wait for the first-visit notice when it is not up yet (default 1,500 ms). */
+  noticeTimeoutMs?: number;
+}
+
+/**
+ * Loads the DSH web client at `url`, waits for the shell (its Settings button, bottom of the sidebar) and dismisses
+ * the first-visit notice when it shows. Returns the Settings button.
+ */
+export async function openDshWebUi(page: Page, url: string, options: OpenWebUiOptions = {}): Promise<Locator> {
+  await page.goto(url);
+  const settings = page.getByRole('button', { name: options.settings ?? 'Settings', exact: true });
+  await settings.waitFor({ timeout: 60_000 });
+  const notice = page.getByRole('button', { name: 'Continue', exact: true });
+  // The notice comes up with the shell; once dismissed DSH remembers it in the DSH_HOME's settings.
+  if (await notice.isVisible().catch(() => false)) await notice.click();
+  else
+    await notice.waitFor({ timeout: options.noticeTimeoutMs ?? 1500 }).then(
+      () => notice.click(),
+      () => undefined,
+    );
+  return settings;
+}
+
+/**
+ * Opens the Settings dialog of the DSH web UI at `url` and, when `section` is given, that section of its navigation
+ * (e.g. `Tool Normalizer`; labels in the language DSH shows).
+ */
+export async function openSettings(
+  page: Page,
+  url: string,
+  section?: string,
+  options: OpenWebUiOptions = {},
+): Promise<void> {
+  const settings = await openDshWebUi(page, url, options);
+  await settings.click();
+  if (section) await page.getByRole('dialog').getByRole('button', { name: section, exact: true }).click();
+}
+
+/** The plugin's stats payload as a web profile at `url` serves it now. */
+export async function readStats<T>(url: string): Promise<T> {
+  return (await (await fetch(`${url}${STATS_ROUTE}`)).json()) as T;
+}
