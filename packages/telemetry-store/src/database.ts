@@ -580,8 +580,11 @@ export class TelemetryDatabase {
       const last = i === sources.length - 1;
       // an earlier source (rows not indexed yet: normally none) is counted exactly, so paging past it stays right
       const cap = last ? Math.max(0, countCap + 1 - counted) : -1;
+      // counting needs no order: without the ORDER BY, SQLite walks the index and stops at the cap instead of
+      // sorting every match of, e.g., a wide time range first
+      const unordered = source.sql.replace(/ ORDER BY [^()]*$/, '');
       const matches = Number(
-        this.db.prepare(`SELECT count(*) AS n FROM (${source.sql} LIMIT ?)`).get(...source.params, cap)?.['n'] ?? 0,
+        this.db.prepare(`SELECT count(*) AS n FROM (${unordered} LIMIT ?)`).get(...source.params, cap)?.['n'] ?? 0,
       );
       if (room > 0 && (last || skip < matches)) {
         const page = this.db.prepare(source.page ?? `${source.sql} LIMIT ? OFFSET ?`).all(...source.params, room, skip);

@@ -473,9 +473,19 @@ class SqliteTelemetryStore implements TelemetryStore {
     await this.enqueueCycle(async () => this.db.close());
   }
 
-  /** Counts or events this process could not write yet because the file was locked. */
+  /**
+   * Counts or events this process has not written yet: a batch the lock held up, or anything recorded since (a cycle
+   * that writes a held-up batch leaves what was queued meanwhile for the next cycle).
+   */
   private hasUnsaved(): boolean {
-    return this.waitingForFile || this.unwritten !== undefined;
+    return (
+      this.waitingForFile ||
+      this.unwritten !== undefined ||
+      this.queueSize > 0 ||
+      this.pendingCounts.size > 0 ||
+      this.droppedSinceFlush > 0 ||
+      this.repeatsSinceFlush > 0
+    );
   }
 
   private scheduleFlush(): void {
@@ -642,6 +652,7 @@ class SqliteTelemetryStore implements TelemetryStore {
     }
     this.unwritten = undefined;
     if (this.journaling && batch.events.length > 0) await this.appendJournal(batch.events);
+    if (this.hasUnsaved()) this.scheduleFlush(); // recorded while this batch waited for the lock
   }
 
   /** A write error other than a busy lock (disk full, file removed, permissions changed): continue in memory. */
