@@ -16,6 +16,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionKind } from './gen-sources.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -61,25 +62,11 @@ function table(header, rows) {
 
 /** The type of one option as a reader writes it; an unknown schema kind is an error, never a guess. */
 export function optionType(name, property) {
-  switch (property.type) {
-    case 'boolean':
-    case 'string':
-      return property.type;
-    case 'integer':
-    case 'number':
-      return property.minimum === undefined ? property.type : `${property.type} ≥ ${property.minimum}`;
-    case 'array':
-      if (property.items?.type === 'string') return 'string[]';
-      break;
-    case 'object': {
-      // A typebox Record of strings: every value schema (pattern keys or additional properties) is a string.
-      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter(
-        (v) => typeof v === 'object',
-      );
-      if (values.length > 0 && values.every((v) => v.type === 'string')) return 'map of string to string';
-      break;
-    }
-  }
+  const kind = optionKind(property);
+  if (kind === 'integer' || kind === 'number')
+    return property.minimum === undefined ? kind : `${kind} ≥ ${property.minimum}`;
+  if (kind === 'string-map') return 'map of string to string';
+  if (kind !== undefined) return kind;
   throw new Error(
     `gen-readme-tables: option "${name}" has a schema kind the generator does not render (${JSON.stringify(property.type)}); extend optionType()`,
   );

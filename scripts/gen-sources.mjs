@@ -34,3 +34,28 @@ export async function loadGeneratorSources() {
   const code = result.outputFiles[0].text;
   return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
 }
+
+/**
+ * The kind of one option's JSON Schema as both generators render it (the README's options table and the published
+ * `.d.ts`): `boolean`, `string`, `integer`, `number`, `string[]` or `string-map` (a typebox Record of strings).
+ * Undefined for any other kind: each generator then fails with its own message, never a guess.
+ */
+export function optionKind(property) {
+  switch (property.type) {
+    case 'boolean':
+    case 'string':
+    case 'integer':
+    case 'number':
+      return property.type;
+    case 'array':
+      return property.items?.type === 'string' ? 'string[]' : undefined;
+    case 'object': {
+      // every value schema (pattern keys or additional properties) is a string
+      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter(
+        (v) => typeof v === 'object',
+      );
+      return values.length > 0 && values.every((v) => v.type === 'string') ? 'string-map' : undefined;
+    }
+  }
+  return undefined;
+}

@@ -12,30 +12,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionKind } from '../../scripts/gen-sources.mjs';
 
 const target = fileURLToPath(new URL('./src/published.d.ts', import.meta.url));
 
 /** The TypeScript type of one option; an unknown schema kind is an error, never a guess. */
 export function tsType(name, property) {
-  switch (property.type) {
-    case 'boolean':
-    case 'string':
-      return property.type;
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'array':
-      if (property.items?.type === 'string') return 'string[]';
-      break;
-    case 'object': {
-      // A typebox Record of strings: every value schema (pattern keys or additional properties) is a string.
-      const values = [...Object.values(property.patternProperties ?? {}), property.additionalProperties].filter(
-        (v) => typeof v === 'object',
-      );
-      if (values.length > 0 && values.every((v) => v.type === 'string')) return 'Record<string, string>';
-      break;
-    }
-  }
+  const kind = optionKind(property);
+  if (kind === 'integer') return 'number';
+  if (kind === 'string-map') return 'Record<string, string>';
+  if (kind !== undefined) return kind;
   throw new Error(
     `gen-published-types: option "${name}" has a schema kind without a TypeScript rendering (${JSON.stringify(property.type)}); extend tsType()`,
   );

@@ -89,9 +89,9 @@ function reportingExporter(inner: PushMetricExporter, onError: (message: string)
   };
 }
 
-function observeRows<L extends string>(
+function observeRows(
   observe: (value: number, attributes: Attributes) => void,
-  rows: IterableIterator<Series<L>>,
+  rows: Iterable<Pick<Series<string>, 'value'> & { readonly labels: object }>,
 ): void {
   for (const row of rows) observe(row.value, row.labels as Attributes);
 }
@@ -126,39 +126,23 @@ export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
     readers: [reader],
   });
   const meter = provider.getMeter('dsh-tool-normalizer', identity.pluginVersion);
-  const calls = meter.createObservableCounter(OTLP_METRIC_NAMES.calls, {
-    description: METRIC_HELP.calls,
-    unit: '{call}',
-  });
-  const heals = meter.createObservableCounter(OTLP_METRIC_NAMES.heals, {
-    description: METRIC_HELP.heals,
-    unit: '{call}',
-  });
-  const savedTokens = meter.createObservableCounter(OTLP_METRIC_NAMES.savedTokens, {
-    description: METRIC_HELP.savedTokens,
-    unit: '{token}',
-  });
-  const repeats = meter.createObservableCounter(OTLP_METRIC_NAMES.repeats, {
-    description: METRIC_HELP.repeats,
-    unit: '{call}',
-  });
-  const pluginErrors = meter.createObservableCounter(OTLP_METRIC_NAMES.pluginErrors, {
-    description: METRIC_HELP.pluginErrors,
-    unit: '{error}',
-  });
-  const instruments: ObservableCounter[] = [calls, heals, savedTokens, repeats, pluginErrors];
-  const droppedEvents = options.hasDroppedEvents()
-    ? meter.createObservableCounter(OTLP_METRIC_NAMES.droppedEvents, {
-        description: METRIC_HELP.droppedEvents,
-        unit: '{event}',
-      })
-    : undefined;
+  const counter = (key: keyof typeof OTLP_METRIC_NAMES, unit: string): ObservableCounter =>
+    meter.createObservableCounter(OTLP_METRIC_NAMES[key], { description: METRIC_HELP[key], unit });
+  // Counters with label rows, each read from the per-process counter of the same name.
+  const labelled = [
+    [counter('calls', '{call}'), counters.calls],
+    [counter('heals', '{call}'), counters.heals],
+    [counter('savedTokens', '{token}'), counters.savedTokens],
+    [counter('repeats', '{call}'), counters.repeats],
+  ] as const;
+  const pluginErrors = counter('pluginErrors', '{error}');
+  const droppedEvents = options.hasDroppedEvents() ? counter('droppedEvents', '{event}') : undefined;
+  const instruments: ObservableCounter[] = [...labelled.map(([instrument]) => instrument), pluginErrors];
   if (droppedEvents) instruments.push(droppedEvents);
   meter.addBatchObservableCallback((result) => {
-    observeRows((value, attributes) => result.observe(calls, value, attributes), counters.calls.rows());
-    observeRows((value, attributes) => result.observe(heals, value, attributes), counters.heals.rows());
-    observeRows((value, attributes) => result.observe(savedTokens, value, attributes), counters.savedTokens.rows());
-    observeRows((value, attributes) => result.observe(repeats, value, attributes), counters.repeats.rows());
+    for (const [instrument, source] of labelled) {
+      observeRows((value, attributes) => result.observe(instrument, value, attributes), source.rows());
+    }
     result.observe(pluginErrors, counters.pluginErrors.value);
     if (droppedEvents) result.observe(droppedEvents, counters.droppedEvents.value);
   }, instruments);
