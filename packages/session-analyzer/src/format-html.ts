@@ -5,6 +5,7 @@
  * files follow as plain tables. All log-derived text is escaped here and was redacted before.
  */
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
+import { censusRows, int, percent } from './format-figures.js';
 import type { AnalysisReport, CountRow } from './types.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -14,8 +15,6 @@ const scriptJson = (value: unknown): string =>
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
-const int = (value: number): string => value.toLocaleString('en-US');
 
 function table(headers: string[], rows: string[][]): string {
   const head = headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('');
@@ -40,18 +39,7 @@ export function renderHtml(report: AnalysisReport, dashboardBundle: string): str
     enabled: true,
   }));
   const sections: string[] = [];
-  sections.push(`<section><h2>Census</h2>${table(
-    ['', ''],
-    [
-      ['sessions', int(census.sessions)],
-      ['tool calls', int(census.toolCalls)],
-      ['errors', int(census.errors)],
-      ['error rate', percent(census.errorRate)],
-      ['sessions with at least one error', int(census.sessionsWithErrors)],
-      ['Code-Mode sub-calls (failed)', `${int(census.subCalls)} (${int(census.subCallErrors)})`],
-      ['sessions without a recorded tool list', int(census.sessionsWithoutToolList)],
-    ],
-  )}
+  sections.push(`<section><h2>Census</h2>${table(['', ''], censusRows(census))}
 <h3>Errors by host code</h3>${table(['code', 'errors', 'share'], countRows(census.byCode, census.errors))}
 <h3>Errors by category</h3>${table(['category', 'errors', 'share'], countRows(census.byCategory, census.errors))}
 <h3>Errors by tool</h3>${table(['tool', 'errors', 'share'], countRows(census.byTool, census.errors))}

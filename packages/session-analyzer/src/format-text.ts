@@ -2,10 +2,9 @@
  * The terminal rendering of a report: plain aligned tables, no colours, so it reads the same in a terminal, a
  * pipe or a CI log. Every text that came from a log is already redacted and bounded in the report.
  */
+import { censusRows, int, percent } from './format-figures.js';
 import type { AnalysisReport, CountRow } from './types.js';
 
-const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
-const int = (value: number): string => value.toLocaleString('en-US');
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
 
 function table(headers: string[], body: string[][], rightAligned: boolean[] = []): string[] {
@@ -37,22 +36,7 @@ export function formatReport(report: AnalysisReport): string {
       `INTERRUPTED: analysed ${report.filesAnalysed} of ${report.filesSeen} files; the figures cover those only.`,
     );
   out.push('', 'Census');
-  out.push(
-    ...table(
-      ['', ''],
-      [
-        ['sessions', int(census.sessions)],
-        ['tool calls', int(census.toolCalls)],
-        ['tool results', int(census.toolResults)],
-        ['errors', int(census.errors)],
-        ['error rate', percent(census.errorRate)],
-        ['sessions with >= 1 error', int(census.sessionsWithErrors)],
-        ['Code-Mode sub-calls (failed)', `${int(census.subCalls)} (${int(census.subCallErrors)})`],
-        ['sessions without a recorded tool list', int(census.sessionsWithoutToolList)],
-      ],
-      [false, true],
-    ),
-  );
+  out.push(...table(['', ''], censusRows(census), [false, true]));
   out.push(...countTable('Errors by host code', census.byCode, census.errors));
   out.push(...countTable('Errors by category (core-rules)', census.byCategory, census.errors));
   out.push(...countTable('Errors by tool', census.byTool, census.errors));
