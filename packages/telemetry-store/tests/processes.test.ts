@@ -4,7 +4,16 @@
  * dependencies) so the children run exactly this code.
  */
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,10 +156,14 @@ describe('a directory the process may not write', () => {
     chmodSync(dir, 0o555);
     // root ignores permission bits, so as root the child runs as the unprivileged `nobody` user.
     const asRoot = process.getuid?.() === 0;
+    // `nobody` may not reach this Node where it lives (a checkout inside a 0700 folder): run a copy from the test's
+    // own world-readable folder, with that folder as the working directory.
+    const node = asRoot ? join(work, 'node') : process.execPath;
+    if (asRoot) copyFileSync(process.execPath, node);
     const { stdout } = await run(
-      process.execPath,
+      node,
       [writerScript, dir, 'R', '12', '4'],
-      asRoot ? { uid: 65534, gid: 65534 } : {},
+      asRoot ? { uid: 65534, gid: 65534, cwd: work } : {},
     );
     const result = JSON.parse(stdout.trim().split('\n').at(-1) as string) as {
       warnings: string[];
