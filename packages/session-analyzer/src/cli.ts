@@ -4,12 +4,10 @@
  * analysed so far on Ctrl-C, and writes the terminal table, `--json` or an `--html` page.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { formatReport } from './format-text.js';
 import { renderHtml } from './format-html.js';
-import { analyzeSessions, defaultSessionsDir, zstdDecompressor } from './node.js';
+import { formatReport } from './format-text.js';
+import { analyzeSessions, defaultSessionsDir, findSessionFiles, zstdDecompressor } from './node.js';
 
 export const USAGE = `usage: dsh-tool-normalizer analyze [sessions-dir] [--json] [--html report.html] [--events file]
 
@@ -18,7 +16,7 @@ tool calls failed, why, what the current healing rules would have healed or reco
 in re-read tokens.
 
   --json            print the report as JSON instead of tables
-  --html FILE       also write a self-contained HTML page (rendered with <tn-dashboard>)
+  --html FILE       also write a self-contained HTML page (charts, every failure with its file and line)
   --events FILE     the plugin's event log (default: tool-normalizer-events.jsonl next to the sessions folder)
   -h, --help        this text
 `;
@@ -48,27 +46,41 @@ function parseArgs(argv: readonly string[]): CliOptions | string {
       if (!value || value.startsWith('--')) return `${arg} needs a file name`;
       if (arg === '--html') options.html = value;
       else options.events = value;
-    } else if (arg.startsWith('--html=')) options.html = arg.slice('--html='.length);
-    else if (arg.startsWith('--events=')) options.events = arg.slice('--events='.length);
-    else if (arg.startsWith('-')) return `unknown option ${arg}`;
+    } else if (arg.startsWith('--html=') || arg.startsWith('--events=')) {
+      const [name, value] = [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)];
+      if (value === '') return `${name}= needs a file name`;
+      if (name === '--html') options.html = value;
+      else options.events = value;
+    } else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else if (options.dir === undefined) options.dir = arg;
     else return `only one sessions folder can be given (got ${options.dir} and ${arg})`;
   }
   return options;
 }
 
-/** File name of dashboard-lit's standalone `<tn-dashboard>` bundle. */
-export const DASHBOARD_BUNDLE = 'tn-dashboard.js';
-
 /**
- * The built `<tn-dashboard>` bundle, inlined into the HTML page: `tn-dashboard.js` next to the running script (a
- * bundled bin can ship a copy there), else the one of the installed `@dsh-tool-normalizer/dashboard-lit`.
+ * Why the `--html` page could not be written to `file`, checked before the run (a bad path must not cost a whole
+ * analysis), or undefined when it can be: an existing directory, a missing or unwritable parent folder.
  */
-export function readDashboardBundle(): string {
-  const beside = fileURLToPath(new URL(DASHBOARD_BUNDLE, import.meta.url));
-  if (fs.existsSync(beside)) return fs.readFileSync(beside, 'utf8');
-  const require = createRequire(import.meta.url);
-  return fs.readFileSync(require.resolve(`@dsh-tool-normalizer/dashboard-lit/${DASHBOARD_BUNDLE}`), 'utf8');
+export function htmlPathProblem(file: string): string | undefined {
+  const target = path.resolve(file);
+  try {
+    if (fs.statSync(target).isDirectory()) return `${target} is a folder`;
+    fs.accessSync(target, fs.constants.W_OK);
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `${target} cannot be written`;
+  }
+  const parent = path.dirname(target);
+  try {
+    if (!fs.statSync(parent).isDirectory()) return `${parent} is not a folder`;
+    fs.accessSync(parent, fs.constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT'
+      ? `the folder ${parent} does not exist`
+      : `the folder ${parent} cannot be written`;
+  }
 }
 
 function progressBar(io: CliIo): ((done: number, total: number) => void) | undefined {
@@ -112,16 +124,17 @@ export async function runAnalyzeCli(
     );
     return 1;
   }
-  let dashboardBundle: string | undefined;
-  if (options.html) {
-    try {
-      dashboardBundle = readDashboardBundle();
-    } catch (error) {
-      io.stderr.write(
-        `analyze: --html needs the built dashboard bundle (@dsh-tool-normalizer/dashboard-lit/dist/tn-dashboard.js): ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      return 1;
-    }
+  const htmlProblem = options.html ? htmlPathProblem(options.html) : undefined;
+  if (htmlProblem) {
+    io.stderr.write(`analyze: --html ${options.html}: ${htmlProblem}\n`);
+    return 2;
+  }
+  const files = findSessionFiles(sessionsDir);
+  if (files.length === 0) {
+    io.stderr.write(
+      `analyze: no session logs (*.jsonl.zstd or *.jsonl) under ${sessionsDir}; DSH keeps them in $DSH_HOME/sessions (default ~/.dsh/sessions): pass that folder, or set DSH_HOME\n`,
+    );
+    return 1;
   }
   const controller = new AbortController();
   const signals = io.signals ?? process;
@@ -134,14 +147,16 @@ export async function runAnalyzeCli(
   try {
     const { report } = await analyzeSessions({
       sessionsDir,
+      files,
       ...(options.events ? { eventLog: path.resolve(options.events) } : {}),
       ...(draw ? { onProgress: draw } : {}),
       signal: controller.signal,
     });
     if (draw && report.interrupted) io.stderr.write('\n');
     io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    if (options.html && dashboardBundle !== undefined) {
-      fs.writeFileSync(options.html, renderHtml(report, dashboardBundle));
+    if (options.html) {
+      // The page holds (redacted) arguments and errors of the user's sessions: private to the user.
+      fs.writeFileSync(options.html, renderHtml(report), { mode: 0o600 });
       io.stderr.write(`analyze: wrote ${path.resolve(options.html)}\n`);
     }
     return report.interrupted ? 130 : 0;

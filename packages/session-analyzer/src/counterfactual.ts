@@ -1,36 +1,49 @@
 /**
  * Replays one failed tool call through the current `@dsh-tool-normalizer/core-rules` (its public exports only)
- * with the tools the session really presented, and says what the rules would have done: heal it before dispatch,
- * recover it after the error, add a hint, or nothing. The same order the plugin applies them in DSH: the stream
- * repair first, then a recovery plan for the error, then a hint.
+ * with the tools the session presented, and predicts what the rules would do: heal it before dispatch, recover it
+ * after the error, add a hint, or nothing. The same order the plugin applies them in DSH: the stream repair first,
+ * then a recovery plan for the error, then a hint.
+ *
+ * A repair counts as a predicted heal only when it addresses the recorded error (the cause check): the rule's
+ * category is the recorded error's category, the session's schema for the tool declares every field the repair
+ * adds, the repaired call passes the host's checks for that schema while the original did not, and a property the
+ * error names is one the repair changed. Any other rewrite is reported as unrelated, never as a heal.
  */
 import {
+  classifyResult,
   hintFor,
+  hostViolations,
   normalizeCall,
   planRecovery,
   type Environment,
+  type NormalizeResult,
   type ToolCall,
   type ToolResultLike,
+  type ToolSchema,
 } from '@dsh-tool-normalizer/core-rules';
 import type { CounterfactualOutcome } from './types.js';
 
-/** An inner Code-Mode sub-call that failed inside the program (`tool/code-dispatch` with `isError`). */
+/** An inner Code-Mode sub-call that failed inside the program (`tool/code-dispatch` or `tool/ptc-dispatch`). */
 export interface FailedSubCall {
   name: string;
   arguments: unknown;
   /** The error text without the `Error: ` prefix. */
   message: string;
+  /** The host's code, when the event recorded one (`tool/ptc-dispatch` may carry `error.code`). */
+  code?: string | undefined;
 }
 
 export interface Replay {
   outcome: CounterfactualOutcome;
   ruleId: string | undefined;
   innerTool: string | undefined;
+  /** A rule that would rewrite the call although the rewrite does not address the recorded error. */
+  unrelatedRewrite?: string | undefined;
 }
 
 /**
- * The host writes no error code into `tool/code-dispatch` events. These are the exact message shapes DSH rc.8
- * gives each coded failure (see docs/host-facts.md), so a sub-call's code can be read back from its text.
+ * rc.8's `tool/code-dispatch` carries no error code. These are the exact message shapes DSH rc.8 gives each coded
+ * failure (see docs/host-facts.md), so a sub-call's code can be read back from its text.
  */
 const CODE_BY_MESSAGE: readonly [RegExp, string][] = [
   [/^invalid arguments: /, 'INVALID_ARGS'],
@@ -53,6 +66,63 @@ export function resultOf(message: string, code: string | undefined, name: string
   return { isError: true, error: { message, ...(code ? { info: { code, ...(name ? { name } : {}) } } : {}) } };
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The call's arguments as an object when they are one (or a JSON text of one); else an empty object. */
+function argumentObject(raw: unknown): Record<string, unknown> {
+  if (isRecord(raw)) return raw;
+  if (typeof raw !== 'string') return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function declaredProperties(tool: ToolSchema): Record<string, unknown> | undefined {
+  const parameters = tool.parameters;
+  return isRecord(parameters) && isRecord(parameters.properties) ? parameters.properties : undefined;
+}
+
+/**
+ * True when the repair `normalized` addresses the error `result` of `call` (see the file header). Argument checks
+ * apply to argument repairs; a renamed tool must exist in the session; a program repair must answer a compile error.
+ */
+export function repairAddressesError(
+  call: ToolCall,
+  normalized: NormalizeResult,
+  result: ToolResultLike,
+  env: Environment,
+): boolean {
+  const errorCategory = classifyResult(call, result).category;
+  if (!normalized.receipts.some((receipt) => receipt.category === errorCategory)) return false;
+  const tool = env.tools.find((candidate) => candidate.name === normalized.call.name);
+  if (!tool) return false;
+  if (errorCategory !== 'invalid-args') return true;
+  const before = argumentObject(call.arguments);
+  const after = argumentObject(normalized.call.arguments);
+  const declared = declaredProperties(tool);
+  if (declared) for (const key of Object.keys(after)) if (!(key in before) && !(key in declared)) return false;
+  if (hostViolations(tool, after).length > 0) return false;
+  const named = /propert(?:y|ies) "([^"]+)"/.exec(result.error?.message ?? '')?.[1];
+  if (named && JSON.stringify(before[named]) === JSON.stringify(after[named])) return false;
+  // the original arguments must be what the schema refuses (a call the schema accepted failed for another reason)
+  return !parsesToObject(call.arguments) || hostViolations(tool, before).length > 0;
+}
+
+/** Whether raw arguments are an object or the JSON text of one (a double-encoded or fenced text is not). */
+function parsesToObject(raw: unknown): boolean {
+  if (isRecord(raw)) return true;
+  if (typeof raw !== 'string') return false;
+  try {
+    return isRecord(JSON.parse(raw));
+  } catch {
+    return false;
+  }
+}
+
 function planOutcome(call: ToolCall, result: ToolResultLike, env: Environment): Replay | undefined {
   const plan = planRecovery(call, result, env);
   if (!plan) return undefined;
@@ -60,9 +130,9 @@ function planOutcome(call: ToolCall, result: ToolResultLike, env: Environment): 
 }
 
 /**
- * What the current rules would have done with `call`, which failed with `result`. `env` undefined means the log
- * did not record the tool list: the answer is then `unknown`. `subCalls` are the program's failed inner calls,
- * in order, for a failed run_code. Never throws.
+ * What the current rules would do with `call`, which failed with `result`. `env` undefined means nothing is known
+ * of the session's tools: the answer is then `unknown`. `subCalls` are the program's failed inner calls, in order,
+ * for a failed run_code. Never throws.
  */
 export function replayFailure(
   call: ToolCall,
@@ -73,22 +143,37 @@ export function replayFailure(
   if (!env) return { outcome: 'unknown', ruleId: undefined, innerTool: undefined };
   try {
     const normalized = normalizeCall(call, env);
-    if (normalized.changed) return { outcome: 'healed', ruleId: normalized.receipts[0]?.ruleId, innerTool: undefined };
+    let unrelatedRewrite: string | undefined;
+    if (normalized.changed) {
+      if (repairAddressesError(call, normalized, result, env))
+        return { outcome: 'healed', ruleId: normalized.receipts[0]?.ruleId, innerTool: undefined };
+      unrelatedRewrite = normalized.receipts[0]?.ruleId;
+    }
     const top = planOutcome(call, result, env);
-    if (top) return top;
+    if (top) return { ...top, unrelatedRewrite };
     // A program that failed because an inner sub-call failed: the plugin recovers that sub-call inside the run.
     const message = result.error?.message ?? '';
     const inner = [...subCalls].reverse().find((sub) => message.includes(sub.message.split('\n', 1)[0] ?? sub.message));
     if (inner) {
       const innerCall: ToolCall = { name: inner.name, arguments: inner.arguments };
-      const innerResult = resultOf(inner.message, codeFromMessage(inner.message), undefined);
+      const innerResult = resultOf(inner.message, inner.code ?? codeFromMessage(inner.message), undefined);
       const innerPlan = planOutcome(innerCall, innerResult, { ...env, nested: true });
-      if (innerPlan?.outcome === 'recovered') return { ...innerPlan, innerTool: inner.name };
+      if (innerPlan?.outcome === 'recovered') return { ...innerPlan, innerTool: inner.name, unrelatedRewrite };
     }
     const hint = hintFor(call, result, env, normalized.diagnostic);
-    if (hint) return { outcome: 'hint', ruleId: 'hint.error-hints', innerTool: undefined };
-    return { outcome: 'nothing', ruleId: undefined, innerTool: undefined };
+    if (hint) return { outcome: 'hint', ruleId: 'hint.error-hints', innerTool: undefined, unrelatedRewrite };
+    return { outcome: 'nothing', ruleId: undefined, innerTool: undefined, unrelatedRewrite };
   } catch {
     return { outcome: 'nothing', ruleId: undefined, innerTool: undefined };
+  }
+}
+
+/** The rule that would rewrite a call that succeeded, or undefined (the rules leave it alone). Never throws. */
+export function rewriteOfSuccess(call: ToolCall, env: Environment): string | undefined {
+  try {
+    const normalized = normalizeCall(call, env);
+    return normalized.changed ? (normalized.receipts[0]?.ruleId ?? 'unknown rule') : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,11 +1,28 @@
 /**
- * The figures both report formats print (terminal table and HTML page), written once so the two never drift: number
- * and percentage formatting, and the census rows.
+ * The figures and words both report formats print (terminal table and HTML page), written once so the two never
+ * drift: number formats, the census rows, the findings sentences, the outcome and basis labels. Every prediction is
+ * worded as one ("would", "predicted"); measured figures say where they come from.
  */
-import type { AnalysisReport } from './types.js';
+import type { AnalysisReport, CounterfactualOutcome, ReplayBasis } from './types.js';
 
 export const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 export const int = (value: number): string => value.toLocaleString('en-US');
+
+/** Outcome labels: predictions, never the live plugin's words. */
+export const OUTCOME_LABELS: Record<CounterfactualOutcome, string> = {
+  healed: 'would be healed before dispatch',
+  recovered: 'would be recovered after the error',
+  hint: 'would get a hint only',
+  nothing: 'no rule applies',
+  unknown: 'unknown (the log lacks the facts)',
+};
+
+export const BASIS_LABELS: Record<ReplayBasis, string> = {
+  'recorded-tools': 'tools recorded in the log',
+  'release-schemas': "the release's known tool schemas",
+  'error-class': 'the error class alone',
+  none: 'nothing (unknown)',
+};
 
 /** The census as label/value rows, in report order. */
 export function censusRows(census: AnalysisReport['census']): [string, string][] {
@@ -14,9 +31,46 @@ export function censusRows(census: AnalysisReport['census']): [string, string][]
     ['tool calls', int(census.toolCalls)],
     ['tool results', int(census.toolResults)],
     ['errors', int(census.errors)],
-    ['error rate', percent(census.errorRate)],
+    ['error rate (measured)', percent(census.errorRate)],
     ['sessions with >= 1 error', int(census.sessionsWithErrors)],
     ['Code-Mode sub-calls (failed)', `${int(census.subCalls)} (${int(census.subCallErrors)})`],
     ['sessions without a recorded tool list', int(census.sessionsWithoutToolList)],
   ];
+}
+
+/** The opening sentences: what was found, its cost, what the rules would settle, what stays unknown and why. */
+export function findingsLines(report: AnalysisReport): string[] {
+  const { findings, cost } = report;
+  const { predicted } = findings;
+  const share = (count: number) => percent(findings.errors > 0 ? count / findings.errors : null);
+  const measured = findings.measuredCost;
+  const lines = [
+    `${int(findings.errors)} of ${int(findings.toolCalls)} tool calls failed (${percent(findings.errorRate)}, measured) in ${int(findings.sessions)} sessions.`,
+    `Cost: the model re-read ${int(measured.total)} tokens on the request after those failures (recorded usage of ${int(cost.measured.failures)} failures): ${int(measured.uncachedInput)} uncached input, ${int(measured.cacheRead)} cache read (billed lower), ${int(measured.cacheWrite)} cache write.`,
+  ];
+  const apart: string[] = [];
+  if (cost.mock.failures > 0) apart.push(`${int(cost.mock.failures)} with test-mock usage (not money, not counted)`);
+  if (cost.estimated.failures > 0)
+    apart.push(
+      `${int(cost.estimated.failures)} estimated at 4 characters per token (${int(cost.estimated.tokens)} tokens${cost.estimated.lowerBound > 0 ? `; ${int(cost.estimated.lowerBound)} of them lower bounds, the log hides the system prompt or tools` : ''})`,
+    );
+  if (cost.newUserTurn > 0)
+    apart.push(`${int(cost.newUserTurn)} followed by a new user message (that request is not charged to them)`);
+  if (cost.noNextRequest > 0) apart.push(`${int(cost.noNextRequest)} ended the session`);
+  if (apart.length > 0) lines.push(`Not in that figure: ${apart.join('; ')}.`);
+  lines.push(
+    `Predicted with the current rules (a replay of each failure, not a measurement): ${int(predicted.wouldHeal)} (${share(predicted.wouldHeal)}) would be healed before dispatch, ${int(predicted.wouldRecover)} (${share(predicted.wouldRecover)}) recovered after the error, ${int(predicted.hintOnly)} would get a hint only, ${int(predicted.noRuleApplies)} have no rule.`,
+  );
+  const reasons = findings.unknownReasons.map((row) => `${int(row.count)} ${row.key}`).join('; ');
+  lines.push(
+    `Unknown: ${int(predicted.notReplayable)} (${percent(findings.unknownShare)})${reasons ? `: ${reasons}` : ''}.`,
+  );
+  lines.push(
+    `Predicted error rate with the current rules: ${percent(findings.predictedErrorRate)} (measured now: ${percent(findings.errorRate)}).`,
+  );
+  if (findings.changedSuccesses > 0)
+    lines.push(
+      `${int(findings.changedSuccesses)} calls that succeeded would be rewritten by the rules (a risk; listed below).`,
+    );
+  return lines;
 }

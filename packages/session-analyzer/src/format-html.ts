@@ -1,108 +1,374 @@
 /**
- * `--html report.html`: one self-contained page. The stats part is rendered by `<tn-dashboard>` itself (the built
- * bundle of `@dsh-tool-normalizer/dashboard-lit` is inlined and handed the report's stats payload through its
- * public `data` property), so the report looks like the Settings page; census, counterfactual, cost and skipped
- * files follow as plain tables. All log-derived text is escaped here and was redacted before.
+ * `--html report.html`: one self-contained page of the analyzer's own markup (no script, no external resource, no
+ * request of any kind, so it opens from `file://` as it does from a server). It opens with what was found, then
+ * inline-SVG charts (outcomes, error codes, cost by billing kind, error rate over time), then the detail in
+ * collapsible sections: every failure with its file, session and line, repeated calls, rewrites of successful
+ * calls, cost, census, skipped files. Predictions are worded as predictions; nothing borrows the live plugin's
+ * dashboard cards or words. All log-derived text is escaped here and was redacted before. Works at 420 px.
  */
-import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
-import { censusRows, int, percent } from './format-figures.js';
-import type { AnalysisReport, CountRow } from './types.js';
+import { costTokens } from './census.js';
+import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent } from './format-figures.js';
+import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-/** JSON that is safe inside a `<script>` element (no `</script>`, no HTML comment openers). */
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
-function table(headers: string[], rows: string[][]): string {
-  const head = headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('');
-  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+interface Column {
+  header: string;
+  /** Numbers are right-aligned and never wrapped; text may wrap anywhere. */
+  numeric?: boolean;
+}
+
+/** A table in a horizontally scrolling box, so a narrow screen scrolls the table, not the page. */
+function table(columns: Column[], rows: string[][], cellHtml?: (row: number, column: number) => string | undefined) {
+  const head = columns
+    .map((column) => `<th${column.numeric ? ' class="num"' : ''}>${escapeHtml(column.header)}</th>`)
+    .join('');
+  const body = rows
+    .map(
+      (row, rowIndex) =>
+        `<tr>${row
+          .map((cell, column) => {
+            const html = cellHtml?.(rowIndex, column) ?? escapeHtml(cell);
+            return `<td${columns[column]?.numeric ? ' class="num"' : ''}>${html}</td>`;
+          })
+          .join('')}</tr>`,
+    )
+    .join('\n');
+  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 const countRows = (rows: CountRow[], total: number) =>
   rows.map((row) => [row.key, int(row.count), percent(total > 0 ? row.count / total : null)]);
 
-/** The page. `dashboardBundle` is the text of dashboard-lit's `dist/tn-dashboard.js`. */
-export function renderHtml(report: AnalysisReport, dashboardBundle: string): string {
-  const { census, counterfactual, cost, plugin } = report;
-  const outcomes = counterfactual.outcomes;
-  const share = (count: number) => percent(census.errors > 0 ? count / census.errors : null);
-  const rules = ruleCatalogue.map((rule) => ({
-    id: rule.id,
-    category: rule.category,
-    title: rule.title,
-    description: rule.description,
-    option: rule.option,
-    enabled: true,
-  }));
+const COUNT_COLUMNS = (label: string): Column[] => [
+  { header: label },
+  { header: 'errors', numeric: true },
+  { header: 'share', numeric: true },
+];
+
+interface Bar {
+  label: string;
+  value: number;
+  color: string;
+}
+
+const PALETTE = ['#2f6fdf', '#1f9d6b', '#c98a12', '#8a8f98', '#c0392b', '#7b4fc9', '#138a9e', '#b3477d'];
+
+/** Horizontal bars with their labels and values, in a viewBox that scales to the page width. */
+function barChart(title: string, bars: Bar[], unit: string): string {
+  const width = 400;
+  const rowHeight = 22;
+  const labelWidth = 150;
+  const max = Math.max(1, ...bars.map((bar) => bar.value));
+  const height = bars.length * rowHeight + 4;
+  const body = bars
+    .map((bar, index) => {
+      const y = index * rowHeight + 2;
+      const length = Math.round(((width - labelWidth - 70) * bar.value) / max);
+      return `<text x="0" y="${y + 14}" class="label">${escapeHtml(bar.label.slice(0, 26))}</text>
+<rect x="${labelWidth}" y="${y + 3}" width="${Math.max(length, bar.value > 0 ? 2 : 0)}" height="14" fill="${bar.color}"><title>${escapeHtml(`${bar.label}: ${int(bar.value)} ${unit}`)}</title></rect>
+<text x="${labelWidth + length + 6}" y="${y + 14}" class="value">${escapeHtml(int(bar.value))}</text>`;
+    })
+    .join('\n');
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${body}</svg></figure>`;
+}
+
+/** One stacked bar of the measured cost by billing kind, with a legend. */
+function costChart(report: AnalysisReport): string {
+  const { measured } = report.cost;
+  const parts: Bar[] = [
+    { label: 'uncached input', value: measured.uncachedInput, color: PALETTE[0] as string },
+    { label: 'cache read', value: measured.cacheRead, color: PALETTE[1] as string },
+    { label: 'cache write', value: measured.cacheWrite, color: PALETTE[2] as string },
+  ];
+  const width = 400;
+  const total = Math.max(1, measured.total);
+  let x = 0;
+  const rects = parts
+    .map((part) => {
+      const length = (width * part.value) / total;
+      const rect = `<rect x="${x.toFixed(1)}" y="0" width="${length.toFixed(1)}" height="18" fill="${part.color}"><title>${escapeHtml(`${part.label}: ${int(part.value)} tokens`)}</title></rect>`;
+      x += length;
+      return rect;
+    })
+    .join('');
+  const legend = parts
+    .map(
+      (part, index) =>
+        `<rect x="0" y="${28 + index * 18}" width="10" height="10" fill="${part.color}"></rect><text x="16" y="${37 + index * 18}" class="label">${escapeHtml(`${part.label}: ${int(part.value)} (${percent(part.value / total)})`)}</text>`,
+    )
+    .join('');
+  const title = `Measured cost after failures: ${int(measured.total)} tokens by billing kind`;
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} 86" width="100%" preserveAspectRatio="xMinYMin meet">${rects}${legend}</svg></figure>`;
+}
+
+/** Error rate per day (logs with real times), as columns; a line of text when no log records real times. */
+function timelineChart(report: AnalysisReport): string {
+  const days = report.census.byDay.filter((day) => day.calls > 0);
+  const title = 'Measured error rate per day (logs with real times)';
+  if (days.length === 0)
+    return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="note">No log records real times (normalized fixtures zero them).</p></figure>`;
+  const width = 400;
+  const height = 120;
+  const slot = width / days.length;
+  const max = Math.max(0.01, ...days.map((day) => day.errors / day.calls));
+  const columns = days
+    .map((day, index) => {
+      const value = day.errors / day.calls;
+      const barHeight = Math.round(((height - 30) * value) / max);
+      return `<rect x="${(index * slot + slot * 0.15).toFixed(1)}" y="${height - 16 - barHeight}" width="${Math.max(1, slot * 0.7).toFixed(1)}" height="${barHeight}" fill="${PALETTE[4]}"><title>${escapeHtml(`${day.day}: ${percent(value)} (${int(day.errors)} of ${int(day.calls)} calls)`)}</title></rect>`;
+    })
+    .join('');
+  const first = days[0]?.day ?? '';
+  const last = days[days.length - 1]?.day ?? '';
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${columns}
+<text x="0" y="${height - 2}" class="label">${escapeHtml(first)}</text><text x="${width}" y="${height - 2}" class="label" text-anchor="end">${escapeHtml(last)}</text>
+<text x="0" y="10" class="label">max ${escapeHtml(percent(max))}</text></svg></figure>`;
+}
+
+/** A `file://` link to a log, when its path is absolute. */
+function fileLink(file: string, shown: string, line: number): string {
+  const text = `${escapeHtml(shown)}:${line}`;
+  if (!file.startsWith('/')) return text;
+  const href = `file://${file.split('/').map(encodeURIComponent).join('/')}`;
+  return `<a href="${escapeHtml(href)}">${text}</a>`;
+}
+
+function section(title: string, body: string, open = false): string {
+  return `<details${open ? ' open' : ''}><summary><h2>${escapeHtml(title)}</h2></summary>${body}</details>`;
+}
+
+/** The page. */
+export function renderHtml(report: AnalysisReport): string {
+  const { census, prediction, cost, plugin } = report;
+  const outcomes = prediction.outcomes;
+  const shown = (file: string) =>
+    report.sessionsDir && file.startsWith(`${report.sessionsDir}/`) ? file.slice(report.sessionsDir.length + 1) : file;
+  const outcomeCounts = {
+    healed: outcomes.wouldHeal,
+    recovered: outcomes.wouldRecover,
+    hint: outcomes.hintOnly,
+    nothing: outcomes.noRuleApplies,
+    unknown: outcomes.notReplayable,
+  };
+  const found = findingsLines(report)
+    .map((line) => `<li>${escapeHtml(line)}</li>`)
+    .join('\n');
+  const charts = [
+    barChart(
+      'Predicted outcome of each failure (a replay, not a measurement)',
+      COUNTERFACTUAL_OUTCOMES.map((outcome, index) => ({
+        label: OUTCOME_LABELS[outcome],
+        value: outcomeCounts[outcome],
+        color: PALETTE[index] as string,
+      })),
+      'failures',
+    ),
+    barChart(
+      'Measured errors by host code',
+      census.byCode.slice(0, 10).map((row, index) => ({
+        label: row.key,
+        value: row.count,
+        color: PALETTE[index % PALETTE.length] as string,
+      })),
+      'errors',
+    ),
+    costChart(report),
+    timelineChart(report),
+  ].join('\n');
+
   const sections: string[] = [];
-  sections.push(`<section><h2>Census</h2>${table(['', ''], censusRows(census))}
-<h3>Errors by host code</h3>${table(['code', 'errors', 'share'], countRows(census.byCode, census.errors))}
-<h3>Errors by category</h3>${table(['category', 'errors', 'share'], countRows(census.byCategory, census.errors))}
-<h3>Errors by tool</h3>${table(['tool', 'errors', 'share'], countRows(census.byTool, census.errors))}
-<h3>Errors by model</h3>${table(['model', 'errors', 'share'], countRows(census.byModel, census.errors))}
-<h3>Most repeated identical failed calls</h3>${table(
-    ['count', 'tool', 'arguments', 'error'],
-    census.repeatedFailures.map((row) => [int(row.count), row.tool, row.argumentsPreview, row.errorPreview]),
-  )}
-</section>`);
-  sections.push(`<section><h2>Counterfactual</h2><p>Every failed call replayed through the current core-rules with the tools its session presented.
-Error rate now ${escapeHtml(percent(census.errorRate))}; with the current rules ${escapeHtml(percent(counterfactual.wouldBeErrorRate))}.</p>
-${table(
-  ['outcome', 'failures', 'share'],
-  [
-    ['healed before dispatch', int(outcomes.healed), share(outcomes.healed)],
-    ['recoverable after the error', int(outcomes.recovered), share(outcomes.recovered)],
-    ['hint only', int(outcomes.hint), share(outcomes.hint)],
-    ['nothing', int(outcomes.nothing), share(outcomes.nothing)],
-    ['not replayable (no tool list in the log)', int(outcomes.unknown), share(outcomes.unknown)],
-  ],
-)}
+  sections.push(
+    section(
+      `Failures (${int(report.failuresListed)}${report.failuresListed < census.errors ? ` of ${int(census.errors)}` : ''}), each with its log file, session and line`,
+      table(
+        [
+          { header: 'where (file:line)' },
+          { header: 'session' },
+          { header: 'tool' },
+          { header: 'code' },
+          { header: 'prediction' },
+          { header: 'rests on' },
+          { header: 'tokens', numeric: true },
+          { header: 'error' },
+        ],
+        report.failures.map((row) => [
+          `${shown(row.file)}:${row.line}`,
+          row.sessionId,
+          row.tool,
+          row.code,
+          `${OUTCOME_LABELS[row.outcome]}${row.ruleId ? ` (${row.ruleId})` : ''}`,
+          row.basisNote,
+          row.costSource === 'measured' ? int(row.costTokens) : `${int(row.costTokens)} ${row.costSource}`,
+          row.errorPreview,
+        ]),
+        (rowIndex, column) => {
+          const row = report.failures[rowIndex];
+          return column === 0 && row ? fileLink(row.file, shown(row.file), row.line) : undefined;
+        },
+      ),
+    ),
+  );
+  sections.push(
+    section(
+      'Prediction detail',
+      `${table(
+        [{ header: 'prediction rests on' }, { header: 'errors', numeric: true }, { header: 'share', numeric: true }],
+        countRows(
+          prediction.byBasis.map((row) => ({ key: BASIS_LABELS[row.key as ReplayBasis] ?? row.key, count: row.count })),
+          census.errors,
+        ),
+      )}
+<h3>Why unknown</h3>${table(COUNT_COLUMNS('reason'), countRows(prediction.unknownReasons, census.errors))}
 <h3>By category</h3>${table(
-    ['category', 'healed', 'recovered', 'hint', 'nothing', 'unknown'],
-    counterfactual.byCategory.map((row) => [
-      row.category,
-      int(row.healed),
-      int(row.recovered),
-      int(row.hint),
-      int(row.nothing),
-      int(row.unknown),
-    ]),
-  )}
-<h3>By rule</h3>${table(
-    ['rule', 'failures'],
-    counterfactual.byRule.map((row) => [row.key, int(row.count)]),
-  )}
-</section>`);
-  sections.push(`<section><h2>Cost</h2><p>Context the model re-read on its next request after each failure: ${escapeHtml(int(cost.tokens))} tokens
-(${escapeHtml(int(cost.measuredTokens))} from recorded usage, ${escapeHtml(int(cost.estimatedTokens))} estimated at 4 characters per token).
-After failures the rules would heal or recover: ${escapeHtml(int(cost.avoidableTokens))} tokens.</p>
-${table(
-  ['category', 'failures', 'tokens', 'of which estimated'],
-  cost.byCategory.map((row) => [row.category, int(row.failures), int(row.tokens), int(row.estimatedTokens)]),
-)}
-</section>`);
+        [
+          { header: 'category' },
+          { header: 'would heal', numeric: true },
+          { header: 'would recover', numeric: true },
+          { header: 'hint only', numeric: true },
+          { header: 'no rule', numeric: true },
+          { header: 'unknown', numeric: true },
+        ],
+        prediction.byCategory.map((row) => [
+          row.category,
+          int(row.healed),
+          int(row.recovered),
+          int(row.hint),
+          int(row.nothing),
+          int(row.unknown),
+        ]),
+      )}
+<h3>By rule</h3>${table(COUNT_COLUMNS('rule'), countRows(prediction.byRule, census.errors))}
+<h3>Rewrites that would not address the recorded error (not counted as heals)</h3>${table(
+        COUNT_COLUMNS('rule'),
+        countRows(prediction.unrelatedRewrites, census.errors),
+      )}`,
+    ),
+  );
+  sections.push(
+    section(
+      `Successful calls the rules would rewrite (${int(prediction.changedSuccesses.count)})`,
+      `<p class="note">A rewrite of a call that worked is a risk, not a heal.</p>${table(
+        [{ header: 'rule' }, { header: 'calls', numeric: true }],
+        prediction.changedSuccesses.byRule.map((row) => [row.key, int(row.count)]),
+      )}${table(
+        [
+          { header: 'where (file:line)' },
+          { header: 'session' },
+          { header: 'tool' },
+          { header: 'rule' },
+          { header: 'arguments' },
+        ],
+        prediction.changedSuccesses.examples.map((row) => [
+          `${shown(row.file)}:${row.line}`,
+          row.sessionId,
+          row.tool,
+          row.ruleId,
+          row.argumentsPreview,
+        ]),
+        (rowIndex, column) => {
+          const row = prediction.changedSuccesses.examples[rowIndex];
+          return column === 0 && row ? fileLink(row.file, shown(row.file), row.line) : undefined;
+        },
+      )}`,
+    ),
+  );
+  sections.push(
+    section(
+      'Repeated failed calls (same tool and arguments, key order ignored)',
+      table(
+        [
+          { header: 'count', numeric: true },
+          { header: 'sessions', numeric: true },
+          { header: 'tool' },
+          { header: 'arguments' },
+          { header: 'every error of the group' },
+          { header: 'first at' },
+        ],
+        census.repeatedFailures.map((row) => [
+          int(row.count),
+          int(row.sessions),
+          row.tool,
+          row.argumentsPreview,
+          row.errors.map((error) => `${error.count}× [${error.code}] ${error.errorPreview}`).join('\n'),
+          `${shown(row.first.file)}:${row.first.line}`,
+        ]),
+        (rowIndex, column) => {
+          const row = census.repeatedFailures[rowIndex];
+          if (!row) return undefined;
+          if (column === 4)
+            return row.errors
+              .map((error) => `${escapeHtml(`${error.count}× [${error.code}] ${error.errorPreview}`)}`)
+              .join('<br>');
+          return column === 5 ? fileLink(row.first.file, shown(row.first.file), row.first.line) : undefined;
+        },
+      ),
+    ),
+  );
+  sections.push(
+    section(
+      'Cost by category',
+      `<p class="note">Context the model re-read on its next request after each failure, split as providers bill it. Test-mock usage and estimates are listed apart, never added to the measured figures; a request that answered a new user message is not charged to the failures before it.</p>${table(
+        [
+          { header: 'category' },
+          { header: 'failures', numeric: true },
+          { header: 'uncached input', numeric: true },
+          { header: 'cache read', numeric: true },
+          { header: 'cache write', numeric: true },
+          { header: 'estimated (failures)', numeric: true },
+          { header: 'mock usage', numeric: true },
+        ],
+        cost.byCategory.map((row) => [
+          row.category,
+          int(row.failures),
+          int(row.uncachedInput),
+          int(row.cacheRead),
+          int(row.cacheWrite),
+          `${int(row.estimatedTokens)} (${int(row.estimatedFailures)})`,
+          int(row.mockFailures),
+        ]),
+      )}<p>After failures the rules would heal or recover (a prediction): ${escapeHtml(int(cost.afterPredictedFixes.total))} measured tokens.</p>`,
+    ),
+  );
+  sections.push(
+    section(
+      'Census (measured from the logs)',
+      `${table([{ header: '' }, { header: '', numeric: true }], censusRows(census))}
+<h3>Errors by host code</h3>${table(COUNT_COLUMNS('code'), countRows(census.byCode, census.errors))}
+<h3>Errors by category</h3>${table(COUNT_COLUMNS('category'), countRows(census.byCategory, census.errors))}
+<h3>Errors by tool</h3>${table(COUNT_COLUMNS('tool'), countRows(census.byTool, census.errors))}
+<h3>Errors by model</h3>${table(COUNT_COLUMNS('model'), countRows(census.byModel, census.errors))}
+<h3>Sessions by release (log format)</h3>${table(
+        [{ header: 'release' }, { header: 'sessions', numeric: true }, { header: 'share', numeric: true }],
+        countRows(census.byRelease, census.sessions),
+      )}`,
+    ),
+  );
   if (plugin.sessions > 0) {
     sections.push(
-      `<section><h2>Sessions that already ran with the plugin (${escapeHtml(int(plugin.sessions))})</h2>${table(
-        ['', 'without plugin', 'with plugin'],
-        [
-          ['tool calls', int(plugin.toolCalls), int(plugin.toolCalls)],
-          ['errors the model saw', int(plugin.errorsSeen + plugin.healed), int(plugin.errorsSeen)],
-          ['error rate', percent(plugin.errorRateWithout), percent(plugin.errorRateWith)],
-        ],
-      )}</section>`,
+      section(
+        `Sessions that already ran with the plugin (${int(plugin.sessions)}, measured)`,
+        table(
+          [{ header: '' }, { header: 'without plugin', numeric: true }, { header: 'with plugin', numeric: true }],
+          [
+            ['tool calls', int(plugin.toolCalls), int(plugin.toolCalls)],
+            ['errors the model saw', int(plugin.errorsSeen + plugin.healed), int(plugin.errorsSeen)],
+            ['error rate', percent(plugin.errorRateWithout), percent(plugin.errorRateWith)],
+          ],
+        ),
+        true,
+      ),
     );
   }
   if (report.skipped.length > 0) {
     sections.push(
-      `<section><h2>Skipped (${escapeHtml(int(report.skipped.length))})</h2>${table(
-        ['file', 'reason'],
-        report.skipped.map((skip) => [skip.file, skip.reason]),
-      )}</section>`,
+      section(
+        `Skipped (${int(report.skipped.length)})`,
+        table(
+          [{ header: 'file' }, { header: 'reason' }],
+          report.skipped.map((skip) => [skip.file, skip.reason]),
+        ),
+      ),
     );
   }
   const title = `DSH session analysis${report.sessionsDir ? `: ${report.sessionsDir}` : ''}`;
@@ -113,26 +379,39 @@ ${table(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px; color-scheme: light dark; }
+:root { color-scheme: light dark; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 12px; }
+h1 { font-size: 1.3em; overflow-wrap: anywhere; }
+h2 { display: inline; font-size: 1.1em; }
+summary { cursor: pointer; margin: 14px 0 6px; }
+.found { padding-left: 1.2em; }
+.found li { margin: 4px 0; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 360px), 1fr)); gap: 12px; }
+figure { margin: 0; min-width: 0; }
+figcaption { font-weight: 600; margin-bottom: 4px; }
+svg .label, svg .value { font: 11px system-ui, sans-serif; fill: currentColor; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 6px 0 14px; }
-th, td { border-bottom: 1px solid #8884; padding: 3px 10px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
-td:not(:first-child) { font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid #8884; padding: 3px 8px; text-align: left; vertical-align: top; }
+td { overflow-wrap: anywhere; min-width: 4em; max-width: 36em; }
+.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; min-width: 0; }
+th { white-space: nowrap; }
 .note { opacity: 0.8; }
 </style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${report.interrupted ? `<p><strong>Interrupted: ${escapeHtml(int(report.filesAnalysed))} of ${escapeHtml(int(report.filesSeen))} files analysed; the figures cover those only.</strong></p>` : ''}
-<p class="note">The dashboard below shows the analysis as if the plugin had run: "healed" counts are predictions (failures the current rules would heal or recover), "tokens saved" is the context re-read after those failures.</p>
-<tn-dashboard id="dashboard" theme="auto" refresh="0" clear-src=""></tn-dashboard>
+<section id="found"><h2>What was found</h2>
+<ul class="found">
+${found}
+</ul>
+<p class="note">Measured figures are read from the logs. Predictions replay each failure through the current rules; each one says what it rests on (the tools the log recorded, the known tool schemas of the release that wrote it, or the error class alone).</p>
+</section>
+<section class="charts">
+${charts}
+</section>
 ${sections.join('\n')}
-<script type="application/json" id="analysis-stats">${scriptJson({ ...report.stats, rules })}</script>
-<script type="module">${dashboardBundle.replace(/<\/script/gi, '<\\/script')}</script>
-<script type="module">
-const payload = JSON.parse(document.getElementById('analysis-stats').textContent);
-await customElements.whenDefined('tn-dashboard');
-document.getElementById('dashboard').data = payload;
-</script>
 </body>
 </html>
 `;

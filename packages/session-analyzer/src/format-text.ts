@@ -1,11 +1,12 @@
 /**
- * The terminal rendering of a report: plain aligned tables, no colours, so it reads the same in a terminal, a
- * pipe or a CI log. Every text that came from a log is already redacted and bounded in the report.
+ * The terminal rendering of a report: what was found first, then plain aligned tables, no colours, so it reads the
+ * same in a terminal, a pipe or a CI log. Every text that came from a log is already redacted and bounded.
  */
-import { censusRows, int, percent } from './format-figures.js';
-import type { AnalysisReport, CountRow } from './types.js';
+import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent } from './format-figures.js';
+import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
+const FAILURES_SHOWN = 30;
 
 function table(headers: string[], body: string[][], rightAligned: boolean[] = []): string[] {
   const widths = headers.map((header, column) =>
@@ -17,114 +18,148 @@ function table(headers: string[], body: string[][], rightAligned: boolean[] = []
   return [line(headers), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)];
 }
 
-function countTable(title: string, rows: CountRow[], total: number, limit = 12): string[] {
+function countTable(title: string, rows: CountRow[], total: number, label = 'errors', limit = 12): string[] {
   if (rows.length === 0) return [];
   const shown = rows
     .slice(0, limit)
     .map((row) => [row.key, int(row.count), total > 0 ? percent(row.count / total) : 'n/a']);
   const rest = rows.slice(limit).reduce((sum, row) => sum + row.count, 0);
   if (rest > 0) shown.push([`(${rows.length - limit} more)`, int(rest), percent(rest / total)]);
-  return ['', title, ...table(['', 'errors', 'share'], shown, [false, true, true])];
+  return ['', title, ...table(['', label, 'share'], shown, [false, true, true])];
 }
 
 export function formatReport(report: AnalysisReport): string {
-  const { census, counterfactual, cost, plugin } = report;
+  const { census, prediction, cost, plugin } = report;
   const out: string[] = [];
   out.push(`DSH session analysis${report.sessionsDir ? ` of ${report.sessionsDir}` : ''}`);
   if (report.interrupted)
     out.push(
       `INTERRUPTED: analysed ${report.filesAnalysed} of ${report.filesSeen} files; the figures cover those only.`,
     );
-  out.push('', 'Census');
+  out.push('', 'What was found');
+  for (const line of findingsLines(report)) out.push(`  ${line}`);
+
+  out.push('', 'Census (measured from the logs)');
   out.push(...table(['', ''], censusRows(census), [false, true]));
   out.push(...countTable('Errors by host code', census.byCode, census.errors));
   out.push(...countTable('Errors by category (core-rules)', census.byCategory, census.errors));
   out.push(...countTable('Errors by tool', census.byTool, census.errors));
   out.push(...countTable('Errors by model', census.byModel, census.errors));
-  if (census.repeatedFailures.length > 0) {
-    out.push('', 'Most repeated identical failed calls');
-    out.push(
-      ...table(
-        ['count', 'tool', 'arguments', 'error'],
-        census.repeatedFailures
-          .slice(0, 10)
-          .map((row) => [
-            int(row.count),
-            row.tool,
-            oneLine(row.argumentsPreview).slice(0, 60),
-            oneLine(row.errorPreview).slice(0, 60),
-          ]),
-        [true],
-      ),
-    );
-  }
-  const outcomes = counterfactual.outcomes;
-  out.push('', 'Counterfactual: every failed call replayed through the current core-rules');
+  out.push(...countTable('Sessions by release (log format)', census.byRelease, census.sessions, 'sessions'));
+
+  out.push('', 'Prediction: every failed call replayed through the current core-rules');
+  const outcomeCounts = {
+    healed: prediction.outcomes.wouldHeal,
+    recovered: prediction.outcomes.wouldRecover,
+    hint: prediction.outcomes.hintOnly,
+    nothing: prediction.outcomes.noRuleApplies,
+    unknown: prediction.outcomes.notReplayable,
+  };
   out.push(
     ...table(
       ['', 'failures', 'share'],
-      [
-        [
-          'healed before dispatch',
-          int(outcomes.healed),
-          percent(census.errors ? outcomes.healed / census.errors : null),
-        ],
-        [
-          'recoverable after the error',
-          int(outcomes.recovered),
-          percent(census.errors ? outcomes.recovered / census.errors : null),
-        ],
-        ['hint only', int(outcomes.hint), percent(census.errors ? outcomes.hint / census.errors : null)],
-        ['nothing', int(outcomes.nothing), percent(census.errors ? outcomes.nothing / census.errors : null)],
-        [
-          'not replayable (no tool list in the log)',
-          int(outcomes.unknown),
-          percent(census.errors ? outcomes.unknown / census.errors : null),
-        ],
-      ],
+      COUNTERFACTUAL_OUTCOMES.map((outcome) => [
+        OUTCOME_LABELS[outcome],
+        int(outcomeCounts[outcome]),
+        percent(census.errors ? outcomeCounts[outcome] / census.errors : null),
+      ]),
       [false, true, true],
     ),
   );
   out.push(
-    `  error rate now ${percent(census.errorRate)}; with the current rules it would be ${percent(counterfactual.wouldBeErrorRate)}`,
+    ...countTable(
+      'Predictions rest on',
+      prediction.byBasis.map((row) => ({ key: BASIS_LABELS[row.key as ReplayBasis] ?? row.key, count: row.count })),
+      census.errors,
+    ),
   );
-  if (counterfactual.byCategory.length > 0) {
-    out.push('', 'Counterfactual by category');
+  out.push(...countTable('Why unknown', prediction.unknownReasons, census.errors));
+  if (prediction.byRule.length > 0) out.push(...countTable('By rule', prediction.byRule, census.errors));
+  if (prediction.unrelatedRewrites.length > 0)
+    out.push(
+      ...countTable(
+        'Rewrites that would not address the recorded error (not counted as heals)',
+        prediction.unrelatedRewrites,
+        census.errors,
+      ),
+    );
+  if (prediction.changedSuccesses.count > 0) {
+    out.push('', `Successful calls the rules would rewrite: ${int(prediction.changedSuccesses.count)}`);
     out.push(
       ...table(
-        ['category', 'healed', 'recovered', 'hint', 'nothing', 'unknown'],
-        counterfactual.byCategory.map((row) => [
-          row.category,
-          int(row.healed),
-          int(row.recovered),
-          int(row.hint),
-          int(row.nothing),
-          int(row.unknown),
-        ]),
-        [false, true, true, true, true, true],
+        ['rule', 'tool', 'where', 'arguments'],
+        prediction.changedSuccesses.examples
+          .slice(0, 10)
+          .map((row) => [row.ruleId, row.tool, `${row.file}:${row.line}`, oneLine(row.argumentsPreview).slice(0, 50)]),
       ),
     );
   }
+
   out.push('', 'Cost: context the model re-read on its next request after each failure');
   if (cost.byCategory.length > 0) {
     out.push(
       ...table(
-        ['category', 'failures', 'tokens', 'of which estimated'],
-        cost.byCategory.map((row) => [row.category, int(row.failures), int(row.tokens), int(row.estimatedTokens)]),
-        [false, true, true, true],
+        ['category', 'failures', 'uncached input', 'cache read', 'cache write', 'estimated', 'mock'],
+        cost.byCategory.map((row) => [
+          row.category,
+          int(row.failures),
+          int(row.uncachedInput),
+          int(row.cacheRead),
+          int(row.cacheWrite),
+          `${int(row.estimatedTokens)} (${int(row.estimatedFailures)})`,
+          int(row.mockFailures),
+        ]),
+        [false, true, true, true, true, true, true],
       ),
     );
   }
   out.push(
-    `  total ${int(cost.tokens)} tokens (${int(cost.measuredTokens)} from recorded usage, ${int(cost.estimatedTokens)} estimated at 4 characters per token where no usage was recorded)`,
+    `  measured total ${int(cost.measured.total)} tokens; after failures the rules would heal or recover: ${int(cost.afterPredictedFixes.total)} (a prediction)`,
   );
-  out.push(`  re-read after failures the rules would heal or recover: ${int(cost.avoidableTokens)} tokens`);
-  if (cost.failuresWithoutNextRequest > 0)
+
+  if (census.repeatedFailures.length > 0) {
+    out.push('', 'Repeated failed calls (same tool and arguments, key order ignored)');
     out.push(
-      `  ${int(cost.failuresWithoutNextRequest)} failures had no next model request (session ended): no cost counted`,
+      ...table(
+        ['count', 'sessions', 'tool', 'arguments', 'errors'],
+        census.repeatedFailures
+          .slice(0, 10)
+          .map((row) => [
+            int(row.count),
+            int(row.sessions),
+            row.tool,
+            oneLine(row.argumentsPreview).slice(0, 50),
+            row.errors.map((error) => `${error.count}x ${oneLine(error.errorPreview).slice(0, 50)}`).join(' | '),
+          ]),
+        [true, true],
+      ),
     );
+  }
+
+  if (report.failures.length > 0) {
+    out.push(
+      '',
+      `Failures (first ${Math.min(FAILURES_SHOWN, report.failures.length)} of ${int(census.errors)}; --json and --html list more)`,
+    );
+    out.push(
+      ...table(
+        ['where', 'tool', 'code', 'prediction', 'basis', 'error'],
+        report.failures
+          .slice(0, FAILURES_SHOWN)
+          .map((row) => [
+            `${row.file}:${row.line}`,
+            row.tool,
+            row.code,
+            row.outcome,
+            row.basis,
+            oneLine(row.errorPreview).slice(0, 50),
+          ]),
+      ),
+    );
+  }
+
   if (plugin.sessions > 0) {
-    out.push('', `Sessions that already ran with dsh-tool-normalizer: ${int(plugin.sessions)}`);
+    out.push('', `Sessions that already ran with dsh-tool-normalizer: ${int(plugin.sessions)} (measured)`);
     out.push(
       ...table(
         ['', 'without plugin', 'with plugin'],

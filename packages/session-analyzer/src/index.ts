@@ -2,7 +2,22 @@
 export type * from './types.js';
 export { COUNTERFACTUAL_OUTCOMES } from './types.js';
 export { ANONYMOUS_RECEIPTS, SessionParser, SkipSession, analyzeSessionText, type Receipt } from './session-parser.js';
-export { replayFailure, codeFromMessage, resultOf, type FailedSubCall, type Replay } from './counterfactual.js';
+export {
+  replayFailure,
+  repairAddressesError,
+  rewriteOfSuccess,
+  codeFromMessage,
+  resultOf,
+  type FailedSubCall,
+  type Replay,
+} from './counterfactual.js';
+export {
+  releaseOfFormat,
+  hostDecisionOf,
+  isMockUsage,
+  HOST_DECISION_CLASSES,
+  SUB_CALL_EVENTS,
+} from './dsh-releases.js';
 export { schemasFromSdk } from './sdk-schemas.js';
 export { ReportBuilder } from './census.js';
 export { formatReport } from './format-text.js';

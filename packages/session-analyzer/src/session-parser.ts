@@ -2,8 +2,10 @@
  * Reads one DSH session log line by line (the JSONL text inside `session.jsonl.zstd`) and keeps only what the
  * analysis needs, so a session of any length costs memory in proportion to its failed calls, not its size:
  * the tools presented to the model (`request/header`), each call as the model streamed it (`tool-call-chunks`) and
- * as it ran (`tool/call`), results (`tool/result`), Code-Mode sub-calls (`tool/code-dispatch`) and the usage of
- * every model request (`assistant/message`), from which the cost of a failure is read.
+ * as it ran (`tool/call`), results (`tool/result`), Code-Mode sub-calls (`tool/code-dispatch`, `tool/ptc-dispatch`
+ * from 0.1.7), the system prompt (`request/header` on rc.8, a `system/message` node from format 3) and the usage of
+ * every model request (`assistant/message`), from which the cost of a failure is read. Log formats 0 to 4 are read;
+ * the header's format version says which release wrote the log (see `dsh-releases.ts`).
  *
  * DSH has written `tool/result` in two shapes, and real logs hold both: the current one wraps the result in a
  * tool message (`data.message.content[]` holds a `tool-result` block with `isError`, `data.error` the host's
@@ -11,11 +13,25 @@
  * `{ name, code }`, `{ message, info: { name, code } }` or `{ message }`). Both are read; each result is counted
  * once. A call or result event in neither shape makes the log skipped, never silently left out.
  */
-import { classifyResult, type Environment, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
+import {
+  classifyResult,
+  type Environment,
+  type ToolCall,
+  type ToolResultLike,
+  type ToolSchema,
+} from '@dsh-tool-normalizer/core-rules';
 import { previewText } from '@dsh-tool-normalizer/telemetry-store/query';
-import { codeFromMessage, replayFailure, resultOf, type FailedSubCall } from './counterfactual.js';
+import {
+  codeFromMessage,
+  type FailedSubCall,
+  type Replay,
+  replayFailure,
+  resultOf,
+  rewriteOfSuccess,
+} from './counterfactual.js';
+import { hostDecisionOf, isMockUsage, releaseOfFormat, SUB_CALL_EVENTS } from './dsh-releases.js';
 import { schemasFromSdk } from './sdk-schemas.js';
-import type { FailureRecord, PluginEvidence, SessionAnalysis } from './types.js';
+import type { FailureCost, FailureRecord, PluginEvidence, ReplayBasis, SessionAnalysis } from './types.js';
 
 /** A receipt from the plugin's event log, reduced to what joins it to a session. */
 export interface Receipt {
@@ -144,10 +160,36 @@ interface PendingCall {
   model: string | undefined;
 }
 
+/** Per-request usage as DSH records it (`assistant/message` `usage`). */
+interface Usage {
+  uncachedInput: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Characters the log replaced by a placeholder (normalized fixtures): an estimate cannot include them. */
+const PLACEHOLDER = /^\{\{[\w-]+\}\}$/;
+/** Times before 2001 are zeroed or projected fixture times, not real ones. */
+const REAL_TIME_FROM = 978_307_200_000;
+const MAX_CHANGED_SUCCESSES = 200;
+
+function emptyCost(): FailureCost {
+  return { source: 'none', uncachedInput: 0, cacheRead: 0, cacheWrite: 0, estimated: 0, lowerBound: false };
+}
+
+/** `total` split into `parts` integer shares that add up to it. */
+function shares(total: number, parts: number): number[] {
+  const share = Math.floor(total / parts);
+  return Array.from({ length: parts }, (_, index) => share + (index < total - share * parts ? 1 : 0));
+}
+
 export class SessionParser {
   private lineNumber = 0;
   private analysis: SessionAnalysis;
+  private release = releaseOfFormat(undefined);
   private env: Environment | undefined;
+  private tools: ToolSchema[] | undefined;
+  private systemPrompt = '';
   private readonly rawCalls = new Map<string, { name: string; argumentsText: string }>();
   private readonly pending = new Map<string, PendingCall>();
   private readonly failedSubCalls = new Map<string, FailedSubCall[]>();
@@ -159,6 +201,9 @@ export class SessionParser {
   private lastContextTokens: number | undefined;
   private charsSinceUsage = 0;
   private totalChars = 0;
+  /** Characters of the system prompt and tool schemas, and whether the log replaced either by a placeholder. */
+  private requestChars = 0;
+  private requestPlaceholder = false;
   private firstTime: number | undefined;
   private lastTime: number | undefined;
   /** Each result's call id, tool names (streamed and ran) and time: joins receipts that lack a call id. */
@@ -169,6 +214,8 @@ export class SessionParser {
       file,
       sessionId: '',
       cwd: undefined,
+      format: undefined,
+      release: this.release.label,
       mode: 'unknown',
       toolsRecorded: false,
       models: [],
@@ -179,6 +226,9 @@ export class SessionParser {
       subCalls: 0,
       subCallErrors: 0,
       failures: [],
+      changedSuccesses: [],
+      changedSuccessCount: 0,
+      byDay: Object.create(null) as Record<string, { calls: number; errors: number }>,
       plugin: undefined,
     };
   }
@@ -203,6 +253,10 @@ export class SessionParser {
       this.analysis.sessionId = str(event.id) ?? '';
       const cwd = str(event.cwd);
       this.analysis.cwd = cwd?.startsWith('/') ? cwd : undefined;
+      const format = typeof event.version === 'number' ? event.version : undefined;
+      this.release = releaseOfFormat(format);
+      this.analysis.format = format;
+      this.analysis.release = this.release.label;
       return;
     }
     const time = typeof event.time === 'number' ? event.time : undefined;
@@ -216,8 +270,17 @@ export class SessionParser {
         this.onHeader(isRecord(data.header) ? data.header : {});
         break;
       case 'request/header-delta':
-        if (Array.isArray(data.tools)) this.onHeader({ tools: data.tools, system: undefined });
+        if (Array.isArray(data.tools)) this.onHeader({ tools: data.tools });
         break;
+      case 'system/message': {
+        // Format 3 and later: the rendered prompt is a surface node, not a header field.
+        const message = isRecord(data.message) ? data.message : data;
+        this.systemPrompt = textOf(message.content) || (str(message.text) ?? '');
+        this.requestChars = this.systemPrompt.length;
+        this.requestPlaceholder = PLACEHOLDER.test(this.systemPrompt.trim());
+        if (this.tools) this.buildEnv();
+        break;
+      }
       case 'tool-call-chunks': {
         // One call's deltas may span several events: append until its tool/call arrives.
         const id = str(data.id);
@@ -232,19 +295,18 @@ export class SessionParser {
         this.onAssistantMessage(data);
         break;
       case 'user/message':
-        this.addChars(textOf(data.content).length);
+        this.onUserMessage(data);
         break;
       case 'tool/call':
         this.onCall(data);
-        break;
-      case 'tool/code-dispatch':
-        this.onSubCall(data);
         break;
       case 'tool/result':
         // `surfaceOp: { op: 'replace', … }` rewrites an earlier result's content (DSH allows nothing else to change):
         // not a new result. Logs written before the marker existed carry none.
         if (event.surfaceOp === undefined || event.surfaceOp === 'append') this.onResult(data);
         break;
+      default:
+        if (typeof event.type === 'string' && SUB_CALL_EVENTS.has(event.type)) this.onSubCall(data);
     }
   }
 
@@ -257,9 +319,18 @@ export class SessionParser {
     const config = isRecord(header.config) ? header.config : {};
     const model = str(config.model);
     if (model) this.noteModel(model);
+    if (typeof header.system === 'string') {
+      this.systemPrompt = header.system;
+      this.requestPlaceholder = PLACEHOLDER.test(header.system.trim());
+    }
     const tools = header.tools;
+    if (typeof tools === 'string' && PLACEHOLDER.test(tools.trim())) this.requestPlaceholder = true;
     if (!Array.isArray(tools)) {
-      if (tools !== undefined) this.env = undefined;
+      if (tools !== undefined) {
+        this.env = undefined;
+        this.tools = undefined;
+      }
+      this.requestChars = this.systemPrompt.length;
       return;
     }
     const presented: ToolSchema[] = [];
@@ -267,14 +338,32 @@ export class SessionParser {
       if (isRecord(tool) && typeof tool.name === 'string')
         presented.push({ name: tool.name, parameters: tool.parameters ?? { type: 'object' } });
     }
+    this.tools = presented;
+    this.requestChars = this.systemPrompt.length + argumentsText(tools).length;
+    this.buildEnv();
+  }
+
+  private buildEnv(): void {
+    const presented = this.tools ?? [];
     const names = new Set(presented.map((tool) => tool.name));
-    const system = str(header.system) ?? '';
+    // Code Mode is `code` on rc.8 and `ptc` from 0.1.7: either way the model sees `run_code`, with an SDK in the prompt.
     const hasRunCode = names.has('run_code');
     const mode = hasRunCode ? (names.size === 1 ? 'code' : 'both') : 'native';
-    const inner = hasRunCode && system ? schemasFromSdk(system).filter((tool) => !names.has(tool.name)) : [];
+    const inner =
+      hasRunCode && this.systemPrompt ? schemasFromSdk(this.systemPrompt).filter((tool) => !names.has(tool.name)) : [];
     this.analysis.mode = mode;
     this.analysis.toolsRecorded = true;
     this.env = { tools: [...presented, ...inner], mode, ...(this.analysis.cwd ? { cwd: this.analysis.cwd } : {}) };
+  }
+
+  /** The known schemas of the release that wrote the log, as an environment (when the log recorded no tools). */
+  private releaseEnv(): Environment | undefined {
+    if (!this.release.schemas) return undefined;
+    return {
+      tools: this.release.schemas,
+      mode: 'both',
+      ...(this.analysis.cwd ? { cwd: this.analysis.cwd } : {}),
+    };
   }
 
   private noteModel(model: string): void {
@@ -282,32 +371,39 @@ export class SessionParser {
     if (!this.analysis.models.includes(model)) this.analysis.models.push(model);
   }
 
+  private onUserMessage(data: Json): void {
+    this.addChars(textOf(data.content).length);
+    const source = isRecord(data.source) ? data.source : undefined;
+    // A person's new message (source `user`; older logs carry no source): the next request answers it, not the
+    // failures before it. Injected context and producer-owned sources (`plugin:<id>`, format 4) are not a new turn.
+    if (source !== undefined && source.kind !== 'user') return;
+    for (const failure of this.awaitingCost) failure.cost.source = 'new-user-turn';
+    this.awaitingCost.length = 0;
+  }
+
   private onAssistantMessage(data: Json): void {
-    const message = isRecord(data.message) ? data.message : {};
+    // Two shapes: `data.message` (content, `source.model`), or older flat `data.content` with `data.provenance`.
+    const message = isRecord(data.message) ? data.message : data;
     const source = isRecord(message.source) ? message.source : {};
-    const model = str(source.model);
+    const provenance = isRecord(data.provenance)
+      ? data.provenance
+      : isRecord(message.provenance)
+        ? message.provenance
+        : {};
+    const model = str(source.model) ?? str(provenance.model);
     if (model) this.noteModel(model);
     const usage = isRecord(data.usage) ? data.usage : undefined;
-    const measured = usage ? num(usage.inputTokens) + num(usage.cacheReadTokens) + num(usage.cacheWriteTokens) : 0;
-    if (this.awaitingCost.length > 0) {
-      const source: 'measured' | 'estimated' = measured > 0 ? 'measured' : 'estimated';
-      const tokens =
-        measured > 0
-          ? measured
-          : (this.lastContextTokens ?? 0) +
-            Math.ceil(
-              (this.lastContextTokens === undefined ? this.totalChars : this.charsSinceUsage) / CHARS_PER_TOKEN,
-            );
-      const share = Math.floor(tokens / this.awaitingCost.length);
-      let remainder = tokens - share * this.awaitingCost.length;
-      for (const failure of this.awaitingCost) {
-        failure.costTokens = share + (remainder > 0 ? 1 : 0);
-        remainder -= 1;
-        failure.costSource = source;
-      }
-      this.awaitingCost.length = 0;
-    }
-    if (measured > 0) {
+    const split: Usage | undefined = usage
+      ? {
+          uncachedInput: num(usage.inputTokens),
+          cacheRead: num(usage.cacheReadTokens),
+          cacheWrite: num(usage.cacheWriteTokens),
+        }
+      : undefined;
+    const measured = split ? split.uncachedInput + split.cacheRead + split.cacheWrite : 0;
+    const mock = usage !== undefined && measured > 0 && isMockUsage(model ?? this.model, usage);
+    if (this.awaitingCost.length > 0) this.chargeFailures(split, measured, mock);
+    if (measured > 0 && !mock) {
       this.lastContextTokens = measured;
       this.charsSinceUsage = 0;
     }
@@ -321,11 +417,40 @@ export class SessionParser {
     this.addChars(chars);
   }
 
+  /** Shares this request's context among the failures it answered, by billing kind. */
+  private chargeFailures(split: Usage | undefined, measured: number, mock: boolean): void {
+    const failures = this.awaitingCost;
+    if (split && measured > 0) {
+      const parts = failures.length;
+      const uncached = shares(split.uncachedInput, parts);
+      const read = shares(split.cacheRead, parts);
+      const write = shares(split.cacheWrite, parts);
+      failures.forEach((failure, index) => {
+        Object.assign(failure.cost, {
+          source: mock ? 'mock' : 'measured',
+          uncachedInput: uncached[index] ?? 0,
+          cacheRead: read[index] ?? 0,
+          cacheWrite: write[index] ?? 0,
+        });
+      });
+    } else {
+      const base = this.lastContextTokens;
+      const chars = base === undefined ? this.totalChars + this.requestChars : this.charsSinceUsage;
+      const tokens = (base ?? 0) + Math.ceil(chars / CHARS_PER_TOKEN);
+      const lowerBound = base === undefined && this.requestPlaceholder;
+      shares(tokens, failures.length).forEach((share, index) => {
+        Object.assign(failures[index]?.cost ?? {}, { source: 'estimated', estimated: share, lowerBound });
+      });
+    }
+    failures.length = 0;
+  }
+
   private onCall(data: Json): void {
     const callId = str(data.callId);
     const name = str(data.name);
     if (!callId || !name) throw new SkipSession(`line ${this.lineNumber}: a tool/call without a call id or tool name`);
     this.analysis.toolCalls += 1;
+    this.countDay('calls');
     this.callIds.add(callId);
     const text = argumentsText(data.arguments);
     const streamed = this.rawCalls.get(callId);
@@ -333,6 +458,14 @@ export class SessionParser {
     const raw = streamed && (streamed.name !== name || !sameJson(streamed.argumentsText, text)) ? streamed : undefined;
     if (raw) this.evidence.repairedCalls += 1;
     this.pending.set(callId, { name, argumentsText: text, raw, model: this.model });
+  }
+
+  private countDay(field: 'calls' | 'errors'): void {
+    if (this.lastTime === undefined || this.lastTime < REAL_TIME_FROM) return;
+    const day = new Date(this.lastTime).toISOString().slice(0, 10);
+    const counts = this.analysis.byDay[day] ?? { calls: 0, errors: 0 };
+    counts[field] += 1;
+    this.analysis.byDay[day] = counts;
   }
 
   private onSubCall(data: Json): void {
@@ -346,8 +479,9 @@ export class SessionParser {
     if (!parent || !name) return;
     // Some logs record a sub-call's result as `resultSummary` text instead of `content` parts.
     const message = (textOf(data.content) || (str(data.resultSummary) ?? '')).replace(/^Error: /, '');
+    const code = isRecord(data.error) ? str(data.error.code) : undefined;
     const list = this.failedSubCalls.get(parent) ?? [];
-    if (list.length < 64) list.push({ name, arguments: data.arguments, message });
+    if (list.length < 64) list.push({ name, arguments: data.arguments, message, code });
     this.failedSubCalls.set(parent, list);
   }
 
@@ -373,11 +507,13 @@ export class SessionParser {
     this.failedSubCalls.delete(callId);
     if (!read.isError) {
       if (call?.raw) this.healedCallIds.add(callId);
+      else if (call) this.checkSuccess(callId, call);
       const tool = call?.name ?? 'unknown';
       this.analysis.successesByTool[tool] = (this.analysis.successesByTool[tool] ?? 0) + 1;
       return;
     }
     this.analysis.errors += 1;
+    this.countDay('errors');
     const hintAt = text.indexOf(HINT_MARK);
     if (hintAt >= 0) this.evidence.hintedErrors += 1;
     const original = (hintAt >= 0 ? text.slice(0, hintAt) : text).replace(/^Error: /, '');
@@ -386,27 +522,107 @@ export class SessionParser {
     const name = call?.raw?.name ?? call?.name ?? 'unknown';
     const args = call?.raw?.argumentsText ?? call?.argumentsText ?? '';
     const result = resultOf(original, code, read.errorName);
-    const replay = call
-      ? replayFailure({ name, arguments: args }, result, this.env, subCalls)
-      : { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined };
+    const category = classifyResult({ name, arguments: args }, result).category;
+    const prediction = call
+      ? this.predict({ name, arguments: args }, result, code, original, category, subCalls)
+      : {
+          replay: { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined },
+          basis: 'none' as const,
+          basisNote: 'no tool/call event for this result in the log',
+        };
+    const canonical = canonicalJson(args) ?? args;
     const failure: FailureRecord = {
+      file: this.analysis.file,
+      line: this.lineNumber,
+      sessionId: this.analysis.sessionId,
       callId,
       tool: name,
       code,
-      category: categoryOf({ name, arguments: args }, result),
+      category,
       model: call?.model ?? this.model,
-      outcome: replay.outcome,
-      ruleId: replay.ruleId,
-      innerTool: replay.innerTool,
-      costTokens: 0,
-      costSource: 'none',
-      at: this.lastTime,
-      identity: `${name}\u0000${args.length > 256 ? fingerprint(args) : args}`,
+      outcome: prediction.replay.outcome,
+      ruleId: prediction.replay.ruleId,
+      innerTool: prediction.replay.innerTool,
+      basis: prediction.basis,
+      basisNote: prediction.basisNote,
+      unrelatedRewrite: prediction.replay.unrelatedRewrite,
+      cost: emptyCost(),
+      at: this.lastTime !== undefined && this.lastTime >= REAL_TIME_FROM ? this.lastTime : undefined,
+      identity: `${name}\u0000${canonical.length > 256 ? fingerprint(canonical) : canonical}`,
       argumentsPreview: previewText(args, PREVIEW_CHARS),
       errorPreview: previewText(original, PREVIEW_CHARS),
     };
     this.analysis.failures.push(failure);
     this.awaitingCost.push(failure);
+  }
+
+  /**
+   * The prediction for one failed call and what it rests on: the tools the log recorded; else, for an error that
+   * is a host decision (policy, sandbox, hook, abort, PTY, subagent, limits), the error class; else the known
+   * schemas of the release that wrote the log. An unknown tool stays unknown without the session's own tool list.
+   */
+  private predict(
+    call: ToolCall,
+    result: ToolResultLike,
+    code: string | undefined,
+    message: string,
+    category: string,
+    subCalls: readonly FailedSubCall[],
+  ): { replay: Replay; basis: ReplayBasis; basisNote: string } {
+    if (this.env)
+      return {
+        replay: replayFailure(call, result, this.env, subCalls),
+        basis: 'recorded-tools',
+        basisNote: 'the tools this session presented (recorded in the log)',
+      };
+    const decision = hostDecisionOf(code, message);
+    const stand = this.releaseEnv();
+    if (decision)
+      return {
+        replay: replayFailure(call, result, stand ?? { tools: [], mode: 'both' }, subCalls),
+        basis: 'error-class',
+        basisNote: `error class: ${decision.label} (a host decision no call repair changes; the log records no tool list)`,
+      };
+    const none = { outcome: 'unknown' as const, ruleId: undefined, innerTool: undefined };
+    if (category === 'unknown-tool' || category === 'code-mode-direct-call' || category === 'inner-unknown-binding')
+      return {
+        replay: none,
+        basis: 'none',
+        basisNote: 'unknown tool: the log records no tool list, and which tools a session presents varies',
+      };
+    if (stand && this.release.schemasLabel)
+      return {
+        replay: replayFailure(call, result, stand, subCalls),
+        basis: 'release-schemas',
+        basisNote: `${this.release.schemasLabel}; the log records no tool list`,
+      };
+    return {
+      replay: none,
+      basis: 'none',
+      basisNote: `the log records no tool list and no tool schemas are known for ${this.release.label}`,
+    };
+  }
+
+  /** A call that succeeded: would the rules rewrite it? (A rewrite of a call that works is a risk, reported.) */
+  private checkSuccess(callId: string, call: PendingCall): void {
+    // Only against the tools the session recorded: a stand-in release schema that would demand a field this
+    // successful call lacked is contradicted by the success itself.
+    const env = this.env;
+    if (!env) return;
+    const ruleId = rewriteOfSuccess({ name: call.name, arguments: call.argumentsText }, env);
+    if (!ruleId) return;
+    this.analysis.changedSuccessCount += 1;
+    if (this.analysis.changedSuccesses.length >= MAX_CHANGED_SUCCESSES) return;
+    this.analysis.changedSuccesses.push({
+      file: this.analysis.file,
+      line: this.lineNumber,
+      sessionId: this.analysis.sessionId,
+      callId,
+      tool: call.name,
+      ruleId,
+      basis: 'recorded-tools',
+      argumentsPreview: previewText(call.argumentsText, PREVIEW_CHARS),
+    });
   }
 
   /** The analysis of everything pushed so far; `receipts` are the plugin's event-log receipts by call id. */
@@ -467,10 +683,6 @@ export class SessionParser {
       : undefined;
     return { ...this.analysis, plugin };
   }
-}
-
-function categoryOf(call: { name: string; arguments: unknown }, result: ReturnType<typeof resultOf>): string {
-  return classifyResult(call, result).category;
 }
 
 /** Index of the first receipt at or after `at` in a list sorted by time. */

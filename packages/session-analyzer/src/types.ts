@@ -1,18 +1,17 @@
-import type { StatsPayload } from '@dsh-tool-normalizer/telemetry-store/query';
-
 /**
  * The analyzer's data model: what one session log yields (`SessionAnalysis`), what a replay of a failed call
- * through core-rules says (`CounterfactualOutcome`), and the aggregated report every output format renders
- * (`AnalysisReport`). Everything here is plain JSON so `--json` prints it as is.
+ * through core-rules predicts (`CounterfactualOutcome`), and the aggregated report every output format renders
+ * (`AnalysisReport`). Everything here is plain JSON so `--json` prints it as is. Predictions and measurements are
+ * kept apart by name: nothing in a report is called "healed" or "saved" as if it had happened.
  */
 
 /**
- * What the current rules would have done with a failed call:
- * - `healed`: repaired before dispatch (`normalizeCall` changes it), so the host would have run the repair;
+ * What the current rules would do with a failed call (a prediction, per failure):
+ * - `healed`: a repair before dispatch that addresses the recorded error (see `replayFailure`'s cause check);
  * - `recovered`: a safe recovery after the error (`planRecovery` answers with a retried call's result);
  * - `hint`: the error stays, with one added hint sentence (including a refresh that keeps the original error);
- * - `nothing`: no rule applies;
- * - `unknown`: the log does not record the tools the model was shown, so no honest replay is possible.
+ * - `nothing`: no rule addresses this error;
+ * - `unknown`: the log lacks what an honest replay needs (see `FailureRecord.basis`).
  */
 export type CounterfactualOutcome = 'healed' | 'recovered' | 'hint' | 'nothing' | 'unknown';
 
@@ -24,8 +23,35 @@ export const COUNTERFACTUAL_OUTCOMES: readonly CounterfactualOutcome[] = [
   'unknown',
 ];
 
-/** One tool call that came back as an error, with its replay and its cost. */
+/**
+ * What a failure's prediction rests on: the tools the log recorded; the known tool schemas of the release that
+ * wrote the log (it recorded none); the error class alone (a host decision no repair changes); or nothing (unknown).
+ */
+export type ReplayBasis = 'recorded-tools' | 'release-schemas' | 'error-class' | 'none';
+
+/**
+ * The context the model re-read on its next request after a failure, split the way providers bill it.
+ * `source`: `measured` from the provider usage DSH recorded; `mock` from a DSH test mock's usage (not money, kept
+ * out of the measured totals); `estimated` where no usage was recorded (4 characters per token); `new-user-turn`
+ * when the next request answered a new user message (not charged to the failure); `none` when the session ended.
+ */
+export interface FailureCost {
+  source: 'measured' | 'mock' | 'estimated' | 'new-user-turn' | 'none';
+  uncachedInput: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** Tokens of an estimate (source `estimated`). */
+  estimated: number;
+  /** An estimate that could not include the system prompt or tool schemas (the log replaced them by placeholders). */
+  lowerBound: boolean;
+}
+
+/** One tool call that came back as an error, with its predicted outcome, its cost and where it is in the log. */
 export interface FailureRecord {
+  /** The log file (as given to the analyzer) and the 1-based line of the `tool/result`. */
+  file: string;
+  line: number;
+  sessionId: string;
   callId: string;
   tool: string;
   /** The host's error code (`error.code` in the log), or undefined for the host's plain `Error`s. */
@@ -34,21 +60,35 @@ export interface FailureRecord {
   category: string;
   model: string | undefined;
   outcome: CounterfactualOutcome;
-  /** The rule that would have acted (a catalogue id), when one would. */
+  /** The rule that would act (a catalogue id), when one would. */
   ruleId: string | undefined;
   /** For a failed run_code program: the inner sub-call whose failure was replayed. */
   innerTool: string | undefined;
-  /** Tokens the model re-read on its next request, shared among the failures of the same step. */
-  costTokens: number;
-  /** `measured`: from the usage DSH recorded; `estimated`: no usage recorded, approximated; `none`: no next request. */
-  costSource: 'measured' | 'estimated' | 'none';
-  /** A key for counting identical failed calls (tool + exact arguments text); not redacted: never shown. */
+  basis: ReplayBasis;
+  /** The basis in words, e.g. which release's schemas, which error class, or why the outcome is unknown. */
+  basisNote: string;
+  /** A rule that would rewrite this call although the rewrite does not address the recorded error (not a heal). */
+  unrelatedRewrite: string | undefined;
+  cost: FailureCost;
+  /** Key for grouping repeated failed calls: tool + arguments with object keys sorted; not redacted: never shown. */
   identity: string;
-  /** Epoch ms of the result, when the log records times. */
+  /** Epoch ms of the result, when the log records real times. */
   at: number | undefined;
   /** Redacted, bounded previews for display. */
   argumentsPreview: string;
   errorPreview: string;
+}
+
+/** A call that succeeded but that the current rules would rewrite before dispatch (a risk, reported apart). */
+export interface ChangedSuccess {
+  file: string;
+  line: number;
+  sessionId: string;
+  callId: string;
+  tool: string;
+  ruleId: string;
+  basis: ReplayBasis;
+  argumentsPreview: string;
 }
 
 /** What the plugin (already installed when the session ran) left in the log. */
@@ -69,6 +109,9 @@ export interface SessionAnalysis {
   file: string;
   sessionId: string;
   cwd: string | undefined;
+  /** The header's format `version` and the release it points to (see `releaseOfFormat`). */
+  format: number | undefined;
+  release: string;
   mode: 'native' | 'code' | 'both' | 'unknown';
   /** False when the log records no tool list (normalized fixtures write `{{tools}}`). */
   toolsRecorded: boolean;
@@ -79,10 +122,15 @@ export interface SessionAnalysis {
   /** Successful results per tool name (the name that ran). */
   successesByTool: Record<string, number>;
   errors: number;
-  /** Inner Code-Mode sub-calls (`tool/code-dispatch`) and how many failed. */
+  /** Inner Code-Mode sub-calls (`tool/code-dispatch` or `tool/ptc-dispatch`) and how many failed. */
   subCalls: number;
   subCallErrors: number;
   failures: FailureRecord[];
+  /** Successful calls the rules would rewrite (at most 200 per session are kept; `changedSuccessCount` counts all). */
+  changedSuccesses: ChangedSuccess[];
+  changedSuccessCount: number;
+  /** Tool calls and errors per UTC day (`YYYY-MM-DD`), for logs that record real times. */
+  byDay: Record<string, { calls: number; errors: number }>;
   /** Set when the plugin left evidence in this session. */
   plugin: PluginEvidence | undefined;
 }
@@ -92,17 +140,71 @@ export interface CountRow {
   count: number;
 }
 
-export interface CostRow {
+/** Tokens by how they are billed. */
+export interface TokenSplit {
+  uncachedInput: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+export interface CostRow extends TokenSplit {
   category: string;
   failures: number;
-  tokens: number;
-  measuredTokens: number;
+  /** Failures whose figure is an estimate, and its tokens (not in `total`). */
+  estimatedFailures: number;
   estimatedTokens: number;
+  /** Failures whose only usage is a test mock's (not in `total`). */
+  mockFailures: number;
+}
+
+/** A failure as the report lists it: enough to find it in the log (file, session id, line). */
+export interface FailureRow {
+  file: string;
+  line: number;
+  sessionId: string;
+  tool: string;
+  code: string;
+  category: string;
+  outcome: CounterfactualOutcome;
+  ruleId: string | undefined;
+  basis: ReplayBasis;
+  basisNote: string;
+  costSource: FailureCost['source'];
+  costTokens: number;
+  argumentsPreview: string;
+  errorPreview: string;
+}
+
+/** Failed calls with the same tool and the same arguments (object key order ignored). */
+export interface RepeatedFailureGroup {
+  tool: string;
+  argumentsPreview: string;
+  count: number;
+  sessions: number;
+  /** Every distinct error of the group (at most 10 kept), most frequent first. */
+  errors: { errorPreview: string; code: string; count: number }[];
+  /** Where the group's first failure is. */
+  first: { file: string; line: number; sessionId: string };
+}
+
+/** The predicted outcomes, named as predictions (never the live plugin's measured counters). */
+export interface PredictedOutcomes {
+  /** Errors a repair before dispatch would prevent (the repair addresses the recorded error). */
+  wouldHeal: number;
+  /** Errors a recovery after the error would answer with a retried call's result. */
+  wouldRecover: number;
+  /** Errors that would stay, with a hint added. */
+  hintOnly: number;
+  /** Errors no rule addresses. */
+  noRuleApplies: number;
+  /** Errors the log lacks the facts to predict. */
+  notReplayable: number;
 }
 
 export interface AnalysisReport {
-  /** 1: the report's format version. */
-  v: 1;
+  /** 2: the report's format version (1 carried a live-dashboard stats payload; gone). */
+  v: 2;
   generatedAt: number;
   sessionsDir: string | undefined;
   /** True when Ctrl-C stopped the run: the report covers the files analysed so far. */
@@ -110,6 +212,23 @@ export interface AnalysisReport {
   filesSeen: number;
   filesAnalysed: number;
   skipped: { file: string; reason: string }[];
+  /** What was found, first: the errors, their cost, how many the rules would settle, how many stay unknown and why. */
+  findings: {
+    sessions: number;
+    toolCalls: number;
+    errors: number;
+    errorRate: number | null;
+    /** Tokens re-read after failures, from recorded provider usage (mock and estimated figures are not in it). */
+    measuredCost: TokenSplit;
+    predicted: PredictedOutcomes;
+    /** Share of the errors whose prediction is unknown, and why. */
+    unknownShare: number | null;
+    unknownReasons: CountRow[];
+    /** (errors − wouldHeal − wouldRecover) / tool calls: a prediction, not a measurement. */
+    predictedErrorRate: number | null;
+    /** Successful calls the rules would rewrite. */
+    changedSuccesses: number;
+  };
   census: {
     sessions: number;
     toolCalls: number;
@@ -125,11 +244,16 @@ export interface AnalysisReport {
     byCategory: CountRow[];
     byTool: CountRow[];
     byModel: CountRow[];
-    repeatedFailures: { tool: string; argumentsPreview: string; errorPreview: string; count: number }[];
+    /** Sessions by the release their log format points to. */
+    byRelease: CountRow[];
+    /** Calls and errors per UTC day (logs with real times only). */
+    byDay: { day: string; calls: number; errors: number }[];
+    repeatedFailures: RepeatedFailureGroup[];
   };
-  counterfactual: {
-    /** Failures by outcome. */
-    outcomes: Record<CounterfactualOutcome, number>;
+  prediction: {
+    outcomes: PredictedOutcomes;
+    /** Failures by what their prediction rests on. */
+    byBasis: CountRow[];
     byCategory: {
       category: string;
       healed: number;
@@ -139,18 +263,30 @@ export interface AnalysisReport {
       unknown: number;
     }[];
     byRule: CountRow[];
-    /** (errors − healed − recovered) / tool calls: the rate the model would have seen with the current rules. */
-    wouldBeErrorRate: number | null;
+    unknownReasons: CountRow[];
+    /** Failures the rules would rewrite without addressing their error (not counted as heals), by rule. */
+    unrelatedRewrites: CountRow[];
+    changedSuccesses: { count: number; byRule: CountRow[]; examples: ChangedSuccess[] };
+    predictedErrorRate: number | null;
   };
   cost: {
-    tokens: number;
-    measuredTokens: number;
-    estimatedTokens: number;
-    failuresWithoutNextRequest: number;
-    /** Tokens re-read after failures the rules would have healed or recovered. */
-    avoidableTokens: number;
+    /** From recorded provider usage. */
+    measured: TokenSplit & { failures: number };
+    /** From DSH test mocks' usage: listed, never summed into the measured cost. */
+    mock: { failures: number; tokens: number };
+    /** No usage recorded: 4 characters per token; `lowerBound` of them miss the system prompt or tool schemas. */
+    estimated: { failures: number; tokens: number; lowerBound: number };
+    /** The next request answered a new user message: not charged to the failure. */
+    newUserTurn: number;
+    /** The session ended after the failure: no next request. */
+    noNextRequest: number;
+    /** Measured tokens after failures the rules would heal or recover (a prediction of what would not be re-read). */
+    afterPredictedFixes: TokenSplit;
     byCategory: CostRow[];
   };
+  /** Every failure with its place in the log (at most 5,000 rows; `failuresListed` < errors says more exist). */
+  failures: FailureRow[];
+  failuresListed: number;
   plugin: {
     sessions: number;
     toolCalls: number;
@@ -162,10 +298,4 @@ export interface AnalysisReport {
     errorRateWith: number | null;
     errorRateWithout: number | null;
   };
-  /**
-   * The same analysis as a `<tn-dashboard>` stats payload: every tool call counted once; a failure the rules would
-   * heal or recover counts as `healed-success` (a prediction), any other failure as `passthrough-failed`.
-   * `tokensSaved` is the context re-read after those failures.
-   */
-  stats: StatsPayload;
 }
