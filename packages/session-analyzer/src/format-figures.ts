@@ -17,6 +17,15 @@ export const OUTCOME_LABELS: Record<CounterfactualOutcome, string> = {
   unknown: 'unknown (the log lacks the facts)',
 };
 
+/** The same outcomes in a few words, for chart labels. */
+export const OUTCOME_SHORT_LABELS: Record<CounterfactualOutcome, string> = {
+  healed: 'would heal',
+  recovered: 'would recover',
+  hint: 'hint only',
+  nothing: 'no rule applies',
+  unknown: 'unknown',
+};
+
 export const BASIS_LABELS: Record<ReplayBasis, string> = {
   'recorded-tools': 'tools recorded in the log',
   'release-schemas': "the release's known tool schemas",

@@ -6,8 +6,15 @@
  * calls, cost, census, skipped files. Predictions are worded as predictions; nothing borrows the live plugin's
  * dashboard cards or words. All log-derived text is escaped here and was redacted before. Works at 420 px.
  */
-import { costTokens } from './census.js';
-import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent } from './format-figures.js';
+import {
+  BASIS_LABELS,
+  censusRows,
+  findingsLines,
+  int,
+  OUTCOME_LABELS,
+  OUTCOME_SHORT_LABELS,
+  percent,
+} from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -58,14 +65,14 @@ const PALETTE = ['#2f6fdf', '#1f9d6b', '#c98a12', '#8a8f98', '#c0392b', '#7b4fc9
 function barChart(title: string, bars: Bar[], unit: string): string {
   const width = 400;
   const rowHeight = 22;
-  const labelWidth = 150;
+  const labelWidth = 170;
   const max = Math.max(1, ...bars.map((bar) => bar.value));
   const height = bars.length * rowHeight + 4;
   const body = bars
     .map((bar, index) => {
       const y = index * rowHeight + 2;
       const length = Math.round(((width - labelWidth - 70) * bar.value) / max);
-      return `<text x="0" y="${y + 14}" class="label">${escapeHtml(bar.label.slice(0, 26))}</text>
+      return `<text x="0" y="${y + 14}" class="label">${escapeHtml(bar.label.length > 28 ? `${bar.label.slice(0, 27)}…` : bar.label)}</text>
 <rect x="${labelWidth}" y="${y + 3}" width="${Math.max(length, bar.value > 0 ? 2 : 0)}" height="14" fill="${bar.color}"><title>${escapeHtml(`${bar.label}: ${int(bar.value)} ${unit}`)}</title></rect>
 <text x="${labelWidth + length + 6}" y="${y + 14}" class="value">${escapeHtml(int(bar.value))}</text>`;
     })
@@ -158,7 +165,7 @@ export function renderHtml(report: AnalysisReport): string {
     barChart(
       'Predicted outcome of each failure (a replay, not a measurement)',
       COUNTERFACTUAL_OUTCOMES.map((outcome, index) => ({
-        label: OUTCOME_LABELS[outcome],
+        label: OUTCOME_SHORT_LABELS[outcome],
         value: outcomeCounts[outcome],
         color: PALETTE[index] as string,
       })),

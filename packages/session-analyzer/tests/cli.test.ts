@@ -1,8 +1,10 @@
 /**
- * The command as users run it (`runAnalyzeCli`, what `dsh-tool-normalizer analyze` dispatches to): tables by
- * default, `--json`, `--html` (a self-contained page with the built `<tn-dashboard>` bundle and the stats payload
- * inline), a progress bar only on a terminal, Ctrl-C reporting what was analysed so far, and clear usage errors.
+ * The command as users run it (`runAnalyzeCli`, what `dsh-tool-normalizer analyze` dispatches to): findings first
+ * then tables by default, `--json` (report v2, predictions under their own names), `--html` (the analyzer's own
+ * self-contained page), a progress bar only on a terminal, Ctrl-C reporting what was analysed so far, and clear
+ * errors before the run: a bad `--html` path, `--html=`, an empty folder. The built bin prints no ExperimentalWarning.
  */
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,54 +44,83 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('prints the census, counterfactual and cost tables, with no progress bar when stderr is not a terminal', async () => {
+  it('opens with what was found, then the census, prediction and cost tables; no progress bar when piped', async () => {
     const run = io();
     expect(await runAnalyzeCli([dir], run.value)).toBe(0);
-    expect(run.stdout()).toMatch(/^DSH session analysis of /);
+    const text = run.stdout();
+    expect(text).toMatch(/^DSH session analysis of .*\n\nWhat was found\n/);
     for (const heading of [
-      'Census',
+      'Census (measured from the logs)',
       'Errors by host code',
-      'Counterfactual: every failed call',
+      'Prediction: every failed call replayed',
       'Cost: context the model re-read',
     ])
-      expect(run.stdout()).toContain(heading);
-    expect(run.stdout()).toMatch(new RegExp(`sessions\\s+${files.length}\\n`));
+      expect(text).toContain(heading);
+    expect(text.indexOf('What was found')).toBeLessThan(text.indexOf('Census'));
+    expect(text).toMatch(/Predicted with the current rules \(a replay of each failure, not a measurement\)/);
+    expect(text).toMatch(new RegExp(`sessions\\s+${files.length}\\n`));
     expect(run.stderr()).toBe('');
   });
 
-  it('--json prints the report; its stats payload counts every answered call once', async () => {
+  it('--json prints report v2: findings first, predictions under their own names, no live stats payload', async () => {
     const run = io();
     expect(await runAnalyzeCli([dir, '--json'], run.value)).toBe(0);
     const report = JSON.parse(run.stdout()) as AnalysisReport;
-    expect(report.v).toBe(1);
+    expect(report.v).toBe(2);
+    expect(Object.keys(report).indexOf('findings')).toBeLessThan(Object.keys(report).indexOf('census'));
     expect(report.census.sessions).toBe(files.length);
     expect(report.census.errors).toBeGreaterThan(0);
-    const { totals } = report.stats;
-    expect(totals.passThroughFailed + totals.healedSuccess).toBe(report.census.errors);
-    expect(totals.healedSuccess).toBe(report.counterfactual.outcomes.healed + report.counterfactual.outcomes.recovered);
+    expect(report).not.toHaveProperty('stats');
+    expect(run.stdout()).not.toMatch(/healedSuccess|tokensSaved|passThroughFailed/);
+    const { predicted } = report.findings;
+    expect(
+      predicted.wouldHeal +
+        predicted.wouldRecover +
+        predicted.hintOnly +
+        predicted.noRuleApplies +
+        predicted.notReplayable,
+    ).toBe(report.census.errors);
   });
 
-  it('--html writes one self-contained page that hands the stats payload to <tn-dashboard>', async () => {
+  it('--html writes one self-contained page of its own markup: no script, no dashboard element, private file', async () => {
     const file = path.join(dir, '..', `${path.basename(dir)}-report.html`);
     const run = io();
     expect(await runAnalyzeCli([dir, '--html', file], run.value)).toBe(0);
     const html = fs.readFileSync(file, 'utf8');
+    expect(fs.statSync(file).mode & 0o077).toBe(0);
     fs.rmSync(file);
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).toContain('<tn-dashboard id="dashboard"');
-    expect(html).toContain("customElements.whenDefined('tn-dashboard')");
-    expect(html).not.toMatch(/<script[^>]+src=/);
-    const bundle = fs.readFileSync(
-      path.resolve(import.meta.dirname, '../../dashboard-lit/dist/tn-dashboard.js'),
-      'utf8',
-    );
-    expect(html.length).toBeGreaterThan(bundle.length);
-    const json = /<script type="application\/json" id="analysis-stats">(.*?)<\/script>/s.exec(html)?.[1] as string;
-    const payload = JSON.parse(json);
-    expect(payload.v).toBe(1);
-    expect(payload.rules.length).toBeGreaterThan(5);
-    // only the closing tags the page itself writes: log text cannot close a script element
-    expect(html.match(/<\/script>/g)?.length).toBe(3);
+    expect(html).not.toMatch(/<script|tn-dashboard|plugin-api|Calls intercepted|Healing success rate|Tokens saved/i);
+    expect(html).not.toMatch(/\b(src|href)="https?:/);
+    expect(html.indexOf('What was found')).toBeLessThan(html.indexOf('<svg'));
+    expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('checks the --html path before the run, and refuses --html= and a folder without logs', async () => {
+    const bad = io();
+    expect(await runAnalyzeCli([dir, '--html', path.join(dir, 'no-such-folder', 'r.html')], bad.value)).toBe(2);
+    expect(bad.stderr()).toMatch(/^analyze: --html .*: the folder .*no-such-folder does not exist\n$/);
+    expect(bad.stdout()).toBe('');
+    const folder = io();
+    expect(await runAnalyzeCli([dir, `--html=${dir}`], folder.value)).toBe(2);
+    expect(folder.stderr()).toMatch(/is a folder/);
+    const empty = io();
+    expect(await runAnalyzeCli([dir, '--html='], empty.value)).toBe(2);
+    expect(empty.stderr()).toContain('--html= needs a file name');
+    const emptyDir = tempDir('empty');
+    const none = io();
+    expect(await runAnalyzeCli([emptyDir], none.value)).toBe(1);
+    expect(none.stderr()).toMatch(/no session logs .* under .*; DSH keeps them in \$DSH_HOME\/sessions/);
+    fs.rmSync(emptyDir, { recursive: true, force: true });
+  });
+
+  it('the built bin drops only ExperimentalWarning from stderr', () => {
+    const bin = path.resolve(import.meta.dirname, '../dist/bin.js');
+    const script = `process.argv.splice(1, process.argv.length, 'bin', '--help'); await import(${JSON.stringify(bin)}); process.emitWarning('zstd is experimental', 'ExperimentalWarning'); process.emitWarning('kept', 'UserWarning');`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stdout).toContain('usage: dsh-tool-normalizer analyze');
+    expect(child.stderr).not.toContain('ExperimentalWarning');
+    expect(child.stderr).toContain('UserWarning: kept');
   });
 
   it('draws a progress bar on a terminal, and Ctrl-C prints what was analysed so far', async () => {
