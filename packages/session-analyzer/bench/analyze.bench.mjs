@@ -30,14 +30,14 @@ if (process.argv[2] === '--analyze') {
   const wallMs = performance.now() - start;
   clearInterval(sampler);
   sample();
-  const { census, counterfactual, cost, filesAnalysed, skipped } = report;
+  const { census, prediction, cost, filesAnalysed, skipped } = report;
   const summary = {
     filesAnalysed,
     skipped: skipped.length,
     toolCalls: census.toolCalls,
     errors: census.errors,
-    outcomes: counterfactual.outcomes,
-    costTokens: cost.tokens,
+    outcomes: prediction.outcomes,
+    costTokens: cost.measured.total,
   };
   process.stdout.write(
     JSON.stringify({ wallMs, peakRss, peakHeap, maxRss: process.resourceUsage().maxRSS * 1024, summary }),
@@ -283,5 +283,5 @@ if (process.argv[2] === '--analyze') {
   console.log(
     `analysing process: peak RSS ${mb(peakRss)} MB, peak JS heap ${mb(peakHeap)} MB (sampled every 20 ms), kernel high-water mark ${mb(maxRss)} MB`,
   );
-  console.log(`counterfactual: ${JSON.stringify(report.outcomes)}; cost ${report.costTokens} tokens`);
+  console.log(`predicted: ${JSON.stringify(report.outcomes)}; measured cost ${report.costTokens} tokens`);
 }

@@ -8,6 +8,12 @@ import type { AnalysisReport, CounterfactualOutcome, ReplayBasis } from './types
 export const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 export const int = (value: number): string => value.toLocaleString('en-US');
 
+/** A log's path as shown: relative to the analysed folder when it lies inside it. */
+export function shownFile(report: AnalysisReport, file: string): string {
+  const dir = report.sessionsDir;
+  return dir && file.startsWith(`${dir}/`) ? file.slice(dir.length + 1) : file;
+}
+
 /** Outcome labels: predictions, never the live plugin's words. */
 export const OUTCOME_LABELS: Record<CounterfactualOutcome, string> = {
   healed: 'would be healed before dispatch',

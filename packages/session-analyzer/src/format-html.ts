@@ -14,6 +14,7 @@ import {
   OUTCOME_LABELS,
   OUTCOME_SHORT_LABELS,
   percent,
+  shownFile,
 } from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
@@ -149,8 +150,7 @@ function section(title: string, body: string, open = false): string {
 export function renderHtml(report: AnalysisReport): string {
   const { census, prediction, cost, plugin } = report;
   const outcomes = prediction.outcomes;
-  const shown = (file: string) =>
-    report.sessionsDir && file.startsWith(`${report.sessionsDir}/`) ? file.slice(report.sessionsDir.length + 1) : file;
+  const shown = (file: string) => shownFile(report, file);
   const outcomeCounts = {
     healed: outcomes.wouldHeal,
     recovered: outcomes.wouldRecover,

@@ -2,7 +2,7 @@
  * The terminal rendering of a report: what was found first, then plain aligned tables, no colours, so it reads the
  * same in a terminal, a pipe or a CI log. Every text that came from a log is already redacted and bounded.
  */
-import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent } from './format-figures.js';
+import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent, shownFile } from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
@@ -90,7 +90,12 @@ export function formatReport(report: AnalysisReport): string {
         ['rule', 'tool', 'where', 'arguments'],
         prediction.changedSuccesses.examples
           .slice(0, 10)
-          .map((row) => [row.ruleId, row.tool, `${row.file}:${row.line}`, oneLine(row.argumentsPreview).slice(0, 50)]),
+          .map((row) => [
+            row.ruleId,
+            row.tool,
+            `${shownFile(report, row.file)}:${row.line}`,
+            oneLine(row.argumentsPreview).slice(0, 50),
+          ]),
       ),
     );
   }
@@ -147,7 +152,7 @@ export function formatReport(report: AnalysisReport): string {
         report.failures
           .slice(0, FAILURES_SHOWN)
           .map((row) => [
-            `${row.file}:${row.line}`,
+            `${shownFile(report, row.file)}:${row.line}`,
             row.tool,
             row.code,
             row.outcome,
