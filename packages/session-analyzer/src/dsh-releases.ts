@@ -121,13 +121,17 @@ export const HOST_DECISION_CLASSES: readonly HostDecisionClass[] = [
   },
 ];
 
+/** Host decision texts are one short sentence: only the head of a (possibly huge) error text is matched. */
+const DECISION_TEXT_CHARS = 2048;
+
 /** The host-decision class of a failure, from its code first, else its message; undefined when none matches. */
 export function hostDecisionOf(code: string | undefined, message: string): HostDecisionClass | undefined {
   if (code) {
     const byCode = HOST_DECISION_CLASSES.find((entry) => entry.codes.includes(code));
     if (byCode) return byCode;
   }
-  return HOST_DECISION_CLASSES.find((entry) => entry.messages.some((pattern) => pattern.test(message)));
+  const head = message.slice(0, DECISION_TEXT_CHARS);
+  return HOST_DECISION_CLASSES.find((entry) => entry.messages.some((pattern) => pattern.test(head)));
 }
 
 /** Model names of DSH's own test mocks (the shared real-log set names `smoke-model`, `cli-mock` and `fixture`). */

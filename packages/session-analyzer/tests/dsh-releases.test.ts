@@ -70,6 +70,13 @@ describe('DSH releases', () => {
     expect(hostDecisionOf(code, message)?.id).toBe(id);
   });
 
+  it('matches only the head of a huge error text (30 MB finishes well under 2 s)', () => {
+    const start = performance.now();
+    expect(hostDecisionOf(undefined, 'blocked by '.repeat(3_000_000))).toBeUndefined();
+    expect(hostDecisionOf(undefined, `unknown PTY session p1${' '.repeat(30_000_000)}`)?.id).toBe('pty');
+    expect(performance.now() - start).toBeLessThan(2_000);
+  });
+
   it.each([
     ['deepseek-v4-flash', { inputTokens: 10, outputTokens: 5 }, true],
     ['deepseek-v4-flash', { inputTokens: 3, outputTokens: 3 }, true],
