@@ -123,8 +123,8 @@ describe.skipIf(!status.available || !hasZstd)('session analyzer vs the real plu
         expect(plain.toolsRecorded).toBe(true);
         for (const failure of plain.failures) {
           expect(failure.outcome).not.toBe('unknown');
-          expect(failure.costSource, failure.callId).toBe('measured');
-          expect(failure.costTokens).toBeGreaterThan(1000);
+          expect(failure.cost.source, failure.callId).toBe('measured');
+          expect(failure.cost.uncachedInput + failure.cost.cacheRead + failure.cost.cacheWrite).toBeGreaterThan(1000);
         }
       });
 
