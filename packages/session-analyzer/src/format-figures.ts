@@ -60,7 +60,7 @@ export function findingsLines(report: AnalysisReport): string[] {
   const share = (count: number) => percent(findings.errors > 0 ? count / findings.errors : null);
   const measured = findings.measuredCost;
   const lines = [
-    `${int(findings.errors)} of ${int(findings.toolCalls)} tool calls failed (${percent(findings.errorRate)}, measured) in ${int(findings.sessions)} sessions.`,
+    `${int(findings.errors)} of ${int(findings.toolCalls)} tool calls failed (${percent(findings.errorRate)}, measured), in ${int(report.census.sessionsWithErrors)} of ${int(findings.sessions)} sessions.`,
     `Cost: the model re-read ${int(measured.total)} tokens on the request after those failures (recorded usage of ${int(cost.measured.failures)} failures): ${int(measured.uncachedInput)} uncached input, ${int(measured.cacheRead)} cache read (billed lower), ${int(measured.cacheWrite)} cache write.`,
   ];
   const apart: string[] = [];
