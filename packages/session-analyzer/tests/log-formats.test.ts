@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionAnalysis } from '../src/index.js';
-import { analyzeFile } from '../src/node.js';
+import { analyzeFile, findSessionFiles } from '../src/node.js';
 import { LOG_FORMAT_FIXTURES, withSubCallEvent } from './fixtures/log-formats.js';
 import { compress, hasZstd, tempDir } from './support.js';
 
@@ -75,6 +75,21 @@ describe.skipIf(!hasZstd)('session log formats', () => {
       expect(sum('cacheRead')).toBe(5100);
       expect(Object.keys(session.byDay)).toEqual(['2026-10-12']);
     });
+  });
+
+  it("finds 0.1.5's session.v3.jsonl.zstd next to rc.8's session.jsonl.zstd", () => {
+    const root = path.join(dir, 'discovery');
+    for (const [folder, name] of [
+      ['a', 'session.jsonl.zstd'],
+      ['b', 'session.v3.jsonl.zstd'],
+    ] as const) {
+      fs.mkdirSync(path.join(root, folder), { recursive: true });
+      fs.writeFileSync(path.join(root, folder, name), compress('{}\n'));
+    }
+    expect(findSessionFiles(root).map((file) => path.relative(root, file))).toEqual([
+      path.join('a', 'session.jsonl.zstd'),
+      path.join('b', 'session.v3.jsonl.zstd'),
+    ]);
   });
 
   it('a new message from the user is a new turn: the failures before it are not charged its request', async () => {
