@@ -157,6 +157,7 @@ export async function runAnalyzeCli(
     if (options.html) {
       // The page holds (redacted) arguments and errors of the user's sessions: private to the user.
       fs.writeFileSync(options.html, renderHtml(report), { mode: 0o600 });
+      fs.chmodSync(options.html, 0o600); // an existing file keeps its mode on write: make it private too
       io.stderr.write(`analyze: wrote ${path.resolve(options.html)}\n`);
     }
     return report.interrupted ? 130 : 0;

@@ -84,6 +84,7 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
 
   it('--html writes one self-contained page of its own markup: no script, no dashboard element, private file', async () => {
     const file = path.join(dir, '..', `${path.basename(dir)}-report.html`);
+    fs.writeFileSync(file, 'an older report', { mode: 0o644 });
     const run = io();
     expect(await runAnalyzeCli([dir, '--html', file], run.value)).toBe(0);
     const html = fs.readFileSync(file, 'utf8');
