@@ -166,7 +166,32 @@ export async function runAnalyzeCli(
   }
 }
 
+let warningsFiltered = false;
+
+/**
+ * Node releases that mark built-in zstd as experimental print an ExperimentalWarning on its first use: the command's
+ * stderr carries its own messages only, so that one warning type is dropped; every other warning still prints. Called
+ * by the command entries (the bin and `run`), never by the library functions.
+ */
+export function dropExperimentalWarnings(): void {
+  if (warningsFiltered) return;
+  warningsFiltered = true;
+  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const option = rest[0];
+    const type =
+      warning instanceof Error
+        ? warning.name
+        : typeof option === 'string'
+          ? option
+          : (option as { type?: string } | undefined)?.type;
+    if (type === 'ExperimentalWarning') return;
+    emitWarning(warning, ...rest);
+  }) as typeof process.emitWarning;
+}
+
 /** The subcommand contract of the `dsh-tool-normalizer` dispatcher: `run(args)` resolves to the exit code. */
 export function run(args: string[]): Promise<number> {
+  dropExperimentalWarnings();
   return runAnalyzeCli(args);
 }

@@ -115,9 +115,17 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     fs.rmSync(emptyDir, { recursive: true, force: true });
   });
 
-  it('the built bin drops only ExperimentalWarning from stderr', () => {
-    const bin = path.resolve(import.meta.dirname, '../dist/bin.js');
-    const script = `process.argv.splice(1, process.argv.length, 'bin', '--help'); await import(${JSON.stringify(bin)}); process.emitWarning('zstd is experimental', 'ExperimentalWarning'); process.emitWarning('kept', 'UserWarning');`;
+  it.each([
+    [
+      'the built bin',
+      `process.argv.splice(1, process.argv.length, 'bin', '--help'); await import(${JSON.stringify(path.resolve(import.meta.dirname, '../dist/bin.js'))});`,
+    ],
+    [
+      'the dispatcher entry run()',
+      `const { run } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../dist/cli.js'))}); await run(['--help']);`,
+    ],
+  ])('%s drops only ExperimentalWarning from stderr', (_name, start) => {
+    const script = `${start} process.emitWarning('zstd is experimental', 'ExperimentalWarning'); process.emitWarning('kept', 'UserWarning');`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(child.stdout).toContain('usage: dsh-tool-normalizer analyze');
     expect(child.stderr).not.toContain('ExperimentalWarning');
