@@ -178,6 +178,7 @@ export class ReportBuilder {
         file: failure.file,
         line: failure.line,
         sessionId: failure.sessionId,
+        callId: failure.callId,
         tool: failure.tool,
         code: failure.code ?? NO_CODE,
         category: failure.category,

@@ -163,6 +163,7 @@ export interface FailureRow {
   file: string;
   line: number;
   sessionId: string;
+  callId: string;
   tool: string;
   code: string;
   category: string;
