@@ -75,6 +75,11 @@ export interface ScriptedModelOptions {
   maxRequests?: number;
   /** Text of the session-title reply. */
   title?: string;
+  /**
+   * Awaited before the first agent request is answered (the request has arrived, so the agent exists). A test uses
+   * it to make something happen between an agent's creation and its first tool call, e.g. a metrics scrape.
+   */
+  beforeFirstReply?: () => Promise<void>;
 }
 
 const CLOSING_TEXT = 'The scripted session is complete.';
@@ -135,14 +140,21 @@ export async function startScriptedModel(
       requests.push(record);
       if (!isAgent) return streamText(res, options.title ?? 'Scripted session', estimatedTokens);
       agentRequests++;
-      const step = nextStep(body);
-      if (!step) return streamText(res, CLOSING_TEXT, estimatedTokens);
-      if ('text' in step) {
-        record.answeredWith = 'text';
-        return streamText(res, step.text, estimatedTokens);
+      const answer = () => {
+        const step = nextStep(body);
+        if (!step) return streamText(res, CLOSING_TEXT, estimatedTokens);
+        if ('text' in step) {
+          record.answeredWith = 'text';
+          return streamText(res, step.text, estimatedTokens);
+        }
+        record.answeredWith = step.toolCalls.map((c) => c.id).join(',');
+        return streamToolCalls(res, step.toolCalls, estimatedTokens);
+      };
+      if (agentRequests === 1 && options.beforeFirstReply) {
+        options.beforeFirstReply().then(answer, answer);
+        return;
       }
-      record.answeredWith = step.toolCalls.map((c) => c.id).join(',');
-      return streamToolCalls(res, step.toolCalls, estimatedTokens);
+      answer();
     });
   });
   server.keepAliveTimeout = 1000;

@@ -16,6 +16,8 @@ export interface StartWebProfileOptions {
   steps?: ScriptStep[];
   /** Bound on model requests (see `startScriptedModel`). */
   maxRequests?: number;
+  /** Awaited before the model answers its first agent request (see `startScriptedModel`). */
+  beforeFirstReply?: () => Promise<void>;
   /** How long to wait for the URL on stdout. */
   bootTimeoutMs?: number;
 }
@@ -42,6 +44,7 @@ export async function startWebProfile(options: StartWebProfileOptions): Promise<
     options.steps ?? [{ text: 'This is the dsh-lab scripted model: it only answers with this text.' }],
     {
       maxRequests: options.maxRequests ?? 50,
+      ...(options.beforeFirstReply ? { beforeFirstReply: options.beforeFirstReply } : {}),
     },
   );
   const child = spawn(

@@ -10,6 +10,8 @@
  *
  * The stats routes read each home's telemetry database, which also holds earlier runs' calls, so they are compared
  * as the change over the session (read before and after); the metrics are per process and start at zero.
+ * Prometheus starts scraping before the sessions run, as in a fleet, and `increase()` over each fresh instance
+ * must equal the true count: every series a call can move is served at 0 before the first call.
  * Skipped with the reason when /usr/bin/prometheus or Chromium is missing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -157,13 +159,30 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
       for (const kind of ['plugin', 'tarball'] as const) {
         const scenarios = SESSIONS[kind].map((id) => nativeScenarios.find((s) => s.id === id)!);
-        const web = await startWebProfile({ kind, steps: scenarioScript(scenarios), maxRequests: 40 });
-        const instance: Instance = { kind, web, before: await totals(web) };
-        instances.push(instance);
-        await runWebSession(instance);
-        instance.after = await totals(web); // the stats route writes queued events first
+        // DSH registers its tools per agent: the plugin serves their series at 0 from the agent's creation. The
+        // model holds its first reply until Prometheus has scraped that, as a 15 s scrape usually does before a
+        // person's first tool call; what happens without such a scrape is in the adapter README.
+        let target = '';
+        const web = await startWebProfile({
+          kind,
+          steps: scenarioScript(scenarios),
+          maxRequests: 40,
+          beforeFirstReply: () =>
+            waitFor(
+              `${kind}: a scrape of the new agent's zero series`,
+              async () => {
+                const seen = await query(`count(tool_normalizer_calls_total{instance="${target}"})`);
+                return Number(seen[0]?.value[1] ?? 0) > 0 ? true : undefined;
+              },
+              60_000,
+            ),
+        });
+        target = new URL(web.url).host;
+        instances.push({ kind, web, before: await totals(web) });
       }
 
+      // Prometheus scrapes the fresh instances before any call, as it would in a fleet: increase() then has the
+      // series' first (zero) samples.
       promDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-prometheus-'));
       const port = await freePort();
       promUrl = `http://127.0.0.1:${port}`;
@@ -198,6 +217,19 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
         async () => ((await fetch(`${promUrl}/-/ready`)).ok ? true : undefined),
         60_000,
       );
+      await waitFor(
+        'a first scrape of both fresh instances',
+        async () => {
+          const seen = await query('count(up{job="dsh-tool-normalizer"} == 1)');
+          return Number(seen[0]?.value[1]) === 2 ? true : undefined;
+        },
+        60_000,
+      );
+
+      for (const instance of instances) {
+        await runWebSession(instance);
+        instance.after = await totals(instance.web); // the stats route writes queued events first
+      }
     });
 
     afterAll(async () => {
@@ -280,6 +312,52 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
       expect(Number(errors[0]?.value[1])).toBe(0);
       const info = await query('count(tool_normalizer_build_info{dsh_version="0.1.0-rc.8"})');
       expect(Number(info[0]?.value[1])).toBe(2);
+    });
+
+    it('increase() over each fresh instance equals its true count: calls, heals by rule, tokens saved', async () => {
+      const delta = (instance: Instance, key: keyof Totals) => instance.after![key] - instance.before[key];
+      for (const instance of instances) {
+        const target = new URL(instance.web.url).host;
+        const stats = (await (await fetch(`${instance.web.url}${STATS}`)).json()) as {
+          totals: Totals & { tokensSaved: number };
+        };
+        // Evaluated at this target's newest scrape, so increase() has nothing to extrapolate at the end; the
+        // series' first samples are 0 (served before any call), so it extrapolates nothing at the start either.
+        const newest = await query(`timestamp(up{instance="${target}"})`);
+        const at = Number(newest[0]!.value[1]);
+        const atQuery = async (promql: string) => {
+          const response = await fetch(
+            `${promUrl}/api/v1/query?query=${encodeURIComponent(promql)}&time=${at.toFixed(3)}`,
+          );
+          const body = (await response.json()) as {
+            data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+          };
+          return body.data.result;
+        };
+        const calls = await atQuery(`sum(increase(tool_normalizer_calls_total{instance="${target}"}[30m]))`);
+        console.log('[fleet-metrics] increase()', instance.kind, calls[0]?.value[1], 'true', delta(instance, 'calls'));
+        expect(Number(calls[0]?.value[1]), `${instance.kind} calls`).toBeCloseTo(delta(instance, 'calls'), 6);
+        const healed = await atQuery(
+          `sum(increase(tool_normalizer_calls_total{instance="${target}",outcome="healed-success"}[30m]))`,
+        );
+        expect(Number(healed[0]?.value[1] ?? 0), `${instance.kind} healed`).toBeCloseTo(
+          delta(instance, 'healedSuccess'),
+          6,
+        );
+        // Heals by rule: every rule that fired shows its full count, and they add up to the rules' raw totals.
+        const rules = await atQuery(
+          `sum by (rule) (increase(tool_normalizer_heals_total{instance="${target}"}[30m])) > 0`,
+        );
+        const raw = await atQuery(`sum by (rule) (tool_normalizer_heals_total{instance="${target}"}) > 0`);
+        const rawByRule = new Map(raw.map((row) => [row.metric.rule, Number(row.value[1])]));
+        expect(rules.length).toBe(rawByRule.size);
+        for (const row of rules)
+          expect(Number(row.value[1]), row.metric.rule).toBeCloseTo(rawByRule.get(row.metric.rule)!, 6);
+        const saved = await atQuery(`sum(increase(tool_normalizer_saved_tokens_total{instance="${target}"}[30m]))`);
+        const savedRaw = await atQuery(`sum(tool_normalizer_saved_tokens_total{instance="${target}"})`);
+        expect(Number(saved[0]?.value[1] ?? 0)).toBeCloseTo(Number(savedRaw[0]?.value[1] ?? 0), 6);
+        expect(stats.totals.calls).toBeGreaterThanOrEqual(delta(instance, 'calls'));
+      }
     });
   },
 );

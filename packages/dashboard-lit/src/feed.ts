@@ -75,6 +75,16 @@ export interface FeedAdditions {
   ruleUsage?: RuleUsage;
   /** The effective configuration (secrets never appear in it: the plugin has no secret options). */
   options?: OptionState[];
+  /** This process's OTLP push health (only when a push is configured): pushes, failures, failure episodes. */
+  otlp?: {
+    pushes: number;
+    failures: number;
+    episodes: number;
+    failing: boolean;
+    lastError?: string;
+    lastFailureAt?: number;
+    lastSuccessAt?: number;
+  };
 }
 
 /** The stats route's body: the store's payload plus the adapter's additions. */

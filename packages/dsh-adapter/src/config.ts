@@ -17,6 +17,8 @@ const OTLP_URL_PATTERN = '^(|https?://[^\\s]+)$';
 /** An HTTP header name (RFC 9110 token) and a value without line breaks, for `otlpHeaders`. */
 const HEADER_NAME_PATTERN = "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$";
 const HEADER_VALUE_PATTERN = '^[^\\r\\n]*$';
+/** A fleet instance name: letters, digits and `_ . : / @ -` (it becomes a label value), or empty for the default. */
+const INSTANCE_NAME_PATTERN = '^[A-Za-z0-9_.:/@-]*$';
 
 export const ConfigSchema = Type.Object(
   {
@@ -106,6 +108,13 @@ export const ConfigSchema = Type.Object(
       default: 60_000,
       minimum: 1000,
       description: 'Milliseconds between OTLP pushes (one more push when the plugin stops).',
+    }),
+    metricsInstance: Type.String({
+      default: '',
+      maxLength: 128,
+      pattern: INSTANCE_NAME_PATTERN,
+      description:
+        'The name this DSH instance has in fleet metrics (build_info labels, OTLP service.instance.id); empty means <host name>/<profile>, stable across restarts.',
     }),
   },
   { additionalProperties: false },

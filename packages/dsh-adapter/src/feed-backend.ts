@@ -17,6 +17,7 @@ import {
 } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import { redact, type StatsQuery, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
+import type { OtlpPushStatus } from './metrics.js';
 import type { RouteBackend } from './routes.js';
 
 /** How many of the newest stored events the rule firing counts cover (bounded, so a stats poll stays cheap). */
@@ -26,6 +27,8 @@ export interface FeedBackendInput {
   config: ToolNormalizerConfig;
   store(): TelemetryStore | undefined;
   pluginErrors(): number;
+  /** This process's OTLP push health, when a push is configured. */
+  otlp?(): OtlpPushStatus | undefined;
 }
 
 /**
@@ -73,6 +76,11 @@ export function ruleStates(config: ToolNormalizerConfig, events: readonly FeedEv
   }));
 }
 
+function otlpField(input: FeedBackendInput): { otlp?: OtlpPushStatus } {
+  const otlp = input.otlp?.();
+  return otlp === undefined ? {} : { otlp };
+}
+
 function requireStore(input: FeedBackendInput): TelemetryStore {
   const store = input.store();
   if (!store) throw new Error('telemetry store unavailable');
@@ -89,6 +97,7 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
       return {
         ...payload,
         pluginErrors: input.pluginErrors(),
+        ...otlpField(input),
         rules: ruleStates(input.config, newest.events),
         ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
         // Read per request: options changed live in Plugins > Plugin configuration update this same config object.

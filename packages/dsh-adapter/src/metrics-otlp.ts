@@ -4,16 +4,19 @@
  * exporter, every `otlpIntervalMs`, as cumulative monotonic sums. Instruments are observable: the SDK reads the
  * counters when it collects, so recording a call costs nothing extra.
  *
- * Resource attributes say who sent the numbers, so a team can group a fleet: `host.name`, `service.name`
- * (dsh-tool-normalizer), `service.version` (the plugin), `service.instance.id` (one per process), `dsh.version`,
- * `process.runtime.version`. The model is a point attribute (`model`) rather than a resource attribute, because one
- * DSH process can talk to several models.
+ * Resource attributes say who sent the numbers, so a team can group a fleet: `host.name`, `dsh.profile`,
+ * `service.name` (dsh-tool-normalizer), `service.version` (the plugin), `service.instance.id` (the instance name:
+ * `<host>/<profile>` or the `metricsInstance` option, stable across restarts, so a CI fleet does not mint new series
+ * every run), `dsh.version`, `process.runtime.version`; `tool_normalizer.build_info` carries the same labels as the
+ * Prometheus info metric. The model is a point attribute of the per-model counters, because one DSH process can
+ * talk to several models. Every data point starts when this process started counting, not at its first collection.
+ * A failed push is counted (`counters.otlp`, `tool_normalizer.otlp_push_failures`) and reported once per episode.
  *
  * Metric names follow OpenTelemetry's dotted convention with UCUM-style units; a collector's Prometheus exporter
  * translates them to the same names the /metrics endpoint serves (`tool_normalizer.calls` -> `tool_normalizer_calls_total`).
  * Stopping (plugin dispose or reload) collects and pushes once more, then shuts the exporter down.
  */
-import type { Attributes, ObservableCounter } from '@opentelemetry/api';
+import type { Attributes, ObservableCounter, ObservableGauge } from '@opentelemetry/api';
 import { AggregationTemporalityPreference, OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -24,19 +27,23 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { redact } from '@dsh-tool-normalizer/telemetry-store';
 import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
-import { METRIC_HELP } from './metrics-prometheus.js';
+import { METRIC_HELP, infoLabels } from './metrics-prometheus.js';
 
 /** OTLP instrument names (dotted, OpenTelemetry convention). */
 export const OTLP_METRIC_NAMES = {
   calls: 'tool_normalizer.calls',
+  modelCalls: 'tool_normalizer.model_calls',
   heals: 'tool_normalizer.heals',
   savedTokens: 'tool_normalizer.saved_tokens',
+  modelSavedTokens: 'tool_normalizer.model_saved_tokens',
   repeats: 'tool_normalizer.repeats_caught',
   pluginErrors: 'tool_normalizer.plugin_errors',
   droppedEvents: 'tool_normalizer.dropped_events',
+  otlpFailures: 'tool_normalizer.otlp_push_failures',
+  info: 'tool_normalizer.build_info',
 } as const;
 
-/** Longest a stop (plugin dispose or reload) waits for the final push. */
+/** Longest a stop (plugin dispose or reload, and so DSH's exit) waits for the final push, retries included. */
 export const STOP_WAIT_MS = 2000;
 
 export interface OtlpPushOptions {
@@ -48,8 +55,13 @@ export interface OtlpPushOptions {
   counters: FleetCounters;
   identity: ProcessIdentity;
   hasDroppedEvents(): boolean;
-  /** Called when a push fails (the next interval tries again). */
+  /**
+   * Called once per failure episode (the first failed push after a success or after the start), with one line that
+   * says what failed; `counters.otlp` keeps the running figures. The next interval tries again.
+   */
   onError(message: string): void;
+  /** Called when a push succeeds again after an episode of failures (optional). */
+  onRecover?(message: string): void;
 }
 
 export interface OtlpPush {
@@ -63,30 +75,108 @@ export interface OtlpPush {
 const EXPORT_SUCCESS = 0;
 
 type ExportDone = Parameters<PushMetricExporter['export']>[1];
+type HrTime = [number, number];
 
-/** Wraps the exporter to report failed pushes (the SDK otherwise only tells its silent diagnostic logger). */
-function reportingExporter(inner: PushMetricExporter, onError: (message: string) => void): PushMetricExporter {
+function hrTime(epochMs: number): HrTime {
+  const seconds = Math.floor(epochMs / 1000);
+  return [seconds, Math.round((epochMs - seconds * 1000) * 1e6)];
+}
+
+/**
+ * Every data point's start time set to when this process started counting: the SDK would otherwise start a
+ * cumulative series at its first collection, and a backend would lose what was counted before it.
+ */
+function withStartTime(metrics: ResourceMetrics, startTime: HrTime): ResourceMetrics {
   return {
-    export(metrics: ResourceMetrics, done: ExportDone): void {
-      inner.export(metrics, (result) => {
-        if (result.code !== EXPORT_SUCCESS) {
-          const reason = result.error instanceof Error ? result.error.message : 'unknown error';
-          try {
-            onError(redact(`OTLP metrics push failed: ${reason}`));
-          } catch {
-            // a broken logger must not break the push
+    ...metrics,
+    scopeMetrics: metrics.scopeMetrics.map((scope) => ({
+      ...scope,
+      metrics: scope.metrics.map(
+        (metric) =>
+          ({
+            ...metric,
+            dataPoints: (metric.dataPoints as { startTime: HrTime }[]).map((point) => ({ ...point, startTime })),
+          }) as typeof metric,
+      ),
+    })),
+  };
+}
+
+function exporterFor(options: OtlpPushOptions, timeoutMillis: number): PushMetricExporter {
+  return new OTLPMetricExporter({
+    url: options.endpoint,
+    headers: { ...options.headers },
+    temporalityPreference: AggregationTemporalityPreference.CUMULATIVE,
+    timeoutMillis,
+  });
+}
+
+/**
+ * The exporter the reader pushes through: it stamps start times, keeps `counters.otlp` (pushes, failures, episodes,
+ * last error), reports the first failure of each episode, and at stop switches to an exporter whose whole budget
+ * (retries included) is `STOP_WAIT_MS`, so a dead collector cannot hold DSH's exit for the regular timeout.
+ */
+class ReportingExporter implements PushMetricExporter {
+  #current: PushMetricExporter;
+  readonly #regular: PushMetricExporter;
+  constructor(
+    readonly options: OtlpPushOptions,
+    timeoutMillis: number,
+  ) {
+    this.#regular = exporterFor(options, timeoutMillis);
+    this.#current = this.#regular;
+  }
+
+  /** From now on, pushes get at most `STOP_WAIT_MS` in all. */
+  stopping(): void {
+    if (this.#current !== this.#regular) return;
+    this.#current = exporterFor(this.options, STOP_WAIT_MS - 100);
+    this.#regular.shutdown().catch(() => {});
+  }
+
+  export(metrics: ResourceMetrics, done: ExportDone): void {
+    const { counters } = this.options;
+    const status = counters.otlp;
+    status.pushes += 1;
+    this.#current.export(withStartTime(metrics, hrTime(counters.startedAt)), (result) => {
+      try {
+        if (result.code === EXPORT_SUCCESS) {
+          if (status.failing) {
+            status.failing = false;
+            this.options.onRecover?.(`OTLP metrics push to ${redact(this.options.endpoint)} works again`);
+          }
+          status.lastSuccessAt = Date.now();
+        } else {
+          const reason = redact(result.error instanceof Error ? result.error.message : 'unknown error');
+          status.failures += 1;
+          status.lastError = reason.slice(0, 300);
+          status.lastFailureAt = Date.now();
+          if (!status.failing) {
+            status.failing = true;
+            status.episodes += 1;
+            this.options.onError(
+              `OTLP metrics push to ${redact(this.options.endpoint)} failed: ${status.lastError} (retrying every interval; one message per episode)`,
+            );
           }
         }
-        done(result);
-      });
-    },
-    forceFlush: () => inner.forceFlush(),
-    shutdown: () => inner.shutdown(),
-    ...(inner.selectAggregationTemporality
-      ? { selectAggregationTemporality: inner.selectAggregationTemporality.bind(inner) }
-      : {}),
-    ...(inner.selectAggregation ? { selectAggregation: inner.selectAggregation.bind(inner) } : {}),
-  };
+      } catch {
+        // a broken logger must not break the push
+      }
+      done(result);
+    });
+  }
+
+  forceFlush(): Promise<void> {
+    return this.#current.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.#current.shutdown();
+  }
+
+  selectAggregationTemporality(...args: Parameters<NonNullable<PushMetricExporter['selectAggregationTemporality']>>) {
+    return this.#regular.selectAggregationTemporality!(...args);
+  }
 }
 
 function observeRows(
@@ -99,26 +189,22 @@ function observeRows(
 /** Starts pushing; the caller owns the returned handle (the plugin registers `stop` with `ctx.effect`). */
 export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
   const { counters, identity } = options;
-  const exporter = reportingExporter(
-    new OTLPMetricExporter({
-      url: options.endpoint,
-      headers: { ...options.headers },
-      temporalityPreference: AggregationTemporalityPreference.CUMULATIVE,
-      timeoutMillis: Math.min(10_000, options.intervalMs),
-    }),
-    options.onError,
-  );
+  const timeoutMillis = Math.min(10_000, options.intervalMs);
+  const exporter = new ReportingExporter(options, timeoutMillis);
   const reader = new PeriodicExportingMetricReader({
     exporter,
     exportIntervalMillis: options.intervalMs,
-    exportTimeoutMillis: Math.min(10_000, options.intervalMs),
+    exportTimeoutMillis: timeoutMillis,
   });
   const provider = new MeterProvider({
     resource: resourceFromAttributes({
       'service.name': 'dsh-tool-normalizer',
       'service.version': identity.pluginVersion,
-      'service.instance.id': counters.instanceId,
+      // Stable across restarts (host and profile, or the metricsInstance option): a CI fleet does not mint a new
+      // series set per run.
+      'service.instance.id': identity.instance,
       'host.name': identity.host,
+      'dsh.profile': identity.profile,
       'dsh.version': identity.dshVersion,
       'process.runtime.name': 'nodejs',
       'process.runtime.version': identity.nodeVersion,
@@ -127,32 +213,47 @@ export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
   });
   const meter = provider.getMeter('dsh-tool-normalizer', identity.pluginVersion);
   const counter = (key: keyof typeof OTLP_METRIC_NAMES, unit: string): ObservableCounter =>
-    meter.createObservableCounter(OTLP_METRIC_NAMES[key], { description: METRIC_HELP[key], unit });
+    meter.createObservableCounter(OTLP_METRIC_NAMES[key], {
+      description: METRIC_HELP[key as keyof typeof METRIC_HELP],
+      unit,
+    });
   // Counters with label rows, each read from the per-process counter of the same name.
   const labelled = [
     [counter('calls', '{call}'), counters.calls],
+    [counter('modelCalls', '{call}'), counters.modelCalls],
     [counter('heals', '{call}'), counters.heals],
     [counter('savedTokens', '{token}'), counters.savedTokens],
+    [counter('modelSavedTokens', '{token}'), counters.modelSavedTokens],
     [counter('repeats', '{call}'), counters.repeats],
   ] as const;
-  const pluginErrors = counter('pluginErrors', '{error}');
-  const droppedEvents = options.hasDroppedEvents() ? counter('droppedEvents', '{event}') : undefined;
-  const instruments: ObservableCounter[] = [...labelled.map(([instrument]) => instrument), pluginErrors];
-  if (droppedEvents) instruments.push(droppedEvents);
+  const totals: [ObservableCounter, () => number][] = [
+    [counter('pluginErrors', '{error}'), () => counters.pluginErrors.value],
+    [counter('otlpFailures', '{push}'), () => counters.otlp.failures],
+  ];
+  if (options.hasDroppedEvents())
+    totals.push([counter('droppedEvents', '{event}'), () => counters.droppedEvents.value]);
+  const info: ObservableGauge = meter.createObservableGauge(OTLP_METRIC_NAMES.info, { description: METRIC_HELP.info });
+  const instruments: (ObservableCounter | ObservableGauge)[] = [
+    ...labelled.map(([instrument]) => instrument),
+    ...totals.map(([instrument]) => instrument),
+    info,
+  ];
+  const infoAttributes: Attributes = infoLabels(identity);
   meter.addBatchObservableCallback((result) => {
     for (const [instrument, source] of labelled) {
       observeRows((value, attributes) => result.observe(instrument, value, attributes), source.rows());
     }
-    result.observe(pluginErrors, counters.pluginErrors.value);
-    if (droppedEvents) result.observe(droppedEvents, counters.droppedEvents.value);
+    for (const [instrument, read] of totals) result.observe(instrument, read());
+    result.observe(info, 1, infoAttributes);
   }, instruments);
   let stopping: Promise<void> | undefined;
   return {
     flush: () => provider.forceFlush(),
     stop: () =>
       (stopping ??= (async () => {
-        // The final push may hit an unreachable collector (the exporter retries): a dispose or reload waits at most
-        // STOP_WAIT_MS for it, and the shutdown finishes in the background.
+        // The final push may hit an unreachable collector: it gets STOP_WAIT_MS in all (its retries included), so a
+        // dispose, a reload or DSH's exit is never held longer than that.
+        exporter.stopping();
         const done = provider.shutdown().catch(() => {});
         let timer: NodeJS.Timeout | undefined;
         const waited = new Promise<void>((resolve) => {

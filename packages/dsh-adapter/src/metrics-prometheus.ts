@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 // prom-client is CommonJS and requires Node built-ins while it loads: an ES-module bundle of this file must define
 // `require` (the published bundle and the test bundle do, with a `createRequire` banner).
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
+import type { FleetCounters, ProcessIdentity, SeedRows, Series } from './metrics.js';
 import { ROUTE_PREFIX, isAllowedHost, isSameOrigin } from './routes.js';
 
 /** The metrics endpoint's path. */
@@ -20,26 +20,35 @@ export const METRICS_PATH = `${ROUTE_PREFIX}/metrics`;
 /** Every metric name the endpoint serves (the `_total` suffix of counters included). */
 export const METRIC_NAMES = {
   calls: 'tool_normalizer_calls_total',
+  modelCalls: 'tool_normalizer_model_calls_total',
   heals: 'tool_normalizer_heals_total',
   savedTokens: 'tool_normalizer_saved_tokens_total',
+  modelSavedTokens: 'tool_normalizer_model_saved_tokens_total',
   repeats: 'tool_normalizer_repeats_caught_total',
   pluginErrors: 'tool_normalizer_plugin_errors_total',
   droppedEvents: 'tool_normalizer_dropped_events_total',
+  otlpFailures: 'tool_normalizer_otlp_push_failures_total',
+  startTime: 'tool_normalizer_start_time_seconds',
   info: 'tool_normalizer_build_info',
 } as const;
 
 /** Help texts, shared with the OTLP push so both say the same thing. */
 export const METRIC_HELP = {
-  calls: 'Model-visible tool calls this process recorded, by tool, error category ("ok" when none), outcome and model.',
+  calls: 'Model-visible tool calls this process recorded, by tool, error category ("ok" when none) and outcome.',
+  modelCalls: 'Model-visible tool calls this process recorded, by model and outcome.',
   heals:
     'Calls a healing rule was applied to, by catalogue rule id and outcome (healed-success: the model saw a success).',
   savedTokens:
     'Tokens the model did not have to re-read: measured request pressure times round-trips avoided by healed calls.',
+  modelSavedTokens: 'Tokens saved (as tool_normalizer_saved_tokens_total), by model.',
   repeats: 'Identical failures (same tool, arguments and error code) caught again in the same session and hinted.',
   pluginErrors: 'Exceptions inside the plugin that were contained (the host behaved as without the plugin).',
   droppedEvents:
     'Telemetry events this process dropped because the write queue was full (counters still include them).',
-  info: 'Always 1; labels say which plugin, DSH and Node versions this process runs.',
+  otlpFailures:
+    'OTLP metric pushes of this process that failed (the next interval pushes the cumulative values again).',
+  startTime: 'When this process started counting (Unix seconds): the start of every cumulative series here.',
+  info: 'Always 1; labels say which instance (host, profile) and which plugin, DSH and Node versions this process runs.',
 } as const;
 
 export interface MetricsSource {
@@ -49,8 +58,14 @@ export interface MetricsSource {
   hasDroppedEvents(): boolean;
 }
 
-function fill<L extends string>(counter: Counter<L>, rows: IterableIterator<Series<L>>): void {
+/** Sets the counter to the rows' values; `zeros` are label sets served at 0 until they count something. */
+function fill<L extends string>(
+  counter: Counter<L>,
+  rows: IterableIterator<Series<L>>,
+  zeros: readonly Record<L, string>[] = [],
+): void {
   counter.reset();
+  for (const labels of zeros) counter.inc(labels as Partial<Record<L, string>>, 0);
   for (const row of rows) counter.inc(row.labels as Partial<Record<L, string>>, row.value);
 }
 
@@ -63,73 +78,66 @@ export function createMetricsRegistry(
   if (format === 'openmetrics') registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE as never);
   const { counters, identity } = source;
   const registers = [registry];
-  new Counter({
-    name: METRIC_NAMES.calls,
-    help: METRIC_HELP.calls,
-    labelNames: counters.calls.labelNames,
-    registers,
-    collect() {
-      fill(this, counters.calls.rows());
-    },
-  });
-  new Counter({
-    name: METRIC_NAMES.heals,
-    help: METRIC_HELP.heals,
-    labelNames: counters.heals.labelNames,
-    registers,
-    collect() {
-      fill(this, counters.heals.rows());
-    },
-  });
-  new Counter({
-    name: METRIC_NAMES.savedTokens,
-    help: METRIC_HELP.savedTokens,
-    labelNames: counters.savedTokens.labelNames,
-    registers,
-    collect() {
-      fill(this, counters.savedTokens.rows());
-    },
-  });
-  new Counter({
-    name: METRIC_NAMES.repeats,
-    help: METRIC_HELP.repeats,
-    labelNames: counters.repeats.labelNames,
-    registers,
-    collect() {
-      fill(this, counters.repeats.rows());
-    },
-  });
-  new Counter({
-    name: METRIC_NAMES.pluginErrors,
-    help: METRIC_HELP.pluginErrors,
-    registers,
-    collect() {
-      this.reset();
-      this.inc(counters.pluginErrors.value);
-    },
-  });
-  if (source.hasDroppedEvents()) {
+  // Read at each collection, so tools registered since the last scrape are served at 0 too.
+  const seedRows = (): SeedRows => counters.seedRows();
+  const labelled = <L extends string>(
+    key: keyof typeof METRIC_NAMES,
+    table: { labelNames: readonly L[]; rows(): IterableIterator<Series<L>> },
+    zeros?: () => readonly Record<L, string>[],
+  ): void => {
     new Counter({
-      name: METRIC_NAMES.droppedEvents,
-      help: METRIC_HELP.droppedEvents,
+      name: METRIC_NAMES[key],
+      help: METRIC_HELP[key as keyof typeof METRIC_HELP],
+      labelNames: table.labelNames,
+      registers,
+      collect() {
+        fill(this, table.rows(), zeros?.());
+      },
+    });
+  };
+  labelled('calls', counters.calls, () => seedRows().calls);
+  labelled('modelCalls', counters.modelCalls, () => seedRows().modelCalls);
+  labelled('heals', counters.heals, () => seedRows().heals);
+  labelled('savedTokens', counters.savedTokens, () => seedRows().savedTokens);
+  labelled('modelSavedTokens', counters.modelSavedTokens, () => seedRows().modelSavedTokens);
+  labelled('repeats', counters.repeats, () => seedRows().repeats);
+  const total = (key: keyof typeof METRIC_NAMES, read: () => number): void => {
+    new Counter({
+      name: METRIC_NAMES[key],
+      help: METRIC_HELP[key as keyof typeof METRIC_HELP],
       registers,
       collect() {
         this.reset();
-        this.inc(counters.droppedEvents.value);
+        this.inc(read());
       },
     });
-  }
+  };
+  total('pluginErrors', () => counters.pluginErrors.value);
+  if (source.hasDroppedEvents()) total('droppedEvents', () => counters.droppedEvents.value);
+  total('otlpFailures', () => counters.otlp.failures);
+  new Gauge({ name: METRIC_NAMES.startTime, help: METRIC_HELP.startTime, registers }).set(counters.startedAt / 1000);
   const info = new Gauge({
     name: METRIC_NAMES.info,
     help: METRIC_HELP.info,
-    labelNames: ['version', 'dsh_version', 'node_version'] as const,
+    labelNames: INFO_LABELS,
     registers,
   });
-  info.set(
-    { version: identity.pluginVersion, dsh_version: identity.dshVersion, node_version: identity.nodeVersion },
-    1,
-  );
+  info.set(infoLabels(identity), 1);
   return registry;
+}
+
+/** The labels of `tool_normalizer_build_info` (the OTLP push sends the same gauge with the same attributes). */
+export const INFO_LABELS = ['instance_name', 'host', 'profile', 'version', 'dsh_version', 'node_version'] as const;
+
+export function infoLabels(identity: ProcessIdentity): Record<(typeof INFO_LABELS)[number], string> {
+  return {
+    instance_name: identity.instance,
+    host: identity.host,
+    profile: identity.profile,
+    version: identity.pluginVersion,
+    dsh_version: identity.dshVersion,
+    node_version: identity.nodeVersion,
+  };
 }
 
 function sendText(res: ServerResponse, status: number, contentType: string, text: string): void {

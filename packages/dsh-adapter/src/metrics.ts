@@ -1,7 +1,8 @@
 /**
- * Fleet metrics, the counting half: per-process counters of what the plugin recorded (calls by tool, category,
- * outcome and model; heals by rule; tokens saved; repeats caught; plugin errors; events the store dropped), read by
- * the Prometheus endpoint (metrics-prometheus.ts) and the OTLP push (metrics-otlp.ts) at collection time.
+ * Fleet metrics, the counting half: per-process counters of what the plugin recorded (calls by tool, category and
+ * outcome; calls by model; heals by rule; tokens saved; repeats caught; plugin errors; events the store dropped;
+ * failed OTLP pushes), read by the Prometheus endpoint (metrics-prometheus.ts) and the OTLP push (metrics-otlp.ts)
+ * at collection time.
  *
  * Why the counters live on `globalThis` and not in the plugin's fiber: a plugin reload (config change, HMR) disposes
  * the fiber and may re-import this module, but it is the same process, and a Prometheus counter must only go up
@@ -14,16 +15,25 @@
  * processes and make counters go down. These counters see exactly the calls this process recorded, the same calls
  * (and the same acceptance rule) the store counts.
  *
- * Labels are bounded: a tool, category, model or rule name is its own label value only when it is a plain
- * identifier-like name that redaction leaves unchanged (telemetry-store's `plainName`); any other name is shown as
- * "redacted". The store's second redaction layer (secretlint) is asynchronous and cannot run at count time, so a
- * name that merely looks unusual is folded rather than trusted. Names fold into "other" past a cap, as do label
- * combinations past `MAX_SERIES`.
+ * Why every known series starts at 0 (`seedRows`): Prometheus' `increase()` and `rate()` need a sample before the
+ * first increment, so a series first scraped at 3 loses those 3. The Prometheus endpoint therefore also serves, at
+ * 0, every series it can know before a call happens: each tool the host registered (globally, or for an agent when
+ * the agent is created) under each category and outcome a call can end in, each healing rule under both healed
+ * outcomes, and each model an agent was created with. The model is a label of its own metrics only, so the main
+ * series never wait for a model to be known.
+ *
+ * Labels are bounded: the tool label is the name of a tool the host registered, and every other name (one the model
+ * invented, however it looks) is "unregistered", so no invented name, path or secret ever becomes a label and every
+ * tool series can start at 0. A category, model or rule name is its own label value only when it is a plain
+ * identifier-like name that redaction leaves unchanged (telemetry-store's `plainName`), categories not path-like;
+ * any other name is "redacted" and uses up no slot. Catalogue categories and rules and registered models always keep
+ * their own; other plain names fold into "other" past a cap, as do label combinations past `MAX_SERIES`.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { categoryCatalogue, ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
+import { OUTCOMES } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import {
   inputProblem,
   isRepeatCaught,
@@ -97,18 +107,74 @@ class SeriesTable<L extends string> {
 /** The label value of a name that is not a plain identifier-like name (it may hold a secret). */
 export const REDACTED_LABEL = 'redacted';
 
-/** Raw name -> label value ("redacted" for a name that is not plain), decided once per distinct name, "other" past the cap. */
+/** True for a name that reads like a file path (a slash, or a leading dot or tilde): never a label value. */
+export function isPathLike(name: string): boolean {
+  return name.includes('/') || name.includes('\\') || name.startsWith('.') || name.startsWith('~');
+}
+
+/** The tool label of a call to a name the host has not registered (a name the model invented). */
+export const UNREGISTERED_LABEL = 'unregistered';
+
+/** Most registered names kept per label (a host registers a few dozen tools; this only bounds a broken host). */
+const REGISTERED_CAP = 500;
+
+/** Distinct unusual names whose "redacted" verdict is remembered (a cache only: it never uses up a label slot). */
+const REDACTED_MEMORY = 4096;
+
+/**
+ * Raw name -> label value, decided once per distinct name. A registered name (a tool the host registered) is always
+ * its own label; any other plain name takes one of `cap` slots, then folds into "other"; a name that is not plain
+ * (or is path-like) is "redacted" and takes no slot, so junk names cannot push real ones into "other".
+ */
 class LabelNames {
   readonly #names = new Map<string, string>();
-  constructor(readonly cap: number) {}
+  readonly #redacted = new Set<string>();
+  readonly #registered = new Set<string>();
+  #capped = 0;
+  /** `pathsAllowed`: model names such as `openrouter/gpt-x` are not paths; tool and category names never are. */
+  constructor(
+    readonly cap: number,
+    readonly pathsAllowed = false,
+  ) {}
+
+  #plain(name: string): boolean {
+    return plainName(name) !== undefined && (this.pathsAllowed || !isPathLike(name));
+  }
+
+  /** Names that always get their own label (the host's registered tools); returns the ones that are label-safe. */
+  register(names: Iterable<string>): void {
+    for (const name of names) {
+      if (typeof name !== 'string' || this.#registered.has(name)) continue;
+      if (!this.#plain(name) || this.#registered.size >= REGISTERED_CAP) continue;
+      this.#registered.add(name);
+      const earlier = this.#names.get(name);
+      if (earlier === name) this.#capped -= 1; // it held a capped slot; now it is reserved
+      this.#names.set(name, name);
+    }
+  }
+
+  get registered(): ReadonlySet<string> {
+    return this.#registered;
+  }
+
+  /** The label of a registered name; any other name is `UNREGISTERED_LABEL` (tools: the model invented the name). */
+  registeredLabel(raw: string): string {
+    return this.#registered.has(raw) ? raw : UNREGISTERED_LABEL;
+  }
 
   label(raw: string): string {
     const known = this.#names.get(raw);
     if (known !== undefined) return known;
-    if (this.#names.size >= this.cap) return OTHER;
-    const label = plainName(raw) ?? REDACTED_LABEL;
-    this.#names.set(raw, label);
-    return label;
+    if (this.#redacted.has(raw)) return REDACTED_LABEL;
+    if (!this.#plain(raw)) {
+      if (this.#redacted.size >= REDACTED_MEMORY) this.#redacted.clear();
+      this.#redacted.add(raw);
+      return REDACTED_LABEL;
+    }
+    if (this.#capped >= this.cap) return OTHER;
+    this.#capped += 1;
+    this.#names.set(raw, raw);
+    return raw;
   }
 }
 
@@ -149,35 +215,73 @@ function safeCount(read: () => number): number {
   }
 }
 
+/** The outcomes a call can end in, by whether it had an error category ("ok" calls either passed or were healed). */
+const OK_OUTCOMES: readonly Outcome[] = ['passthrough', 'healed-success'];
+const HEALED_OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed'];
+
+/** OTLP push health, per process: failures, episodes (a run of failures ended by a success) and the last error. */
+export interface OtlpPushStatus {
+  /** Pushes attempted (each interval, plus the last one at stop). */
+  pushes: number;
+  failures: number;
+  /** Runs of consecutive failures; one warning is logged per episode. */
+  episodes: number;
+  /** True while the newest push failed. */
+  failing: boolean;
+  lastError?: string;
+  lastFailureAt?: number;
+  lastSuccessAt?: number;
+}
+
 /** The process's fleet counters. */
 export class FleetCounters {
   /** When this process started counting (epoch ms): the start of every cumulative series. */
   readonly startedAt = Date.now();
-  /** Unique per process (OTLP `service.instance.id`), so two processes on one host never merge. */
-  readonly instanceId = randomUUID();
-  readonly calls = new SeriesTable(['tool', 'category', 'outcome', 'model'] as const);
+  readonly calls = new SeriesTable(['tool', 'category', 'outcome'] as const);
+  readonly modelCalls = new SeriesTable(['model', 'outcome'] as const);
   readonly heals = new SeriesTable(['rule', 'outcome'] as const);
-  readonly savedTokens = new SeriesTable(['tool', 'model'] as const);
-  readonly repeats = new SeriesTable(['tool', 'model'] as const);
+  readonly savedTokens = new SeriesTable(['tool'] as const);
+  readonly modelSavedTokens = new SeriesTable(['model'] as const);
+  readonly repeats = new SeriesTable(['tool'] as const);
   readonly pluginErrors = new RetiringTotal();
   readonly droppedEvents = new RetiringTotal();
+  readonly otlp: OtlpPushStatus = { pushes: 0, failures: 0, episodes: 0, failing: false };
   readonly #tools = new LabelNames(LABEL_CAPS.tool);
   readonly #categories = new LabelNames(LABEL_CAPS.category);
-  readonly #models = new LabelNames(LABEL_CAPS.model);
-  readonly #rules = new LabelNames(LABEL_CAPS.rule);
+  readonly #models = new LabelNames(LABEL_CAPS.model, true);
+  readonly #rules = new LabelNames(LABEL_CAPS.rule, true);
+
+  constructor() {
+    this.#categories.register(categoryCatalogue.map((category) => category.id));
+    this.#rules.register(ruleCatalogue.map((rule) => rule.id));
+  }
+
+  /** Tools the host registered: they always keep their own label and their series start at 0 (`seedRows`). */
+  registerTools(names: Iterable<string>): void {
+    this.#tools.register(names);
+  }
+
+  /** Models an agent was created with: their per-model series start at 0 (`seedRows`). */
+  registerModels(names: Iterable<string>): void {
+    this.#models.register(names);
+  }
 
   /** Counts one recorded call. Inputs the store would reject (and not count) are not counted either. */
   count(input: TelemetryEventInput): void {
     if (inputProblem(input) !== undefined) return;
-    const tool = this.#tools.label(input.tool);
+    const tool = this.#tools.registeredLabel(input.tool);
     const category = this.#categories.label(input.category);
     const model =
       typeof input.model === 'string' && input.model !== '' ? this.#models.label(input.model) : UNKNOWN_MODEL;
     const outcome = input.outcome;
-    this.calls.add({ tool, category, outcome, model }, 1);
+    this.calls.add({ tool, category, outcome }, 1);
+    this.modelCalls.add({ model, outcome }, 1);
     const saved = input.tokensSaved;
-    if (typeof saved === 'number' && Number.isFinite(saved) && saved > 0) this.savedTokens.add({ tool, model }, saved);
-    if (isRepeatCaught(input)) this.repeats.add({ tool, model }, 1); // the store's own definition, same input
+    if (typeof saved === 'number' && Number.isFinite(saved) && saved > 0) {
+      this.savedTokens.add({ tool }, saved);
+      this.modelSavedTokens.add({ model }, saved);
+    }
+    if (isRepeatCaught(input)) this.repeats.add({ tool }, 1); // the store's own definition, same input
     const healed = outcome === 'healed-success' || outcome === 'healed-failed';
     const seen = input.ruleIds.length > 1 ? new Set<string>() : undefined;
     for (const ruleId of input.ruleIds) {
@@ -186,9 +290,56 @@ export class FleetCounters {
       if (healed && ruleId !== REPEAT_RULE_ID) this.heals.add({ rule: this.#rules.label(ruleId), outcome }, 1);
     }
   }
+
+  /**
+   * The series the Prometheus endpoint serves at 0 until they count something: every registered tool under each
+   * category and outcome a call can end in (a healable category also under both healed outcomes), and every
+   * healing rule under both healed outcomes. Rows already counted are left out.
+   */
+  seedRows(): SeedRows {
+    const tools = [...this.#tools.registered, UNREGISTERED_LABEL];
+    const calls: Record<'tool' | 'category' | 'outcome', string>[] = [];
+    for (const tool of tools) {
+      for (const category of categoryCatalogue) {
+        const outcomes: readonly Outcome[] =
+          category.id === 'ok'
+            ? OK_OUTCOMES
+            : category.known
+              ? [...HEALED_OUTCOMES, 'passthrough-failed']
+              : ['passthrough-failed'];
+        for (const outcome of outcomes) calls.push({ tool, category: category.id, outcome });
+      }
+    }
+    const heals: Record<'rule' | 'outcome', string>[] = [];
+    for (const rule of ruleCatalogue) {
+      if (rule.stage === 'hint') continue; // hints never heal
+      for (const outcome of HEALED_OUTCOMES) heals.push({ rule: rule.id, outcome });
+    }
+    const perTool = tools.map((tool) => ({ tool }));
+    const models = [...this.#models.registered];
+    const modelCalls = models.flatMap((model) => OUTCOMES.map((outcome) => ({ model, outcome })));
+    return {
+      calls,
+      modelCalls,
+      heals,
+      savedTokens: perTool,
+      modelSavedTokens: models.map((model) => ({ model })),
+      repeats: perTool,
+    };
+  }
 }
 
-const PROCESS_KEY = Symbol.for('dsh-tool-normalizer.fleet-counters.v1');
+/** Zero rows per metric (label values only), see `FleetCounters.seedRows`. */
+export interface SeedRows {
+  calls: Record<'tool' | 'category' | 'outcome', string>[];
+  modelCalls: Record<'model' | 'outcome', string>[];
+  heals: Record<'rule' | 'outcome', string>[];
+  savedTokens: Record<'tool', string>[];
+  modelSavedTokens: Record<'model', string>[];
+  repeats: Record<'tool', string>[];
+}
+
+const PROCESS_KEY = Symbol.for('dsh-tool-normalizer.fleet-counters.v2');
 
 /** The counters of this process, created on first use and shared by every activation (and module copy) after it. */
 export function processFleetCounters(): FleetCounters {
@@ -261,6 +412,10 @@ export function storeCountsDroppedEvents(store: TelemetryStore | undefined): boo
 /** Who this process is, for grouping a fleet: resource attributes and the Prometheus info metric. */
 export interface ProcessIdentity {
   host: string;
+  /** The DSH profile this process runs (`--profile`), "default" when none was named. */
+  profile: string;
+  /** The name this instance has in a fleet: the `metricsInstance` option, else `<host>/<profile>` (stable across restarts). */
+  instance: string;
   dshVersion: string;
   pluginVersion: string;
   nodeVersion: string;
@@ -297,9 +452,28 @@ export function dshVersion(entry: string | undefined = process.argv[1]): string 
   return found;
 }
 
-export function processIdentity(): ProcessIdentity {
+/** The profile a `dsh` process was started with: `--profile NAME` / `--profile=NAME`, else "default". */
+export function dshProfile(argv: readonly string[] = process.argv): string {
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    const value = arg === '--profile' ? argv[index + 1] : arg.startsWith('--profile=') ? arg.slice(10) : undefined;
+    if (value !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(value)) return value;
+  }
+  return 'default';
+}
+
+/** A host name as a label value: the name's own characters when they are label-safe, else "unknown". */
+function safeHostName(name: string): string {
+  return /^[A-Za-z0-9_.-]{1,253}$/.test(name) ? name : 'unknown';
+}
+
+export function processIdentity(instanceOption = ''): ProcessIdentity {
+  const host = safeHostName(hostname());
+  const profile = dshProfile();
   return {
-    host: hostname(),
+    host,
+    profile,
+    instance: instanceOption !== '' ? instanceOption : `${host}/${profile}`,
     dshVersion: dshVersion(),
     pluginVersion: PLUGIN_VERSION,
     nodeVersion: process.versions.node,

@@ -12,7 +12,7 @@ import { resolveConfig, type ToolNormalizerConfig } from './config.js';
 import { EnvironmentReader } from './environment.js';
 import { createExecuteListener } from './execute-seam.js';
 import { PluginErrors } from './plugin-errors.js';
-import type { Context } from './host.js';
+import { agentModel, type Context } from './host.js';
 import { PluginState } from './plugin-state.js';
 import { createPostExecuteListener } from './post-execute-seam.js';
 import { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
@@ -103,9 +103,30 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
 
   const metricsSource: MetricsSource = {
     counters: fleet,
-    identity: processIdentity(),
+    identity: processIdentity(config.metricsInstance),
     hasDroppedEvents: () => storeCountsDroppedEvents(state.telemetry),
   };
+  // Registered tools keep their own metric labels and are served at 0 before their first call (metrics.ts).
+  const registerTools = (): void => {
+    try {
+      fleet.registerTools(ctx.tools.schemas().map((tool) => tool.name));
+    } catch (error) {
+      errors.report('metrics', error);
+    }
+  };
+  registerTools();
+  ctx.on('tools/change', registerTools);
+  // DSH registers most tools per agent (presets): an agent's tools and model are known when it is created, before
+  // its first request.
+  ctx.on('agent/created', ({ agent }) => {
+    try {
+      fleet.registerTools(ctx.tools.schemas(agent).map((tool) => tool.name));
+      const model = agentModel(agent);
+      if (model !== undefined) fleet.registerModels([model]);
+    } catch (error) {
+      errors.report('metrics', error);
+    }
+  });
   if (config.otlpEndpoint !== '') {
     ctx.effect(() => {
       const push = startOtlpPush({
@@ -113,7 +134,12 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
         endpoint: config.otlpEndpoint,
         headers: config.otlpHeaders,
         intervalMs: config.otlpIntervalMs,
-        onError: (message) => logger.warn(message),
+        // Headless DSH prints no plugin log (docs/host-facts.md): one line per failure episode also goes to stderr.
+        onError: (message) => {
+          logger.warn(message);
+          process.stderr.write(`[tool-normalizer] ${message}\n`);
+        },
+        onRecover: (message) => logger.info(message),
       });
       return () => push.stop();
     }, 'tool-normalizer OTLP push');
@@ -124,6 +150,7 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     config: displayedConfig,
     store: () => state.telemetry,
     pluginErrors: () => errors.count,
+    otlp: () => (config.otlpEndpoint === '' ? undefined : { ...fleet.otlp }),
   });
   // The live options (rule switches, hints, loops, stack trimming) also live in DSH's settings document, editable
   // under Plugins > Plugin configuration; a change reaches the seams and the dashboard on the next call.

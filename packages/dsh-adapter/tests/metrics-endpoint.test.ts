@@ -18,6 +18,7 @@ import {
   LABEL_CAPS,
   MAX_SERIES,
   PLUGIN_VERSION,
+  UNREGISTERED_LABEL,
   configForDisplay,
   meterStore,
   processFleetCounters,
@@ -78,7 +79,9 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
     expect(delta(METRIC_NAMES.calls)).toBe(stats.totals.calls);
     expect(delta(METRIC_NAMES.calls, { outcome: 'healed-success' })).toBe(stats.totals.healedSuccess);
     expect(delta(METRIC_NAMES.calls, { outcome: 'passthrough-failed' })).toBe(stats.totals.passThroughFailed);
-    expect(delta(METRIC_NAMES.calls, { tool: 'read', model: 'scripted-model' })).toBe(3);
+    expect(delta(METRIC_NAMES.calls, { tool: 'read' })).toBe(3);
+    expect(delta(METRIC_NAMES.modelCalls, { model: 'scripted-model' })).toBe(stats.totals.calls);
+    expect(delta(METRIC_NAMES.modelSavedTokens, { model: 'scripted-model' })).toBe(stats.totals.tokensSaved);
     expect(delta(METRIC_NAMES.calls, { tool: 'edit', category: 'fs-not-observed', outcome: 'healed-success' })).toBe(1);
     expect(delta(METRIC_NAMES.heals, { rule: 'recover.observe-then-retry', outcome: 'healed-success' })).toBe(1);
     expect(delta(METRIC_NAMES.savedTokens)).toBe(stats.totals.tokensSaved);
@@ -89,6 +92,32 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
     expect(sumOf(after, METRIC_NAMES.pluginErrors)).toBe(0);
     const info = after.find((sample) => sample.name === METRIC_NAMES.info);
     expect(info?.labels).toMatchObject({ version: PLUGIN_VERSION, node_version: process.versions.node });
+    expect(info?.labels.instance_name).toBe(`${info?.labels.host}/${info?.labels.profile}`);
+  });
+
+  it('serves every series it can know at 0 before the first call, so increase() loses no first value', async () => {
+    host = await bootHost({ web: true });
+    const before = await samples(host);
+    const series = (name: string, where: Record<string, string>) =>
+      before.find(
+        (sample) => sample.name === name && Object.entries(where).every(([key, value]) => sample.labels[key] === value),
+      );
+    // The real tool runtime's registered tools, each under its first-call series, already there at 0 or above.
+    for (const tool of ['read', 'edit', 'write']) {
+      expect(series(METRIC_NAMES.calls, { tool, category: 'ok', outcome: 'passthrough' }), tool).toBeDefined();
+      expect(
+        series(METRIC_NAMES.calls, { tool, category: 'fs-not-observed', outcome: 'healed-success' }),
+      ).toBeDefined();
+      expect(series(METRIC_NAMES.savedTokens, { tool })).toBeDefined();
+    }
+    expect(series(METRIC_NAMES.heals, { rule: 'recover.observe-then-retry', outcome: 'healed-success' })).toBeDefined();
+    const unread = host.file('seed-unread.txt', 'beta\n');
+    await host.execute('edit', { file_path: unread, old_string: 'beta', new_string: 'B' });
+    const after = await samples(host);
+    // The healed edit moved a series that was already exposed: every increment is visible as a difference.
+    const where = { tool: 'edit', category: 'fs-not-observed', outcome: 'healed-success' };
+    expect(sumOf(after, METRIC_NAMES.calls, where) - sumOf(before, METRIC_NAMES.calls, where)).toBe(1);
+    expect(sumOf(after, METRIC_NAMES.startTime)).toBeGreaterThan(1_600_000_000);
   });
 
   it('follows Prometheus conventions: HELP and TYPE for each metric, counters end in _total, no-store', async () => {
@@ -189,8 +218,9 @@ describe('FleetCounters', () => {
     extra: object = {},
   ) => ({ tool, category, outcome, ruleIds: [] as string[], tokensSaved: 0, ...extra });
 
-  it('folds tool, category and model names past their caps into "other" and counts every call', () => {
+  it('labels only registered tools by name; folds category and model names past their caps into "other"', () => {
     const counters = new FleetCounters();
+    counters.registerTools(['tool_0', 'tool_1']);
     for (let i = 0; i < LABEL_CAPS.tool + 50; i += 1)
       counters.count(
         call(`tool_${i}`, `cat_${i % (LABEL_CAPS.category + 20)}`, 'passthrough', { model: `model-${i % 40}` }),
@@ -198,16 +228,17 @@ describe('FleetCounters', () => {
     const rows = [...counters.calls.rows()];
     const tools = new Set(rows.map((row) => row.labels.tool));
     const categories = new Set(rows.map((row) => row.labels.category));
-    const models = new Set(rows.map((row) => row.labels.model));
-    expect(tools.size).toBe(LABEL_CAPS.tool + 1);
-    expect(tools.has('other')).toBe(true);
+    const models = new Set([...counters.modelCalls.rows()].map((row) => row.labels.model));
+    expect(tools).toEqual(new Set(['tool_0', 'tool_1', UNREGISTERED_LABEL]));
     expect(categories.size).toBeLessThanOrEqual(LABEL_CAPS.category + 1);
+    expect(categories.has('other')).toBe(true);
     expect(models.size).toBe(LABEL_CAPS.model + 1);
     expect(rows.reduce((sum, row) => sum + row.value, 0)).toBe(LABEL_CAPS.tool + 50);
   });
 
   it('bounds the number of series and keeps the outcome when folding', () => {
     const counters = new FleetCounters();
+    counters.registerTools(Array.from({ length: 150 }, (_, i) => `t${i}`));
     for (let i = 0; i < MAX_SERIES + 500; i += 1)
       counters.count(
         call(`t${i % 150}`, `c${Math.floor(i / 150) % 90}`, i % 2 === 0 ? 'passthrough' : 'healed-success'),
@@ -216,6 +247,45 @@ describe('FleetCounters', () => {
     const rows = [...counters.calls.rows()];
     expect(rows.reduce((sum, row) => sum + row.value, 0)).toBe(MAX_SERIES + 500);
     expect(rows.some((row) => row.labels.tool === 'other' && row.labels.outcome === 'healed-success')).toBe(true);
+  });
+
+  it('no invented name, secret or path ever becomes a tool label; registered tools always keep theirs', () => {
+    const counters = new FleetCounters();
+    counters.registerTools(['read', 'edit', 'etc/passwd', 'sk-abcdefghijklmnopqrstuvwxyz0123456789']);
+    for (let i = 0; i < LABEL_CAPS.tool * 3; i += 1) counters.count(call(`invented_${i}`));
+    for (const name of ['home/alice/.ssh/id_rsa', '.env', '~/.aws/credentials', 'etc/passwd'])
+      counters.count(call(name));
+    counters.count(call('sk-abcdefghijklmnopqrstuvwxyz0123456789'));
+    counters.count(call('read'));
+    const tools = new Map<string, number>();
+    for (const row of counters.calls.rows()) tools.set(row.labels.tool, (tools.get(row.labels.tool) ?? 0) + row.value);
+    expect(tools).toEqual(
+      new Map([
+        [UNREGISTERED_LABEL, LABEL_CAPS.tool * 3 + 5],
+        ['read', 1],
+      ]),
+    );
+  });
+
+  it('seeds every registered tool x category x possible outcome and every healing rule x healed outcome at 0', () => {
+    const counters = new FleetCounters();
+    counters.registerTools(['read', 'run_code']);
+    counters.registerModels(['deepseek-v4-flash']);
+    const seeds = counters.seedRows();
+    expect(seeds.calls).toContainEqual({ tool: 'read', category: 'ok', outcome: 'passthrough' });
+    expect(seeds.calls).toContainEqual({ tool: 'run_code', category: 'code-syntax', outcome: 'healed-success' });
+    expect(seeds.calls).toContainEqual({ tool: 'read', category: 'other', outcome: 'passthrough-failed' });
+    expect(seeds.calls).toContainEqual({
+      tool: UNREGISTERED_LABEL,
+      category: 'unknown-tool',
+      outcome: 'healed-success',
+    });
+    expect(seeds.calls).not.toContainEqual({ tool: 'read', category: 'other', outcome: 'healed-success' });
+    expect(new Set(seeds.calls.map((row) => row.tool))).toEqual(new Set(['read', 'run_code', UNREGISTERED_LABEL]));
+    expect(seeds.heals).toContainEqual({ rule: 'recover.observe-then-retry', outcome: 'healed-failed' });
+    expect(seeds.heals.some((row) => row.rule.startsWith('hint.'))).toBe(false);
+    expect(seeds.modelCalls).toHaveLength(4);
+    expect(seeds.modelSavedTokens).toEqual([{ model: 'deepseek-v4-flash' }]);
   });
 
   it('redacts secrets in names and ignores inputs the store would reject', () => {
@@ -239,15 +309,20 @@ describe('FleetCounters', () => {
     counters.count(call(linear, 'fs-not-found'));
     counters.count(call('ghp_' + random(36), 'fs-not-found'));
     counters.count(call('read the file at /tmp', 'fs-not-found'));
+    counters.registerTools(['mcp__github__create_pull_request']);
     counters.count(call('mcp__github__create_pull_request', 'fs-not-found'));
     const text = JSON.stringify([...counters.calls.rows()]);
     for (const secret of [sendgrid.slice(3, 25), linear.slice(8, 30)]) expect(text).not.toContain(secret);
     const tools = new Set([...counters.calls.rows()].map((row) => row.labels.tool));
-    expect(tools).toEqual(new Set(['redacted', 'mcp__github__create_pull_request']));
+    expect(tools).toEqual(new Set([UNREGISTERED_LABEL, 'mcp__github__create_pull_request']));
+    counters.count(call('read', `SENDGRID=${sendgrid}`));
+    const categories = new Set([...counters.calls.rows()].map((row) => row.labels.category));
+    expect(categories).toEqual(new Set(['fs-not-found', 'redacted']));
   });
 
   it('counts each rule once per call, heals only for healed outcomes, repeats by tool', () => {
     const counters = new FleetCounters();
+    counters.registerTools(['read', 'edit']);
     counters.count(
       call('edit', 'fs-not-observed', 'healed-success', {
         ruleIds: ['recover.observe-then-retry', 'recover.observe-then-retry'],
@@ -278,10 +353,11 @@ describe('FleetCounters', () => {
       { labels: { rule: 'args.rename-alias', outcome: 'healed-failed' }, value: 1 },
     ]);
     expect([...counters.repeats.rows()]).toEqual([
-      { labels: { tool: 'read', model: 'unknown' }, value: 1 },
-      { labels: { tool: 'edit', model: 'unknown' }, value: 1 },
+      { labels: { tool: 'read' }, value: 1 },
+      { labels: { tool: 'edit' }, value: 1 },
     ]);
-    expect([...counters.savedTokens.rows()]).toEqual([{ labels: { tool: 'edit', model: 'unknown' }, value: 120 }]);
+    expect([...counters.savedTokens.rows()]).toEqual([{ labels: { tool: 'edit' }, value: 120 }]);
+    expect([...counters.modelSavedTokens.rows()]).toEqual([{ labels: { model: 'unknown' }, value: 120 }]);
   });
 
   it('keeps what a disposed activation counted (plugin errors) and reads live ones', () => {

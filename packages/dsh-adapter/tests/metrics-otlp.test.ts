@@ -3,15 +3,18 @@
  * 127.0.0.1 that decodes what arrives against the OTLP JSON shape (ExportMetricsServiceRequest, checked with a
  * typebox schema of the fields used here): the configured headers are sent, the resource says who pushed, names,
  * point attributes and values equal the process counters, sums are cumulative and monotonic, a plugin dispose
- * pushes a final collection, and a collector that refuses does not break anything (a warning is logged).
+ * pushes a final collection, start times are when counting began, build_info is pushed, and a collector that
+ * refuses or is dead breaks nothing: one warning per failure episode, counted failures, a stop bounded by
+ * STOP_WAIT_MS in a real child process.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLUGIN_VERSION, processFleetCounters } from '../src/metrics.js';
-import { OTLP_METRIC_NAMES, startOtlpPush } from '../src/metrics-otlp.js';
+import { spawnSync } from 'node:child_process';
+import { FleetCounters, PLUGIN_VERSION, processFleetCounters, type ProcessIdentity } from '../src/metrics.js';
+import { OTLP_METRIC_NAMES, STOP_WAIT_MS, startOtlpPush } from '../src/metrics-otlp.js';
 import { bootHost, type Host } from './support/composition.js';
 
 const AnyValue = Type.Object({
@@ -55,6 +58,14 @@ const ExportMetricsServiceRequest = Type.Object({
 type ExportRequest = Static<typeof ExportMetricsServiceRequest>;
 /** AGGREGATION_TEMPORALITY_CUMULATIVE in opentelemetry-proto. */
 const CUMULATIVE = 2;
+const IDENTITY: ProcessIdentity = {
+  host: 'h',
+  profile: 'headless',
+  instance: 'h/headless',
+  dshVersion: 'x',
+  pluginVersion: PLUGIN_VERSION,
+  nodeVersion: '0',
+};
 
 interface Received {
   path: string;
@@ -138,7 +149,7 @@ describe('OTLP/HTTP push', () => {
     expect(resource).toMatchObject({
       'service.name': 'dsh-tool-normalizer',
       'service.version': PLUGIN_VERSION,
-      'service.instance.id': processFleetCounters().instanceId,
+      'service.instance.id': `${resource['host.name']}/${resource['dsh.profile']}`,
       'process.runtime.version': process.versions.node,
     });
     expect(resource['host.name']).toBeTruthy();
@@ -153,26 +164,14 @@ describe('OTLP/HTTP push', () => {
       calls!.sum!.dataPoints.map((point) => {
         const labels = attributes(point.attributes);
         return [
-          JSON.stringify({
-            tool: labels.tool,
-            category: labels.category,
-            outcome: labels.outcome,
-            model: labels.model,
-          }),
+          JSON.stringify({ tool: labels.tool, category: labels.category, outcome: labels.outcome }),
           pointValue(point),
         ];
       }),
     );
     expect(pushed).toEqual(expected);
     expect(
-      pushed.get(
-        JSON.stringify({
-          tool: 'edit',
-          category: 'fs-not-observed',
-          outcome: 'healed-success',
-          model: 'scripted-model',
-        }),
-      ),
+      pushed.get(JSON.stringify({ tool: 'edit', category: 'fs-not-observed', outcome: 'healed-success' })),
     ).toBeGreaterThanOrEqual(1);
 
     const heals = metric(last.body, OTLP_METRIC_NAMES.heals)!;
@@ -194,6 +193,22 @@ describe('OTLP/HTTP push', () => {
     expect(pointValue(metric(last.body, OTLP_METRIC_NAMES.pluginErrors)!.sum!.dataPoints[0]!)).toBe(
       counters.pluginErrors.value,
     );
+    const byModel = metric(last.body, OTLP_METRIC_NAMES.modelCalls)!;
+    const total = (points: Static<typeof NumberDataPoint>[]) =>
+      points.reduce((sum, point) => sum + pointValue(point), 0);
+    expect(total(byModel.sum!.dataPoints)).toBe(total(calls!.sum!.dataPoints)); // the same calls, by model
+    // Every cumulative point starts when the process started counting, not at its first collection.
+    const startNanos = BigInt(counters.startedAt) * 1_000_000n;
+    for (const point of calls!.sum!.dataPoints) expect(BigInt(point.startTimeUnixNano)).toBe(startNanos);
+    // build_info over OTLP too, with the Prometheus info metric's labels.
+    const info = last.body.resourceMetrics[0]!.scopeMetrics.flatMap((scope) => scope.metrics).find(
+      (entry) => entry.name === OTLP_METRIC_NAMES.info,
+    ) as unknown as {
+      gauge: { dataPoints: Static<typeof NumberDataPoint>[] };
+    };
+    const infoLabels = attributes(info.gauge.dataPoints[0]!.attributes);
+    expect(infoLabels).toMatchObject({ version: PLUGIN_VERSION, instance_name: resource['service.instance.id'] });
+    expect(pointValue(info.gauge.dataPoints[0]!)).toBe(1);
   });
 
   it('pushes every interval, and values only go up', async () => {
@@ -203,11 +218,12 @@ describe('OTLP/HTTP push', () => {
       headers: {},
       intervalMs: 1000,
       counters,
-      identity: { host: 'h', dshVersion: 'x', pluginVersion: PLUGIN_VERSION, nodeVersion: '0' },
+      identity: IDENTITY,
       hasDroppedEvents: () => false,
       onError: () => {},
     });
     try {
+      counters.registerTools(['otlp_probe']);
       counters.count({ tool: 'otlp_probe', category: 'ok', outcome: 'passthrough', ruleIds: [] });
       await push.flush();
       counters.count({ tool: 'otlp_probe', category: 'ok', outcome: 'passthrough', ruleIds: [] });
@@ -225,22 +241,70 @@ describe('OTLP/HTTP push', () => {
     for (let i = 1; i < probe.length; i += 1) expect(probe[i]!).toBeGreaterThanOrEqual(probe[i - 1]!);
   });
 
-  it('reports a refused push and keeps going', async () => {
+  it('reports a refused push once per episode, counts every failure, and recovers', async () => {
     status = 503;
     const warnings: string[] = [];
-    const counters = processFleetCounters();
+    const recovered: string[] = [];
+    const counters = new FleetCounters();
     const push = startOtlpPush({
       endpoint,
       headers: {},
       intervalMs: 1000,
       counters,
-      identity: { host: 'h', dshVersion: 'x', pluginVersion: PLUGIN_VERSION, nodeVersion: '0' },
+      identity: IDENTITY,
       hasDroppedEvents: () => false,
       onError: (message) => warnings.push(message),
+      onRecover: (message) => recovered.push(message),
     });
-    await push.flush().catch(() => {});
-    await push.stop();
-    expect(received.length).toBeGreaterThanOrEqual(1);
-    expect(warnings.some((message) => message.startsWith('OTLP metrics push failed'))).toBe(true);
+    try {
+      await push.flush().catch(() => {});
+      await push.flush().catch(() => {});
+      expect(counters.otlp).toMatchObject({ failing: true, episodes: 1 });
+      expect(counters.otlp.failures).toBeGreaterThanOrEqual(2);
+      expect(counters.otlp.lastError).toBeTruthy();
+      expect(warnings).toHaveLength(1); // one line per episode, not per push
+      expect(warnings[0]).toMatch(/^OTLP metrics push to http:\/\/127\.0\.0\.1:\d+\/v1\/metrics failed: /);
+      status = 200;
+      await push.flush();
+      expect(counters.otlp.failing).toBe(false);
+      expect(recovered).toHaveLength(1);
+      status = 503;
+      await push.flush().catch(() => {});
+      expect(counters.otlp.episodes).toBe(2);
+      expect(warnings).toHaveLength(2);
+    } finally {
+      status = 200;
+      await push.stop();
+    }
+  });
+
+  it('a dead collector holds a stop at most STOP_WAIT_MS, retries included, and lets the process exit', async () => {
+    // A real child process: the plugin's push against a port nobody listens on, stopped as a DSH exit stops it.
+    const script = `
+      import { startOtlpPush } from ${JSON.stringify(new URL('../dist/metrics-otlp.js', import.meta.url).pathname)};
+      import { FleetCounters } from ${JSON.stringify(new URL('../dist/metrics.js', import.meta.url).pathname)};
+      const counters = new FleetCounters();
+      counters.count({ tool: 'read', category: 'ok', outcome: 'passthrough', ruleIds: [] });
+      const push = startOtlpPush({ endpoint: 'http://127.0.0.1:9/v1/metrics', headers: {}, intervalMs: 60000, counters,
+        identity: ${JSON.stringify(IDENTITY)}, hasDroppedEvents: () => false, onError: () => {} });
+      const started = Date.now();
+      let stopMs = -1;
+      // Pipes are synchronous on Linux: this line is written when the event loop has emptied, at the exit itself.
+      process.on('exit', () => process.stdout.write(JSON.stringify({ stopMs, exitMs: Date.now() - started })));
+      await push.stop();
+      stopMs = Date.now() - started;
+    `;
+    // The built module (the test command builds first), as the published bundle runs it.
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const { stopMs, exitMs } = JSON.parse(child.stdout) as { stopMs: number; exitMs: number };
+    console.log(`[otlp] dead collector: stop() took ${stopMs} ms, the process exited ${exitMs} ms after stop began`);
+    expect(stopMs).toBeLessThanOrEqual(STOP_WAIT_MS + 500);
+    // The exit follows the stop budget, far below the exporter's regular 10 s timeout (a generous bound for a
+    // loaded machine; the figure is printed above).
+    expect(exitMs).toBeLessThan(STOP_WAIT_MS + 3000);
   });
 });

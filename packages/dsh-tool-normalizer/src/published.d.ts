@@ -70,6 +70,11 @@ export interface ToolNormalizerConfig {
   otlpHeaders: Record<string, string>;
   /** Milliseconds between OTLP pushes (one more push when the plugin stops). Minimum 1000. Default 60000. */
   otlpIntervalMs: number;
+  /**
+   * The name this DSH instance has in fleet metrics (build_info labels, OTLP service.instance.id); empty means <host
+   * name>/<profile>, stable across restarts. Default "".
+   */
+  metricsInstance: string;
 }
 
 /** A Standard Schema v1 validator (what the cordis loader calls to validate a row's `config:`). */
