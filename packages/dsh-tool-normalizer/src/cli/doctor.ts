@@ -366,7 +366,7 @@ export function checkLiveOptions(dshHome: string, profile: string): Finding[] {
       findings.push({
         check: name,
         status: 'problem',
-        detail: `${result.issues.map((issue) => issue.message).join('; ')} (in ${file}, section ${SETTINGS_NAMESPACE}). DSH refuses the whole section: the plugin runs on its row's config and ignores every live override there.`,
+        detail: `${result.issues.map((issue) => liveIssue(issue.message)).join('; ')} (in ${file}, section ${SETTINGS_NAMESPACE}). DSH refuses the whole section: the plugin runs on its row's config and ignores every live override there.`,
         fix: `Correct or remove the value in ${file}, or reset the option in Plugins > Plugin configuration.`,
       });
     else
@@ -384,6 +384,11 @@ export function checkLiveOptions(dshHome: string, profile: string): Finding[] {
       });
   }
   return findings;
+}
+
+/** A config issue without the row-specific parts (its `tool-normalizer: ` prefix and where a row's config is set). */
+function liveIssue(message: string): string {
+  return message.replace(/^tool-normalizer: /, '').replace(/ \(set in the config of [\s\S]*$/, '');
 }
 
 /** A one-shot OpenAI-style model on 127.0.0.1: records each request, answers every one with the text "ok". */
@@ -429,13 +434,20 @@ function bootEnvironment(dshHome: string, modelUrl: string): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs `dsh <args>` until it exits, `done(output)` says enough was seen, or `timeoutMs` passes; a child still
- * running at the end gets SIGTERM (SIGKILL 5 s later). Output is kept up to 256 KiB.
+ * Runs `dsh <args>` until it exits, `done(stdout)` says enough was seen (then `whileUp(stdout)` runs against the
+ * live process), or `timeoutMs` passes; a child still running at the end gets SIGTERM (SIGKILL 5 s later). Output
+ * is kept up to 256 KiB.
  */
 async function runDshUntil(
   dshBin: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; done?: (stdout: string) => boolean },
+  options: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    timeoutMs: number;
+    done?: (stdout: string) => boolean;
+    whileUp?: (stdout: string) => Promise<void>;
+  },
 ): Promise<{ code: number | null; timedOut: boolean; reached: boolean; output: string; stdout: string }> {
   let output = '';
   let stdout = '';
@@ -465,6 +477,7 @@ async function runDshUntil(
       resolve({ code, timedOut: false, reached: false });
     });
   });
+  if (result.reached) await options.whileUp?.(stdout);
   if (child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM');
     const force = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -498,14 +511,7 @@ export async function bootWebProfile(
   const started = Date.now();
   const urlIn = (text: string) => /https?:\/\/127\.0\.0\.1:\d+/.exec(text)?.[0];
   let route: { status: number; json: boolean } | { error: string } | undefined;
-  const run = await runDshUntil(dshBin, ['--profile', profile, '--no-open', '--host', '127.0.0.1', '--port', '0'], {
-    env: bootEnvironment(dshHome, model.url),
-    cwd,
-    timeoutMs,
-    done: (stdout) => urlIn(stdout) !== undefined,
-  });
-  const url = urlIn(run.stdout);
-  if (run.reached && url) {
+  const askStats = async (url: string) => {
     try {
       const response = await fetch(`${url}${STATS_PATH}`, { signal: AbortSignal.timeout(15_000) });
       const body = await response.text();
@@ -516,9 +522,18 @@ export async function bootWebProfile(
       } catch {}
       route = { status: response.status, json };
     } catch (error) {
-      route = { error: (error as Error).message };
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      route = { error: [(error as Error).message, cause?.code ?? cause?.message].filter(Boolean).join(': ') };
     }
-  }
+  };
+  const run = await runDshUntil(dshBin, ['--profile', profile, '--no-open', '--host', '127.0.0.1', '--port', '0'], {
+    env: bootEnvironment(dshHome, model.url),
+    cwd,
+    timeoutMs,
+    done: (stdout) => urlIn(stdout) !== undefined,
+    whileUp: (stdout) => askStats(urlIn(stdout)!),
+  });
+  const url = urlIn(run.stdout);
   await model.close();
   fs.rmSync(cwd, { recursive: true, force: true });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
