@@ -6,6 +6,7 @@
  *   node scripts/release-check.mjs            # all checks, one line per check, exit 1 on any failure
  *   node scripts/release-check.mjs --json     # the same as JSON
  *   node scripts/release-check.mjs --package dsh-tool-normalizer --package @dsh-tool-normalizer/core-rules
+ *   node scripts/release-check.mjs --claim-names   # the release workflow: publish names the registry lacks
  *
  * Steps: every public package (packages/*, not private) has its build output (and every export this script treats
  * specially still exists); publint (strict) and "are the
@@ -571,7 +572,51 @@ export function stampRepository(url) {
   }
 }
 
+/** Whether the registry knows a package name: `npm view` answers E404 for a name nobody has published. */
+async function registryHas(name) {
+  try {
+    await run('npm', ['view', name, 'name', '--json'], { timeout: MINUTE });
+    return true;
+  } catch (error) {
+    if (/E404|404 Not Found/.test(`${error.stdout ?? ''}${error.stderr ?? ''}`)) return false;
+    throw new Error(`npm view ${name} failed: ${String(error.stderr || error.message).trim()}`);
+  }
+}
+
+/**
+ * The public packages whose names are not on the registry yet, libraries first and the meta-package last (the order
+ * to publish them in). `has(name)` asks the registry.
+ */
+export async function unclaimedPackages(packages = publicPackages(), has = registryHas) {
+  const missing = [];
+  for (const pkg of packages) if (!(await has(pkg.manifest.name))) missing.push(pkg);
+  return missing.sort((a, b) => Number(a.dir === metaDir) - Number(b.dir === metaDir));
+}
+
+/**
+ * Claims the unscoped name (`dsh-tool-normalizer`) and the `@dsh-tool-normalizer/*` names: publishes the current
+ * version of every public package the registry does not know yet, so no one else can take a name before the first
+ * release. The release workflow runs it before changesets (which then skips what is already published). Run after
+ * a build and the dry-run; needs an npm token with rights to the `@dsh-tool-normalizer` scope.
+ */
+export async function claimNames({ log = console.log } = {}) {
+  const missing = await unclaimedPackages();
+  if (missing.length === 0) log('every package name is already on the registry');
+  for (const pkg of missing) {
+    log(`claiming ${pkg.manifest.name}@${pkg.manifest.version}`);
+    await run(pnpmBin(), ['publish', '--access', 'public', '--no-git-checks'], {
+      cwd: pkg.dir,
+      timeout: 5 * MINUTE,
+    });
+  }
+  return missing.map((pkg) => pkg.manifest.name);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--claim-names')) {
+    await claimNames();
+    process.exit(0);
+  }
   const stamp = process.argv.indexOf('--stamp-repository');
   if (stamp !== -1) {
     if (!/^https:\/\/\S+\/\S+$/.test(process.argv[stamp + 1] ?? ''))

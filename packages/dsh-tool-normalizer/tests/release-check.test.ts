@@ -69,6 +69,27 @@ describe('the workflows', () => {
     expect(text.indexOf('node scripts/release-check.mjs\n')).toBeGreaterThan(-1);
     expect(text.indexOf('node scripts/release-check.mjs\n')).toBeLessThan(text.indexOf('uses: changesets/action'));
   });
+
+  it('release.yml claims the unscoped and scoped names after the dry-run, and attaches the tarball to a GitHub release', () => {
+    const text = read('release.yml');
+    const claim = text.indexOf('run: node scripts/release-check.mjs --claim-names');
+    expect(claim).toBeGreaterThan(text.indexOf('node scripts/release-check.mjs\n'));
+    expect(claim).toBeLessThan(text.indexOf('uses: changesets/action'));
+    expect(text).toMatch(/gh release create "v\$\{version\}" artifacts\/dsh-tool-normalizer-\*\.tgz/);
+  });
+
+  it('claims exactly the names the registry lacks, the meta-package last', async () => {
+    const packages = release.publicPackages() as { manifest: { name: string } }[];
+    const onRegistry = new Set(['@dsh-tool-normalizer/core-rules']);
+    const missing = (await release.unclaimedPackages(packages, async (name: string) => onRegistry.has(name))) as {
+      manifest: { name: string };
+    }[];
+    const names = missing.map((pkg) => pkg.manifest.name);
+    expect(names).not.toContain('@dsh-tool-normalizer/core-rules');
+    expect(names.at(-1)).toBe('dsh-tool-normalizer');
+    expect(names).toHaveLength(packages.length - 1);
+    expect(await release.unclaimedPackages(packages, async () => true)).toEqual([]);
+  });
 });
 
 describe('each check can fail', () => {
