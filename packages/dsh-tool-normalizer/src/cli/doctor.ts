@@ -117,7 +117,7 @@ export function findDsh(env: NodeJS.ProcessEnv = process.env): { bin?: string; v
 
 /** The `dsh` on PATH and what is known of its release: proven live (rc.8), known by fixture, or unknown. */
 export function checkDsh(found: { bin?: string; version?: string }): Finding {
-  const install = `Install it with npm: \`npm i -g @deepseek-ai/dsh@${DSH_LIVE}\` (the release this plugin is proven on live; measured at 39 s).`;
+  const install = `Install it with npm: \`npm i -g @deepseek-ai/dsh@${DSH_LIVE}\` (the release this plugin is proven on live).`;
   if (!found.bin) return { check: 'dsh', status: 'problem', detail: 'no `dsh` command on PATH', fix: install };
   if (!found.version)
     return {
