@@ -432,7 +432,11 @@ export async function checkThirdParty(name, files, read) {
   }
   const minified = MINIFIED_BUNDLES[name] ?? {};
   for (const file of files.filter((f) => /\.[cm]?js$/.test(f))) {
-    const held = minified[file] ? await packagesOfEntry(minified[file]) : packagesInBundle(await read(file));
+    const text = minified[file] ? '' : await read(file);
+    const held = minified[file] ? await packagesOfEntry(minified[file]) : packagesInBundle(text);
+    // A bundle built minified (or without esbuild's input comments) would list nothing and pass unseen.
+    if (!minified[file] && text.length > 64 * 1024 && !/^[ \t]*\/\/ \S+\.[cm]?[jt]sx?$/m.test(text))
+      problems.push(`${name}: ${file} has no input comments, so what it bundles cannot be read (minified?)`);
     for (const entry of held) {
       const at = entry.lastIndexOf('@');
       const [pkg, version] = at > 0 ? [entry.slice(0, at), entry.slice(at + 1)] : [entry, undefined];

@@ -151,6 +151,10 @@ describe('each check can fail', () => {
     expect(await check({ 'dist/THIRD_PARTY_NOTICES.md': notices })).toEqual([
       expect.stringMatching(/^dsh-tool-normalizer: THIRD_PARTY_NOTICES\.md has no section for typebox /),
     ]);
+    const minified = built('dist/index.js').replace(/^[ \t]*\/\/ .*$/gm, '');
+    expect(await check({ 'dist/index.js': minified })).toEqual([
+      'dsh-tool-normalizer: dist/index.js has no input comments, so what it bundles cannot be read (minified?)',
+    ]);
     expect(await release.checkThirdParty('dsh-tool-normalizer', ['dist/index.js'], async () => '')).toEqual([
       'dsh-tool-normalizer: dist/THIRD_PARTY_NOTICES.md is not in the tarball',
       'dsh-tool-normalizer: dist/sbom.cdx.json is not in the tarball',
