@@ -4,7 +4,7 @@
  * of the plugin folder, the hmr row in the profile's patch layer). A correct web profile: every check passes, the
  * doctor boots the web app as a server and the plugin's stats route answers, exit 0. Broken: without the hmr row
  * (rc.8 then fails to boot) and with an invalid live option in settings.yaml, the doctor names each problem and
- * exits 1 without booting.
+ * exits 1 without booting; with the plugin's row disabled the profile boots without it, and the boot check says so.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -93,6 +93,21 @@ describe.skipIf(!status.available)(`doctor on a real DSH rc.8 web profile (${sta
       );
       expect(boot.exitCode).not.toBe(0);
       expect(`${boot.stdout}\n${boot.stderr}`).toContain('user patch-layer watching requires the Cordis HMR service');
+    } finally {
+      fs.writeFileSync(patch, HMR_ROW_PATCH);
+    }
+  });
+
+  it('a web profile that boots without the plugin (its row disabled): the boot check fails, naming the route (exit 1)', async () => {
+    const patch = path.join(webProfile, 'cordis.patch.yml');
+    fs.writeFileSync(patch, `${HMR_ROW_PATCH}- id: tool-normalizer\n  disabled: true\n`);
+    try {
+      const run = await doctor();
+      const out = `${run.stdout}\n${run.stderr}`;
+      expect(run.exitCode, out).toBe(1);
+      expect(out).toMatch(
+        /^PROBLEM profile web: boot \(web\): DSH served its web app at http:\/\/127\.0\.0\.1:\d+, but the plugin's \/plugin-api\/tool-normalizer\/stats answered \d+/m,
+      );
     } finally {
       fs.writeFileSync(patch, HMR_ROW_PATCH);
     }
