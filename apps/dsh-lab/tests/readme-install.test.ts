@@ -1,11 +1,12 @@
 /**
  * The DSH user path, exactly as the published README writes it: the fenced block between the `dsh-user-path`
- * markers of packages/dsh-tool-normalizer/README.md is run by bash, line by line as written, in a fresh HOME (so
- * `~/.dsh` is a fresh DSH_HOME) with the lab's provisioned Node 24 and pinned pnpm first on PATH. The only change is
- * the package source: `dsh plugin ... add dsh-tool-normalizer` installs the `pnpm pack` tarball of the built
- * meta-package instead of the registry name. The block installs DSH with `pnpm add -g`, adds the plugin and the
- * rc.8 workarounds and runs the doctor; then the `dsh` it installed plays a scripted Code-Mode session and the
- * plugin must heal its calls. If the README changes to commands that do not work, this test fails.
+ * markers of packages/dsh-tool-normalizer/README.md is run by bash, line by line as written, unchanged, in a fresh
+ * HOME (so `~/.dsh` is a fresh DSH_HOME) with only the lab's Node 24 and the system's npm on PATH (no pnpm: the block
+ * installs it). The release tarball the block installs (`./dsh-tool-normalizer-*.tgz`) is the `pnpm pack` of the
+ * built meta-package, put where a user downloads it: the folder the block runs in. The block installs DSH and pnpm
+ * with `npm i -g` (into a global prefix inside the test folder), adds the plugin from the tarball and the rc.8
+ * workarounds and runs the doctor; then the `dsh` it installed plays a scripted Code-Mode session and the plugin must
+ * heal its calls. If the README changes to commands that do not work, this test fails.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,6 @@ import {
 } from '../src/index.js';
 
 const README = path.join(repoRoot, 'packages', 'dsh-tool-normalizer', 'README.md');
-const REGISTRY_ADD = /^(dsh plugin --profile \S+ add )dsh-tool-normalizer(?=\s|$)/gm;
 const status = pluginStatus();
 const picked = codeScenarios.filter((s) => ['c_c_direct_read', 'c_b_no_description'].includes(s.id));
 
@@ -38,8 +38,13 @@ export function userPathBlock(readme: string): string {
   return match[1]!;
 }
 
-/** A clean environment: no real provider key, no stray DSH or pnpm setting, only the given tools on PATH. */
-function userEnvironment(home: string, pnpmHome: string, nodeBin: string, pnpmBin: string): NodeJS.ProcessEnv {
+/**
+ * A clean environment: no real provider key, no stray DSH, pnpm or npm setting; on PATH the global prefix's bin
+ * (empty at first), Node 24 and the system folders (where npm is). The npm global prefix is inside the test folder,
+ * so `npm i -g` never touches the machine's own; npm's and pnpm's caches are the lab's warm ones (the same packages
+ * the registry serves), so a rerun is not a full download.
+ */
+function userEnvironment(home: string, npmPrefix: string, nodeBin: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/^(DSH_|DEEPSEEK_|OPENAI_|ANTHROPIC_|PNPM_|npm_|XDG_)/i.test(key)) continue;
@@ -48,11 +53,11 @@ function userEnvironment(home: string, pnpmHome: string, nodeBin: string, pnpmBi
   return {
     ...env,
     HOME: home,
-    PNPM_HOME: pnpmHome,
-    PATH: [pnpmHome, path.dirname(nodeBin), path.dirname(pnpmBin), '/usr/local/bin', '/usr/bin', '/bin'].join(
+    PATH: [path.join(npmPrefix, 'bin'), path.dirname(nodeBin), '/usr/local/bin', '/usr/bin', '/bin'].join(
       path.delimiter,
     ),
-    // The lab's warm content store (the same packages the registry serves), so the global install is not a full download.
+    npm_config_prefix: npmPrefix,
+    npm_config_cache: path.join(cacheRoot, 'npm-cache'),
     npm_config_store_dir: labPaths.pnpmStore,
     DSH_TELEMETRY_DISABLED: '1',
   };
@@ -64,6 +69,7 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
   let env: NodeJS.ProcessEnv;
   let tarball: string;
   let script: string;
+  let installSeconds: string;
   let install: CommandResult;
   let toolMessages: ToolMessage[];
   let session: CommandResult;
@@ -74,10 +80,10 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
     root = path.join(cacheRoot, 'user-path');
     fs.rmSync(root, { recursive: true, force: true });
     home = path.join(root, 'home');
-    const pnpmHome = path.join(root, 'pnpm-home');
+    const npmPrefix = path.join(root, 'npm-global');
     fs.mkdirSync(home, { recursive: true });
-    fs.mkdirSync(pnpmHome, { recursive: true });
-    env = userEnvironment(home, pnpmHome, lab.nodeBin, lab.pnpmBin);
+    fs.mkdirSync(npmPrefix, { recursive: true });
+    env = userEnvironment(home, npmPrefix, lab.nodeBin);
 
     const packDir = path.join(root, 'pack');
     fs.mkdirSync(packDir);
@@ -86,16 +92,19 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
       cwd: labPaths.pluginPackage,
       timeoutMs: 120_000,
     });
-    tarball = path.join(packDir, fs.readdirSync(packDir).find((name) => name.endsWith('.tgz'))!);
+    const packed = fs.readdirSync(packDir).find((name) => name.endsWith('.tgz'))!;
+    // The release asset a user downloads into the folder they run the block from.
+    tarball = path.join(home, packed);
+    fs.copyFileSync(path.join(packDir, packed), tarball);
 
-    const block = userPathBlock(fs.readFileSync(README, 'utf8'));
-    script = block.replace(REGISTRY_ADD, (_line, prefix: string) => `${prefix}${tarball}`);
+    script = userPathBlock(fs.readFileSync(README, 'utf8'));
     install = await runCommand('bash', ['-euxo', 'pipefail', '-c', script], {
       step: 'the README install block',
       cwd: home,
       env,
       timeoutMs: 600_000,
     });
+    installSeconds = (install.wallMs / 1000).toFixed(1);
 
     // The dsh the block installed, on a scripted Code-Mode session with calls the plugin must heal.
     workspace = path.join(root, 'workspace');
@@ -124,13 +133,17 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
     toolMessages = toolMessagesOf(model.played, model.requests);
   }, 900_000);
 
-  it('the README block installs the plugin from the registry name (the one line this test points at the tarball)', () => {
-    expect(script.match(new RegExp(`add ${tarball.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'))).toHaveLength(1);
+  it('the block needs only Node and npm: DSH and pnpm come from `npm i -g`, the plugin from the release tarball', () => {
+    expect(script).toMatch(/^npm i -g @deepseek-ai\/dsh@0\.1\.0-rc\.8 pnpm@\S+/m);
+    expect(script).toMatch(/^dsh plugin --profile headless add \.\/dsh-tool-normalizer-\*\.tgz/m);
+    expect(script).not.toMatch(/pnpm add -g|pnpm setup|corepack/);
+    expect(path.basename(tarball)).toMatch(/^dsh-tool-normalizer-\d+\.\d+\.\d+.*\.tgz$/);
   });
 
   it('every command of the block succeeds, the doctor included (it exits 1 on any problem)', () => {
     expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(0);
     expect(install.timedOut).toBe(false);
+    console.log(`the README install block ran in ${installSeconds} s`);
     expect(install.stdout + install.stderr).toMatch(/the plugin loaded \(its prompt section reached the model\)/);
   });
 

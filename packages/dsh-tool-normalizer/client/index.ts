@@ -4,7 +4,7 @@
  * lit and the dashboard into the host's module-loader format under this package's name as module id; `react` is
  * left to the loader's `require`, so the page shares the host's React. It lives outside `src/` because the
  * package's type check covers the published server API only; dashboard-lit type-checks `createSettingsPlugin`.
- * It also registers the options card of Plugins > Plugin configuration (`options-card.ts`).
+ * It also registers the options card where the host's Plugins page shows a plugin's configuration (`options-card.ts`).
  */
 import * as React from 'react';
 import { createSettingsPlugin } from '@dsh-tool-normalizer/dashboard-lit/dsh-settings';

@@ -1,10 +1,19 @@
 /**
- * The plugin's card in DSH's Plugins > Plugin configuration (`settings.plugin.item`, keyed by the settings
- * namespace the server half registers). rc.8 ships no generic form and its card kit may not be imported by a
- * plugin bundle, so this card follows the host's own cards' contract itself: it stages what the user toggles,
- * writes only on Save, one field at a time through the client settings scope (which fences each write with the
- * namespace revision it read), then reads the user layer back and keeps any change the host did not store. A field
- * present in the user layer is marked changed; Reset stages its removal (back to the plugin row's value).
+ * The plugin's options where the host's Plugins page shows a plugin's configuration. rc.8's Plugins > Plugin
+ * configuration lists cards in `settings.plugin.item` (keyed by the settings namespace the server half registers);
+ * 0.2.1's Plugins page declares `plugins.row.config` instead (keyed `<package>#<row id>`, rendered as a one-line
+ * `summary` and as the row's configuration `page`) and no `settings.plugin.item`. The card goes to
+ * `plugins.row.config` whenever that slot is declared, else to `settings.plugin.item` (`seatOptionsCard`).
+ * The values come from the client settings scope (`settingsScope.bind`, rc.8 to 0.1.6) or its successor
+ * (`configForms.get`, 0.1.7 on; the same snapshot, writes answered with true/false); both are optional services,
+ * so a host without either still loads the rest of the client (the Settings page). Facts and sources:
+ * docs/host-facts.md ("Other DSH releases").
+ *
+ * rc.8 ships no generic form and its card kit may not be imported by a plugin bundle, so this card follows the
+ * host's own cards' contract itself: it stages what the user toggles, writes only on Save, one field at a time
+ * through the scope (which fences each write with the namespace revision it read), then reads the user layer back
+ * and keeps any change the host did not store. A field present in the user layer is marked changed; Reset stages its
+ * removal (back to the plugin row's value).
  */
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from '@dsh-tool-normalizer/dsh-adapter/live-options';
 import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages';
@@ -150,21 +159,88 @@ interface ReactLike {
 /** What a setup may return: its disposer, or nothing. */
 type Disposer = (() => void) | undefined;
 
+/** The slots service as the card uses it (dsh-client-runtime's `ctx.slots`). */
+export interface SlotsLike {
+  /** Runs `setup` for each lifetime of the slot's declaration (now, if it is declared); its disposer at collapse. */
+  inject(name: string, setup: () => Disposer): void;
+  register(options: Record<string, unknown>, component: unknown): () => void;
+}
+
+/** 0.1.7's `ConfigForm` (`configForms.get(entryId)`): the scope's snapshot; writes resolve to whether they landed. */
+export interface ConfigFormLike {
+  getSnapshot(): ScopeSnapshot;
+  subscribe(listener: () => void): () => void;
+  set(field: string, value: unknown): Promise<boolean>;
+  mutate(ops: { op: 'unset'; path: string[] }[]): Promise<boolean>;
+}
+
 interface ClientContext {
   effect(setup: () => Disposer, label?: string): void;
-  slots: {
-    inject(name: string, setup: () => Disposer): void;
-    register(options: Record<string, unknown>, component: unknown): () => void;
-  };
+  inject(services: string[], apply: (scoped: ClientContext) => void): unknown;
+  slots: SlotsLike;
   locale: {
     register(namespace: string, dictionaries: { en: typeof en; zh: typeof zh }): () => void;
     bind(namespace: string): (key: string) => string;
   };
-  settingsScope: { bind(spec: { namespace: string }): ScopeLike };
+  settingsScope?: { bind(spec: { namespace: string }): ScopeLike };
+  configForms?: { get(entryId: string): ConfigFormLike };
 }
 
-/** Client services the card needs (the meta-package's client `inject` joins these). */
-export const optionsCardInject = ['slots', 'locale', 'settingsScope'];
+/** Required client services (the meta-package's client `inject` joins these); the settings services are optional. */
+export const optionsCardInject = ['slots', 'locale'];
+
+/** The package that declares the row (`dsh.bundle.patch` inserts `tool-normalizer`); the row id is the namespace. */
+export const PLUGIN_PACKAGE = 'dsh-tool-normalizer';
+export const ROW_CONFIG_SLOT = 'plugins.row.config';
+export const PLUGIN_ITEM_SLOT = 'settings.plugin.item';
+/** `plugins.row.config` is keyed `<package name>#<row id>`. */
+export const ROW_CONFIG_KEY = `${PLUGIN_PACKAGE}#${SETTINGS_NAMESPACE}`;
+
+export type OptionsSeat = typeof ROW_CONFIG_SLOT | typeof PLUGIN_ITEM_SLOT;
+
+/**
+ * Keeps the options in exactly one seat: `plugins.row.config` while it is declared, else `settings.plugin.item`
+ * while that is declared, else none. `register(seat)` mounts the card there and returns its disposer; a seat that
+ * appears or collapses later moves it.
+ */
+export function seatOptionsCard(slots: SlotsLike, register: (seat: OptionsSeat) => () => void): void {
+  const declared = new Set<OptionsSeat>();
+  let active: { seat: OptionsSeat; dispose: () => void } | undefined;
+  const reconcile = () => {
+    const wanted = declared.has(ROW_CONFIG_SLOT)
+      ? ROW_CONFIG_SLOT
+      : declared.has(PLUGIN_ITEM_SLOT)
+        ? PLUGIN_ITEM_SLOT
+        : undefined;
+    if (active?.seat === wanted) return;
+    active?.dispose();
+    active = wanted ? { seat: wanted, dispose: register(wanted) } : undefined;
+  };
+  for (const seat of [ROW_CONFIG_SLOT, PLUGIN_ITEM_SLOT] as const) {
+    slots.inject(seat, () => {
+      declared.add(seat);
+      reconcile();
+      return () => {
+        declared.delete(seat);
+        reconcile();
+      };
+    });
+  }
+}
+
+/** A `ConfigForm` as the scope the form stages against: a write the host answers `false` is a failed write. */
+export function scopeOfConfigForm(form: ConfigFormLike): ScopeLike {
+  return {
+    getSnapshot: () => form.getSnapshot(),
+    subscribe: (listener) => form.subscribe(listener),
+    async set(field, value) {
+      if (!(await form.set(field, value))) throw new Error(`the host did not store ${field}`);
+    },
+    async unset(field) {
+      if (!(await form.mutate([{ op: 'unset', path: [field] }]))) throw new Error(`the host did not remove ${field}`);
+    },
+  };
+}
 
 const STYLE = {
   card: {
@@ -232,19 +308,126 @@ const STYLE = {
   error: { flex: 1, margin: 0, color: 'var(--dsw-alias-label-error)', fontSize: 12 },
 } as const;
 
-/** Registers the dictionaries and the card; the card renders nothing until the host serves the namespace. */
+/**
+ * Registers the dictionaries, then the card over whichever settings service the host has (the first to appear);
+ * the card renders nothing until the host serves the namespace.
+ */
 export function applyOptionsCard(React: ReactLike, ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(OPTIONS_NS, { en, zh }), 'tool-normalizer: options card dictionaries');
+  let mounted = false;
+  const mount = (scoped: ClientContext, scope: ScopeLike) => {
+    if (mounted) return;
+    mounted = true;
+    scoped.effect(
+      () => () => {
+        mounted = false;
+      },
+      'tool-normalizer: options card seat',
+    );
+    mountOptionsCard(React, scoped, new OptionsForm(scope));
+  };
+  ctx.inject(['settingsScope'], (scoped) =>
+    mount(scoped, scoped.settingsScope!.bind({ namespace: SETTINGS_NAMESPACE })),
+  );
+  ctx.inject(['configForms'], (scoped) =>
+    mount(scoped, scopeOfConfigForm(scoped.configForms!.get(SETTINGS_NAMESPACE))),
+  );
+}
+
+/** Props of a `plugins.row.config` entry (0.2.1's `PluginConfigViewProps`; the host's own `form` is not used). */
+export interface RowConfigProps {
+  view?: 'summary' | 'page';
+  t?: Translate;
+}
+
+/** The card (`settings.plugin.item`) and the row page (`plugins.row.config`) over one staged form. */
+export function mountOptionsCard(
+  React: ReactLike,
+  ctx: Pick<ClientContext, 'slots' | 'locale'>,
+  form: OptionsForm,
+): void {
   const bound = ctx.locale.bind(OPTIONS_NS);
-  const form = new OptionsForm(ctx.settingsScope.bind({ namespace: SETTINGS_NAMESPACE }));
   const h = React.createElement;
+
+  /** The fields, the notes and Save/Discard: the card's body and the whole row page. */
+  function body(state: CardState, t: Translate): unknown {
+    const disabled = !state.writable || state.saving;
+    return h(
+      'div',
+      { style: STYLE.body },
+      state.writable ? null : h('p', { role: 'status', style: STYLE.muted }, t('readOnly')),
+      ...state.fields.map((field) => {
+        const id = `tool-normalizer-option-${field.name}`;
+        return h(
+          'div',
+          { key: field.name, style: STYLE.field },
+          h(
+            'div',
+            { style: { display: 'flex', gap: 8, alignItems: 'center' } },
+            h(
+              'label',
+              { htmlFor: id, style: { ...STYLE.label, flex: 1 } },
+              h('input', {
+                id,
+                type: 'checkbox',
+                'data-option': field.name,
+                checked: field.checked,
+                disabled,
+                onChange: (event: { target: { checked: boolean } }) => form.toggle(field.name, event.target.checked),
+              }),
+              t(field.name),
+            ),
+            field.overridden ? h('span', { style: STYLE.badge }, t('overridden')) : null,
+            field.overridden
+              ? h(
+                  'button',
+                  { type: 'button', style: STYLE.link, disabled, onClick: () => form.reset(field.name) },
+                  t('reset'),
+                )
+              : null,
+          ),
+          h('p', { style: { ...STYLE.muted, margin: 0, fontSize: 12 } }, t(`${field.name}Hint` as OptionsMessageKey)),
+        );
+      }),
+      h('p', { style: { ...STYLE.muted, fontSize: 12 } }, t('restartNote')),
+      h(
+        'div',
+        { style: STYLE.footer },
+        state.failed ? h('p', { role: 'status', style: STYLE.error }, t('saveFailed')) : null,
+        h(
+          'button',
+          {
+            type: 'button',
+            style: STYLE.button,
+            disabled: !state.dirty || state.saving,
+            onClick: () => form.discard(),
+          },
+          t('discard'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            style: {
+              ...STYLE.button,
+              background: 'var(--dsw-alias-label-primary)',
+              color: 'var(--dsw-alias-bg-layer-3)',
+              opacity: !state.dirty || disabled ? 0.4 : 1,
+            },
+            disabled: !state.dirty || disabled,
+            onClick: () => void form.save(),
+          },
+          t(state.saving ? 'saving' : 'save'),
+        ),
+      ),
+    );
+  }
 
   function OptionsCard(props: { t?: Translate }): unknown {
     const t: Translate = props.t ?? ((key) => bound(key));
     const state = React.useSyncExternalStore(form.subscribe, form.getSnapshot);
     const [open, setOpen] = React.useState(false);
     if (!state.available) return null;
-    const disabled = !state.writable || state.saving;
     const title = t('title');
     return h(
       'li',
@@ -266,86 +449,22 @@ export function applyOptionsCard(React: ReactLike, ctx: ClientContext): void {
         ),
         state.dirty ? h('span', { style: STYLE.badge }, t('unsaved')) : null,
       ),
-      open
-        ? h(
-            'div',
-            { style: STYLE.body },
-            state.writable ? null : h('p', { role: 'status', style: STYLE.muted }, t('readOnly')),
-            ...state.fields.map((field) => {
-              const id = `tool-normalizer-option-${field.name}`;
-              return h(
-                'div',
-                { key: field.name, style: STYLE.field },
-                h(
-                  'div',
-                  { style: { display: 'flex', gap: 8, alignItems: 'center' } },
-                  h(
-                    'label',
-                    { htmlFor: id, style: { ...STYLE.label, flex: 1 } },
-                    h('input', {
-                      id,
-                      type: 'checkbox',
-                      'data-option': field.name,
-                      checked: field.checked,
-                      disabled,
-                      onChange: (event: { target: { checked: boolean } }) =>
-                        form.toggle(field.name, event.target.checked),
-                    }),
-                    t(field.name),
-                  ),
-                  field.overridden ? h('span', { style: STYLE.badge }, t('overridden')) : null,
-                  field.overridden
-                    ? h(
-                        'button',
-                        { type: 'button', style: STYLE.link, disabled, onClick: () => form.reset(field.name) },
-                        t('reset'),
-                      )
-                    : null,
-                ),
-                h(
-                  'p',
-                  { style: { ...STYLE.muted, margin: 0, fontSize: 12 } },
-                  t(`${field.name}Hint` as OptionsMessageKey),
-                ),
-              );
-            }),
-            h('p', { style: { ...STYLE.muted, fontSize: 12 } }, t('restartNote')),
-            h(
-              'div',
-              { style: STYLE.footer },
-              state.failed ? h('p', { role: 'status', style: STYLE.error }, t('saveFailed')) : null,
-              h(
-                'button',
-                {
-                  type: 'button',
-                  style: STYLE.button,
-                  disabled: !state.dirty || state.saving,
-                  onClick: () => form.discard(),
-                },
-                t('discard'),
-              ),
-              h(
-                'button',
-                {
-                  type: 'button',
-                  style: {
-                    ...STYLE.button,
-                    background: 'var(--dsw-alias-label-primary)',
-                    color: 'var(--dsw-alias-bg-layer-3)',
-                    opacity: !state.dirty || disabled ? 0.4 : 1,
-                  },
-                  disabled: !state.dirty || disabled,
-                  onClick: () => void form.save(),
-                },
-                t(state.saving ? 'saving' : 'save'),
-              ),
-            ),
-          )
-        : null,
+      open ? body(state, t) : null,
     );
   }
 
-  ctx.slots.inject('settings.plugin.item', () =>
-    ctx.slots.register({ name: 'settings.plugin.item', key: SETTINGS_NAMESPACE, locale: OPTIONS_NS }, OptionsCard),
+  /** `plugins.row.config`: the one-liner for `view: 'summary'`, the form with its own Save for `view: 'page'`. */
+  function OptionsRowPage(props: RowConfigProps): unknown {
+    const t: Translate = props.t ?? ((key) => bound(key));
+    const state = React.useSyncExternalStore(form.subscribe, form.getSnapshot);
+    if (props.view === 'summary') return t('description');
+    if (!state.available) return h('p', { role: 'status', style: STYLE.muted }, t('description'));
+    return h('div', { 'data-plugin-page': ROW_CONFIG_KEY }, body(state, t));
+  }
+
+  seatOptionsCard(ctx.slots, (seat) =>
+    seat === ROW_CONFIG_SLOT
+      ? ctx.slots.register({ name: ROW_CONFIG_SLOT, key: ROW_CONFIG_KEY, locale: OPTIONS_NS }, OptionsRowPage)
+      : ctx.slots.register({ name: PLUGIN_ITEM_SLOT, key: SETTINGS_NAMESPACE, locale: OPTIONS_NS }, OptionsCard),
   );
 }

@@ -1,23 +1,40 @@
 /**
  * `dsh-tool-normalizer doctor`, its static checks on real profile folders laid out the way `dsh plugin add` writes
- * them (package.json with dsh.profile.bundles, cordis.patch.yml), and the subcommand dispatcher. The headless boot
- * check needs a real DSH: it is exercised by hand against the lab's DSH (see the package README).
+ * them (package.json with dsh.profile.bundles, cordis.patch.yml, the installed plugin's package.json,
+ * settings.yaml), on rc.8 and on other releases (fixtures: a `dsh` on PATH inside an `@deepseek-ai/dsh` package of
+ * that version, profiles as the issue-22 facts describe them), and the subcommand dispatcher. The boots against a
+ * real rc.8 (good and broken web profile, headless) are in apps/dsh-lab/tests/doctor.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkNode, checkProfile, HMR_ROW } from '../src/cli/doctor.js';
+import {
+  checkDsh,
+  checkLiveOptions,
+  checkNode,
+  checkProfile,
+  doctor,
+  findDsh,
+  HMR_ROW,
+  parseArgs,
+  verifiedSummary,
+} from '../src/cli/doctor.js';
+import { releaseFacts } from '../src/cli/dsh-releases.js';
 import { main, SUBCOMMANDS } from '../src/cli/main.js';
 
 function profile(files: {
+  name?: string;
   deps?: Record<string, string>;
   bundles?: string[];
   patch?: string;
   homePatch?: string;
+  settings?: string;
+  /** peerDependencies of the installed plugin (node_modules/dsh-tool-normalizer/package.json) */
+  installedPeers?: Record<string, string>;
 }): string {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-test-'));
-  const dir = path.join(home, 'profiles', 'headless');
+  const dir = path.join(home, 'profiles', files.name ?? 'headless');
   fs.mkdirSync(dir, { recursive: true });
   const manifest = {
     name: 'dsh-profile-headless',
@@ -28,8 +45,32 @@ function profile(files: {
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest));
   if (files.patch !== undefined) fs.writeFileSync(path.join(dir, 'cordis.patch.yml'), files.patch);
   if (files.homePatch !== undefined) fs.writeFileSync(path.join(home, 'cordis.patch.yml'), files.homePatch);
+  if (files.settings !== undefined) fs.writeFileSync(path.join(home, 'settings.yaml'), files.settings);
+  if (files.installedPeers) {
+    const installed = path.join(dir, 'node_modules', 'dsh-tool-normalizer');
+    fs.mkdirSync(installed, { recursive: true });
+    fs.writeFileSync(
+      path.join(installed, 'package.json'),
+      JSON.stringify({ name: 'dsh-tool-normalizer', version: '0.1.0', peerDependencies: files.installedPeers }),
+    );
+  }
   return home;
 }
+
+/** A `dsh` command inside an `@deepseek-ai/dsh` package of the given version, as `npm i -g` lays it out. */
+function fakeDsh(version: string): string {
+  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-dsh-'));
+  const pkg = path.join(prefix, 'lib', 'node_modules', '@deepseek-ai', 'dsh');
+  fs.mkdirSync(path.join(pkg, 'lib'), { recursive: true });
+  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@deepseek-ai/dsh', version }));
+  fs.writeFileSync(path.join(pkg, 'lib', 'bin.js'), '#!/usr/bin/env node\nprocess.exit(3);\n', { mode: 0o755 });
+  fs.mkdirSync(path.join(prefix, 'bin'));
+  fs.symlinkSync(path.join(pkg, 'lib', 'bin.js'), path.join(prefix, 'bin', 'dsh'));
+  return path.join(prefix, 'bin');
+}
+
+const CURRENT_PEERS = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  .peerDependencies as Record<string, string>;
 
 const healthy = {
   deps: { '@deepseek-ai/cordis-plugin-hmr': '1.0.17', 'dsh-tool-normalizer': '0.1.0' },
@@ -111,6 +152,120 @@ describe('doctor: a profile', () => {
   it('a profile patch that is not YAML is a problem, not a crash', () => {
     const findings = checkProfile(profile({ ...healthy, patch: '- id: hmr\n  disabled: [\n' }), 'headless');
     expect(findings.some((f) => f.check.endsWith('cordis.patch.yml') && f.status === 'problem')).toBe(true);
+  });
+});
+
+describe('doctor: the web profile (rc.8)', () => {
+  const web = {
+    name: 'web',
+    deps: healthy.deps,
+    bundles: ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-web-app', 'dsh-tool-normalizer'],
+  };
+
+  it('a web profile (bundle dsh-web-app) without the hmr row is a problem, not a pass that crashes at boot', () => {
+    const findings = checkProfile(profile({ ...web, patch: '[]\n' }), 'web');
+    expect(findings.find((f) => f.check === 'profile web: DSH rc.8 workaround: hmr row')?.status).toBe('problem');
+  });
+
+  it('a correct web profile has no problem', () => {
+    const findings = checkProfile(profile({ ...web, patch: HMR_ROW }), 'web');
+    expect(findings.filter((f) => f.status === 'problem')).toEqual([]);
+    expect(findings.map((f) => f.check)).toContain('profile web: DSH rc.8 workaround: hmr row');
+  });
+});
+
+describe('doctor: other releases (fixtures)', () => {
+  const later = {
+    deps: { 'dsh-tool-normalizer': '0.1.0' },
+    bundles: ['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-headless', 'dsh-tool-normalizer'],
+  };
+
+  it('0.1.1-rc.2: a profile without the rc.8 workarounds has no problem, and they are not checked', () => {
+    const findings = checkProfile(profile(later), 'headless', releaseFacts('0.1.1-rc.2'));
+    expect(findings.filter((f) => f.status === 'problem')).toEqual([]);
+    expect(findings.some((f) => f.check.includes('rc.8 workaround'))).toBe(false);
+    expect(findings.some((f) => f.check.includes('compatibility gate'))).toBe(false);
+  });
+
+  it('0.2.0-rc.2: the compatibility gate accepts the current manifest', () => {
+    const findings = checkProfile(
+      profile({ ...later, installedPeers: CURRENT_PEERS }),
+      'headless',
+      releaseFacts('0.2.0-rc.2'),
+    );
+    expect(findings.filter((f) => f.status === 'problem')).toEqual([]);
+    expect(findings.find((f) => f.check.endsWith('DSH compatibility gate'))).toMatchObject({ status: 'ok' });
+  });
+
+  it('0.2.1-alpha.2: the old peer range (^0.1.0-rc.8) is reported as refused by the gate, with the way out', () => {
+    const home = profile({ ...later, installedPeers: { '@deepseek-ai/dsh-tools': '^0.1.0-rc.8' } });
+    const finding = checkProfile(home, 'headless', releaseFacts('0.2.1-alpha.2')).find((f) =>
+      f.check.endsWith('DSH compatibility gate'),
+    );
+    expect(finding?.status).toBe('problem');
+    expect(finding?.detail).toContain('@deepseek-ai/dsh-tools "^0.1.0-rc.8" is not satisfied by 0.2.1-alpha.2');
+    expect(finding?.fix).toContain('dsh plugin allow-version');
+  });
+
+  it('detects the release of the dsh on PATH (an npm global install) and says how it is proven', () => {
+    const bin = fakeDsh('0.2.0-rc.2');
+    expect(findDsh({ PATH: bin })).toEqual({ bin: path.join(bin, 'dsh'), version: '0.2.0-rc.2' });
+    expect(checkDsh({ bin: 'dsh', version: '0.2.0-rc.2' }).detail).toContain(
+      'a known release, checked by fixture facts only',
+    );
+    expect(checkDsh({ bin: 'dsh', version: '0.9.0' }).detail).toContain('never seen');
+    expect(checkDsh({ bin: 'dsh', version: '0.1.0-rc.8' })).toMatchObject({ status: 'ok' });
+    expect(checkDsh({}).fix).toContain('npm i -g @deepseek-ai/dsh@0.1.0-rc.8');
+  });
+
+  it('a whole run on a 0.2.0-rc.2 profile: no problem, and the last line says what was verified and what was not', async () => {
+    const home = profile({ ...later, installedPeers: CURRENT_PEERS });
+    const options = parseArgs(['--dsh-home', home, '--no-boot']);
+    if (typeof options === 'string') throw new Error(options);
+    const findings = await doctor(options, { PATH: fakeDsh('0.2.0-rc.2') });
+    expect(findings.filter((f) => f.status === 'problem' && f.check !== 'node')).toEqual([]);
+    const summary = findings.at(-1)!;
+    expect(summary.check).toBe('verified');
+    expect(summary.detail).toMatch(/^DSH 0\.2\.0-rc\.2 \(a known release, proven by fixture facts only\): checked /);
+    expect(summary.detail).toContain('the compatibility gate');
+    expect(summary.detail).toContain(
+      'not checked: the rc.8 workarounds (not needed on 0.2.0-rc.2), the boot (--no-boot)',
+    );
+  });
+
+  it('the summary on rc.8 names the workarounds as checked and the gate as absent', () => {
+    const summary = verifiedSummary(releaseFacts('0.1.0-rc.8')!, true, true, ['headless']);
+    expect(summary.detail).toContain('DSH 0.1.0-rc.8 (proven live in CI)');
+    expect(summary.detail).toContain('the rc.8 workarounds (hmr pin, hmr row)');
+    expect(summary.detail).toContain('a boot with the plugin loaded (headless)');
+    expect(summary.detail).toContain('not checked: the compatibility gate (0.1.0-rc.8 has none)');
+  });
+});
+
+describe('doctor: live options in settings.yaml', () => {
+  it('an invalid value is a problem naming the option, the file and what the host then does', () => {
+    const home = profile({ ...healthy, settings: 'tool-normalizer:\n  errorHints: "no"\n' });
+    const findings = checkLiveOptions(home, 'headless');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.status).toBe('problem');
+    expect(findings[0]!.detail).toContain('option "errorHints" must be a boolean');
+    expect(findings[0]!.detail).toContain(path.join(home, 'settings.yaml'));
+    expect(findings[0]!.detail).toContain('ignores every live override');
+    // and the whole profile check carries it
+    expect(checkProfile(home, 'headless').some((f) => f.check.endsWith('live options') && f.status === 'problem')).toBe(
+      true,
+    );
+  });
+
+  it.each([
+    ['valid values', 'tool-normalizer:\n  errorHints: false\n  breakLoops: true\nother: 1\n', ['ok']],
+    ['a non-live option (stored, changes nothing)', 'tool-normalizer:\n  maxStoredBytes: 10\n', ['ok', 'note']],
+    ['not a mapping', 'tool-normalizer: [1, 2]\n', ['problem']],
+    ['not YAML', 'tool-normalizer: [\n', ['problem']],
+    ['no section of ours', 'models: {}\n', []],
+  ])('%s', (_label, settings, statuses) => {
+    const findings = checkLiveOptions(profile({ ...healthy, settings }), 'headless');
+    expect(findings.map((f) => f.status)).toEqual(statuses);
   });
 });
 

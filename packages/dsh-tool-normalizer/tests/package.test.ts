@@ -64,10 +64,12 @@ describe('npm pack', () => {
       'README.md',
       'README.zh.md',
       'cordis.patch.yml',
+      'dist/THIRD_PARTY_NOTICES.md',
       'dist/cli.js',
       'dist/client.js',
       'dist/index.d.ts',
       'dist/index.js',
+      'dist/sbom.cdx.json',
       'dist/tn-dashboard.js',
       'package.json',
     ]);

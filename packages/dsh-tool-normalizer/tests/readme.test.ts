@@ -99,6 +99,33 @@ describe('generated README parts', () => {
   });
 });
 
+describe('the compatibility table', () => {
+  const table = (file: string) =>
+    /<!-- BEGIN compatibility[^>]*-->[\s\S]*?<!-- END compatibility -->/.exec(read(file))?.[0];
+
+  it.each([
+    ['README.md', 'packages/dsh-tool-normalizer/README.md'],
+    ['README.zh.md', 'packages/dsh-tool-normalizer/README.zh.md'],
+  ])('%s has the same table as %s', (root, pkg) => {
+    expect(table(pkg)).toBeDefined();
+    expect(table(root)).toBe(table(pkg));
+  });
+
+  it('lists every release the manifest test checks, and names rc.8 as the one proven live', async () => {
+    const { DSH_RELEASES, DSH_LIVE } = await import('../src/cli/dsh-releases.js');
+    const text = table('packages/dsh-tool-normalizer/README.md')!;
+    for (const version of DSH_RELEASES) {
+      const [line, tag] = version.split('-') as [string, string];
+      const row = text
+        .split('\n')
+        .find((r) => r.startsWith('| ') && r.includes(line) && r.includes(tag.split('.')[0]!));
+      expect(row, version).toBeDefined();
+      expect(row!.includes(tag.split('.').at(-1)!), version).toBe(true);
+    }
+    expect(text).toMatch(new RegExp(`^\\| ${DSH_LIVE.replace(/\./g, '\\.')} \\| live, in CI \\|`, 'm'));
+  });
+});
+
 describe.each([
   ['README.md', 'README.zh.md'],
   ['packages/dsh-tool-normalizer/README.md', 'packages/dsh-tool-normalizer/README.zh.md'],

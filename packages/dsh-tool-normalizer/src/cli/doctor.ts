@@ -1,8 +1,12 @@
 /**
  * `dsh-tool-normalizer doctor`: finds why the plugin does not run in a user's DSH, and says how to fix each
- * problem. DSH 0.1.0-rc.8 has boot problems of its own (Node >= 22.15, the HMR pin and the HMR row) that look
- * like a broken plugin from the outside, so those are checked first. Then it boots the profile headless once
- * against a one-shot local model on 127.0.0.1 and reports whether the plugin's prompt section reached the model.
+ * problem. It first detects the running DSH release (`dsh-releases.ts`): DSH 0.1.0-rc.8 has boot problems of its
+ * own (the HMR pin and the HMR row) that look like a broken plugin from the outside, so those are checked there and
+ * only there; from 0.1.7-rc.1 on it evaluates the installed manifest with the host's compatibility gate. It checks
+ * the plugin's options in the patch files and its live options in `settings.yaml`, then boots each profile once:
+ * a headless profile with one prompt against a one-shot local model on 127.0.0.1 (did the plugin's prompt section
+ * reach the model?), a web profile as a server on 127.0.0.1 (does the plugin's stats route answer?). The last line
+ * says what was verified on which release and what was not.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,12 +15,16 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { PROMPT_SECTION_TEXT, validateConfig } from '@dsh-tool-normalizer/dsh-adapter';
+import { PROMPT_SECTION_TEXT, STATS_PATH, validateConfig } from '@dsh-tool-normalizer/dsh-adapter';
+import { LIVE_OPTIONS, SETTINGS_NAMESPACE } from '@dsh-tool-normalizer/dsh-adapter/live-options';
+import { DSH_LIVE, gateRefusals, releaseFacts, type ReleaseFacts } from './dsh-releases.js';
 
 const PLUGIN = 'dsh-tool-normalizer';
 const ROW_ID = 'tool-normalizer';
-const DSH_TESTED = '0.1.0-rc.8';
 const HMR_PIN = '1.0.17';
+/** The bundles whose profiles need the rc.8 hmr row: rc.8's headless and web apps (the web app is `dsh-web-app`). */
+const APP_BUNDLE = /^@deepseek-ai\/dsh-(headless|web|web-app)$/;
+const WEB_BUNDLE = /^@deepseek-ai\/dsh-web(-app)?$/;
 const PROMPT_MARKER = PROMPT_SECTION_TEXT.split('\n')[0]!;
 
 export const HMR_ROW = '- id: hmr\n  disabled: false\n  config:\n    root: []\n';
@@ -38,10 +46,12 @@ interface Options {
 
 const HELP = `usage: dsh-tool-normalizer doctor [--profile <name>]... [--dsh-home <dir>] [--no-boot] [--boot-timeout <s>] [--json]
 
-Checks Node, the DSH install and version, each profile (default: every profile in $DSH_HOME/profiles that lists
-${PLUGIN}, else "headless"): the plugin row, the DSH rc.8 workarounds (hmr pinned to ${HMR_PIN}, the hmr row in the
-profile's cordis.patch.yml), the plugin's options in the patch files, then boots the profile headless once against
-a local one-shot model on 127.0.0.1 and reports whether the plugin loaded. Exit 1 when a problem was found.`;
+Detects the DSH release on PATH and checks Node, then each profile (default: every profile in $DSH_HOME/profiles
+that lists ${PLUGIN}, else "headless"): the plugin row, on DSH ${DSH_LIVE} only its boot workarounds (hmr pinned to
+${HMR_PIN}, the hmr row in the profile's cordis.patch.yml), from 0.1.7-rc.1 on the host's compatibility gate, the
+plugin's options in the patch files and its live options in settings.yaml. Then it boots each profile once (a
+headless profile with one prompt against a local one-shot model on 127.0.0.1, a web profile as a server on
+127.0.0.1) and reports whether the plugin loaded. Exit 1 when a problem was found.`;
 
 export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Options | string {
   const options: Options = {
@@ -74,11 +84,11 @@ export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env):
 export function checkNode(version = process.versions.node): Finding {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const ok = major > 22 || (major === 22 && minor >= 15);
-  if (ok) return { check: 'node', status: 'ok', detail: `Node ${version} (DSH ${DSH_TESTED} needs >= 22.15)` };
+  if (ok) return { check: 'node', status: 'ok', detail: `Node ${version} (DSH ${DSH_LIVE} needs >= 22.15)` };
   return {
     check: 'node',
     status: 'problem',
-    detail: `Node ${version}: DSH ${DSH_TESTED} needs Node >= 22.15 (a DSH requirement: it imports zlib.createZstdDecompress). On older Node, DSH lists ${PLUGIN} among plugins that "failed to load" with nothing logged; the plugin itself is not the cause.`,
+    detail: `Node ${version}: DSH ${DSH_LIVE} needs Node >= 22.15 (a DSH requirement: it imports zlib.createZstdDecompress). On older Node, DSH lists ${PLUGIN} among plugins that "failed to load" with nothing logged; the plugin itself is not the cause.`,
     fix: 'Install Node 22.15 or newer (e.g. Node 24 LTS) and make it the `node` on PATH, then rerun this command.',
   };
 }
@@ -105,27 +115,44 @@ export function findDsh(env: NodeJS.ProcessEnv = process.env): { bin?: string; v
   return {};
 }
 
+/** The `dsh` on PATH and what is known of its release: proven live (rc.8), known by fixture, or unknown. */
 export function checkDsh(found: { bin?: string; version?: string }): Finding {
-  const install = `Install it with pnpm: \`pnpm add -g @deepseek-ai/dsh@${DSH_TESTED}\` (about 20 s; \`npm install -g\` of rc.8 has been seen to hang for 15 minutes at 3 GB).`;
+  const install = `Install it with npm: \`npm i -g @deepseek-ai/dsh@${DSH_LIVE}\` (the release this plugin is proven on live).`;
   if (!found.bin) return { check: 'dsh', status: 'problem', detail: 'no `dsh` command on PATH', fix: install };
   if (!found.version)
     return {
       check: 'dsh',
       status: 'note',
-      detail: `${found.bin} is not part of an @deepseek-ai/dsh package this command can read; version unknown`,
+      detail: `${found.bin} is not part of an @deepseek-ai/dsh package this command can read; release unknown, so every release-specific check is made as for ${DSH_LIVE}`,
     };
-  if (found.version !== DSH_TESTED)
-    return {
-      check: 'dsh',
-      status: 'note',
-      detail: `DSH ${found.version} at ${found.bin}; ${PLUGIN} is tested with ${DSH_TESTED}`,
-    };
-  return { check: 'dsh', status: 'ok', detail: `DSH ${found.version} at ${found.bin}` };
+  const facts = releaseFacts(found.version);
+  if (!facts)
+    return { check: 'dsh', status: 'note', detail: `DSH at ${found.bin} reports "${found.version}", not a version` };
+  if (found.version === DSH_LIVE)
+    return { check: 'dsh', status: 'ok', detail: `DSH ${found.version} at ${found.bin} (proven live in CI)` };
+  return {
+    check: 'dsh',
+    status: 'note',
+    detail: facts.known
+      ? `DSH ${found.version} at ${found.bin}: a known release, checked by fixture facts only (CI boots ${DSH_LIVE}); see the compatibility table in the README`
+      : `DSH ${found.version} at ${found.bin}: a release ${PLUGIN} has never seen; the checks below assume the newest facts known`,
+  };
 }
 
 interface ProfileManifest {
   dependencies?: Record<string, string>;
   dsh?: { profile?: { bundles?: string[] } };
+}
+
+/** The manifest of the plugin as the profile installed it (what the compatibility gate reads). */
+function installedPluginManifest(
+  profileDir: string,
+): { version?: string; peerDependencies?: Record<string, string> } | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(profileDir, 'node_modules', PLUGIN, 'package.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 function readManifest(profileDir: string): ProfileManifest | undefined {
@@ -157,8 +184,19 @@ export function profilesToCheck(options: Options): string[] {
   return withPlugin.length > 0 ? withPlugin : ['headless'];
 }
 
-/** Static checks of one profile: the plugin row, the rc.8 workarounds, the plugin's options in patch files. */
-export function checkProfile(dshHome: string, profile: string): Finding[] {
+/** Whether a profile runs the web app (`dsh --profile web`), from its bundles. */
+export function isWebProfile(dshHome: string, profile: string): boolean {
+  const bundles = readManifest(path.join(dshHome, 'profiles', profile))?.dsh?.profile?.bundles ?? [];
+  return bundles.some((bundle) => WEB_BUNDLE.test(bundle));
+}
+
+/**
+ * Static checks of one profile on the given release (rc.8 when unknown): the plugin row, the rc.8 workarounds on
+ * rc.8 only, the compatibility gate where the release has one, the plugin's options in the patch files and its live
+ * options in settings.yaml.
+ */
+export function checkProfile(dshHome: string, profile: string, release?: ReleaseFacts): Finding[] {
+  const facts = release ?? releaseFacts(DSH_LIVE)!;
   const dir = path.join(dshHome, 'profiles', profile);
   const check = (name: string) => `profile ${profile}: ${name}`;
   const manifest = readManifest(dir);
@@ -192,13 +230,15 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
     });
 
   const hmr = deps['@deepseek-ai/cordis-plugin-hmr'];
-  if (hmr === HMR_PIN)
+  const workarounds = facts.needsRc8Workarounds;
+  // The pin and the row are rc.8 fixes: 0.1.1-rc.2 boots and heals without them, so no other release is told to add them.
+  if (workarounds && hmr === HMR_PIN)
     findings.push({
       check: check('DSH rc.8 workaround: hmr pin'),
       status: 'ok',
       detail: `@deepseek-ai/cordis-plugin-hmr ${HMR_PIN}`,
     });
-  else {
+  else if (workarounds) {
     findings.push({
       check: check('DSH rc.8 workaround: hmr pin'),
       status: 'problem',
@@ -209,7 +249,7 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
 
   const patchFile = path.join(dir, 'cordis.patch.yml');
   const profilePatch = readPatch(patchFile);
-  const needsRow = bundles.some((bundle) => /dsh-(headless|web)$/.test(bundle));
+  const needsRow = workarounds && bundles.some((bundle) => APP_BUNDLE.test(bundle));
   if (profilePatch.error)
     findings.push({
       check: check('cordis.patch.yml'),
@@ -239,6 +279,27 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
       });
     }
   }
+  if (facts.hasCompatibilityGate) {
+    const installed = installedPluginManifest(dir);
+    if (installed) {
+      const refused = gateRefusals(installed.peerDependencies, facts.version);
+      const names = Object.keys(refused);
+      findings.push(
+        names.length === 0
+          ? {
+              check: check('DSH compatibility gate'),
+              status: 'ok',
+              detail: `DSH ${facts.version} accepts the installed ${PLUGIN} ${installed.version ?? ''} (its @deepseek-ai/dsh* peers are satisfied)`,
+            }
+          : {
+              check: check('DSH compatibility gate'),
+              status: 'problem',
+              detail: `DSH ${facts.version} refuses the installed ${PLUGIN} ${installed.version ?? ''} before it loads: ${names.map((name) => `${name} "${refused[name]}"`).join(', ')} is not satisfied by ${facts.version}`,
+              fix: `Install a newer ${PLUGIN} (see the README's compatibility table), or accept the risk for this exact pair with \`dsh plugin allow-version\`.`,
+            },
+      );
+    }
+  }
   for (const file of [patchFile, path.join(dshHome, 'cordis.patch.yml')]) {
     for (const row of readPatch(file).rows) {
       if (!row || row.id !== ROW_ID || row.config === undefined) continue;
@@ -258,7 +319,76 @@ export function checkProfile(dshHome: string, profile: string): Finding[] {
         });
     }
   }
+  findings.push(...checkLiveOptions(dshHome, profile));
   return findings;
+}
+
+/**
+ * The plugin's live options in DSH's settings document (`$DSH_HOME/settings.yaml`, rc.8's dsh-settings-file; a
+ * profile folder's own settings.yaml too, if one exists). A value of the wrong type makes the host refuse the
+ * whole section: the plugin then runs on its row's config and every live override is ignored. A key that is not a
+ * live option is stored but changes nothing.
+ */
+export function checkLiveOptions(dshHome: string, profile: string): Finding[] {
+  const findings: Finding[] = [];
+  const name = `profile ${profile}: live options`;
+  for (const file of [path.join(dshHome, 'settings.yaml'), path.join(dshHome, 'profiles', profile, 'settings.yaml')]) {
+    if (!fs.existsSync(file)) continue;
+    let parsed: unknown;
+    try {
+      parsed = yaml.load(fs.readFileSync(file, 'utf8'));
+    } catch (error) {
+      findings.push({
+        check: name,
+        status: 'problem',
+        detail: `${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+        fix: 'Fix the YAML (DSH cannot read any setting from it).',
+      });
+      continue;
+    }
+    const section =
+      parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[SETTINGS_NAMESPACE] : undefined;
+    if (section === undefined || section === null) continue;
+    if (typeof section !== 'object' || Array.isArray(section)) {
+      findings.push({
+        check: name,
+        status: 'problem',
+        detail: `the ${SETTINGS_NAMESPACE} section of ${file} is not a mapping; DSH refuses it and every live option keeps the row's value`,
+        fix: `Make it a mapping of option: true/false, or remove it (Plugins > Plugin configuration writes it for you).`,
+      });
+      continue;
+    }
+    const live = new Set<string>(LIVE_OPTIONS);
+    const entries = Object.entries(section as Record<string, unknown>);
+    const result = validateConfig(Object.fromEntries(entries.filter(([key]) => live.has(key))));
+    const inert = entries.map(([key]) => key).filter((key) => !live.has(key));
+    if (result.issues)
+      findings.push({
+        check: name,
+        status: 'problem',
+        detail: `${result.issues.map((issue) => liveIssue(issue.message)).join('; ')} (in ${file}, section ${SETTINGS_NAMESPACE}). DSH refuses the whole section: the plugin runs on its row's config and ignores every live override there.`,
+        fix: `Correct or remove the value in ${file}, or reset the option in Plugins > Plugin configuration.`,
+      });
+    else
+      findings.push({
+        check: name,
+        status: 'ok',
+        detail: `the ${SETTINGS_NAMESPACE} section of ${file} is valid (${entries.length - inert.length} live option(s) set)`,
+      });
+    if (inert.length > 0)
+      findings.push({
+        check: name,
+        status: 'note',
+        detail: `${inert.join(', ')} in ${file} ${inert.length === 1 ? 'is' : 'are'} not live option(s) and change nothing there (live: ${LIVE_OPTIONS.join(', ')})`,
+        fix: `Set other options in the ${ROW_ID} row of a cordis.patch.yml.`,
+      });
+  }
+  return findings;
+}
+
+/** A config issue without the row-specific parts (its `tool-normalizer: ` prefix and where a row's config is set). */
+function liveIssue(message: string): string {
+  return message.replace(/^tool-normalizer: /, '').replace(/ \(set in the config of [\s\S]*$/, '');
 }
 
 /** A one-shot OpenAI-style model on 127.0.0.1: records each request, answers every one with the text "ok". */
@@ -290,8 +420,149 @@ async function startModel(): Promise<{ url: string; requests: string[]; close():
   };
 }
 
+/** The environment a doctor boot runs DSH in: the user's, with the local model and no stray mode setting. */
+function bootEnvironment(dshHome: string, modelUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DSH_HOME: dshHome,
+    DEEPSEEK_BASE_URL: modelUrl,
+    DEEPSEEK_API_KEY: 'doctor-local-model',
+    DSH_TELEMETRY_DISABLED: '1',
+  };
+  delete env.DSH_TOOLS_MODE;
+  return env;
+}
+
+/**
+ * Runs `dsh <args>` until it exits, `done(stdout)` says enough was seen (then `whileUp(stdout)` runs against the
+ * live process), or `timeoutMs` passes; a child still running at the end gets SIGTERM (SIGKILL 5 s later). Output
+ * is kept up to 256 KiB.
+ */
+async function runDshUntil(
+  dshBin: string,
+  args: string[],
+  options: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    timeoutMs: number;
+    done?: (stdout: string) => boolean;
+    whileUp?: (stdout: string) => Promise<void>;
+  },
+): Promise<{ code: number | null; timedOut: boolean; reached: boolean; output: string; stdout: string }> {
+  let output = '';
+  let stdout = '';
+  const child = spawn(dshBin, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => {
+    child.on('error', (error) => {
+      output += String(error);
+      resolve(null);
+    });
+    child.on('exit', (code) => resolve(code));
+  });
+  const result = await new Promise<{ code: number | null; timedOut: boolean; reached: boolean }>((resolve) => {
+    const timer = setTimeout(() => resolve({ code: null, timedOut: true, reached: false }), options.timeoutMs);
+    const append = (chunk: Buffer, isStdout: boolean) => {
+      const text = chunk.toString('utf8');
+      if (output.length < 256 * 1024) output += text;
+      if (isStdout && stdout.length < 256 * 1024) stdout += text;
+      if (isStdout && options.done?.(stdout)) {
+        clearTimeout(timer);
+        resolve({ code: null, timedOut: false, reached: true });
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => append(chunk, true));
+    child.stderr.on('data', (chunk: Buffer) => append(chunk, false));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      resolve({ code, timedOut: false, reached: false });
+    });
+  });
+  if (result.reached) await options.whileUp?.(stdout);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(force);
+  }
+  return { ...result, output, stdout };
+}
+
+/** Boots a profile the way its app runs: a web profile as a server, any other with one prompt. */
+export function bootProfile(dshBin: string, dshHome: string, profile: string, timeoutMs: number): Promise<Finding> {
+  return isWebProfile(dshHome, profile)
+    ? bootWebProfile(dshBin, dshHome, profile, timeoutMs)
+    : bootHeadlessProfile(dshBin, dshHome, profile, timeoutMs);
+}
+
+/**
+ * Boots `dsh --profile <p> --no-open --host 127.0.0.1 --port 0` (the web app takes no prompt), waits for the URL it
+ * prints, and asks the plugin's stats route there: an answer means the plugin loaded with the web server. Then
+ * stops the server.
+ */
+export async function bootWebProfile(
+  dshBin: string,
+  dshHome: string,
+  profile: string,
+  timeoutMs: number,
+): Promise<Finding> {
+  const name = `profile ${profile}: boot (web)`;
+  const model = await startModel();
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-'));
+  const started = Date.now();
+  const urlIn = (text: string) => /https?:\/\/127\.0\.0\.1:\d+/.exec(text)?.[0];
+  let route: { status: number; json: boolean } | { error: string } | undefined;
+  const askStats = async (url: string) => {
+    try {
+      const response = await fetch(`${url}${STATS_PATH}`, { signal: AbortSignal.timeout(15_000) });
+      const body = await response.text();
+      let json = false;
+      try {
+        JSON.parse(body);
+        json = true;
+      } catch {}
+      route = { status: response.status, json };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      route = { error: [(error as Error).message, cause?.code ?? cause?.message].filter(Boolean).join(': ') };
+    }
+  };
+  const run = await runDshUntil(dshBin, ['--profile', profile, '--no-open', '--host', '127.0.0.1', '--port', '0'], {
+    env: bootEnvironment(dshHome, model.url),
+    cwd,
+    timeoutMs,
+    done: (stdout) => urlIn(stdout) !== undefined,
+    whileUp: (stdout) => askStats(urlIn(stdout)!),
+  });
+  const url = urlIn(run.stdout);
+  await model.close();
+  fs.rmSync(cwd, { recursive: true, force: true });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const lastLines = run.output.trim().split('\n').slice(-8).join('\n');
+  if (route && 'status' in route && route.status === 200 && route.json)
+    return {
+      check: name,
+      status: 'ok',
+      detail: `DSH served its web app at ${url} in ${seconds} s and the plugin answered on ${STATS_PATH} (then the server was stopped)`,
+    };
+  if (route)
+    return {
+      check: name,
+      status: 'problem',
+      detail: `DSH served its web app at ${url}, but the plugin's ${STATS_PATH} ${'error' in route ? `failed: ${route.error}` : `answered ${route.status}${route.json ? '' : ' without JSON'}`}: the plugin did not load with the web server\n${lastLines}`,
+      fix: `Check that the ${ROW_ID} row is not disabled, then run \`dsh --profile ${profile}\` yourself and look for ${PLUGIN} in its output.`,
+    };
+  return {
+    check: name,
+    status: 'problem',
+    detail: run.timedOut
+      ? `DSH printed no URL within ${timeoutMs / 1000} s:\n${lastLines}`
+      : `DSH exited with code ${run.code} before printing its URL:\n${lastLines}`,
+    fix: "Fix the problems listed above; the last lines are DSH's own output.",
+  };
+}
+
 /** Boots `dsh --profile <profile>` with one prompt against the local model; reports whether the plugin loaded. */
-export async function bootProfile(
+export async function bootHeadlessProfile(
   dshBin: string,
   dshHome: string,
   profile: string,
@@ -300,41 +571,14 @@ export async function bootProfile(
   const name = `profile ${profile}: boot`;
   const model = await startModel();
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DSH_HOME: dshHome,
-    DEEPSEEK_BASE_URL: model.url,
-    DEEPSEEK_API_KEY: 'doctor-local-model',
-    DSH_TELEMETRY_DISABLED: '1',
-  };
-  delete env.DSH_TOOLS_MODE;
-  let output = '';
   const started = Date.now();
-  const exit = await new Promise<{ code: number | null; timedOut: boolean }>((resolve) => {
-    const child = spawn(dshBin, ['--profile', profile, 'Reply with the word ok.'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const append = (chunk: Buffer) => {
-      if (output.length < 256 * 1024) output += chunk.toString('utf8');
-    };
-    child.stdout.on('data', append);
-    child.stderr.on('data', append);
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      resolve({ code: null, timedOut: true });
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      output += String(error);
-      resolve({ code: null, timedOut: false });
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, timedOut: false });
-    });
+  const run = await runDshUntil(dshBin, ['--profile', profile, 'Reply with the word ok.'], {
+    env: bootEnvironment(dshHome, model.url),
+    cwd,
+    timeoutMs,
   });
+  const { output } = run;
+  const exit = { code: run.code, timedOut: run.timedOut };
   await model.close();
   fs.rmSync(cwd, { recursive: true, force: true });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -372,13 +616,15 @@ export async function bootProfile(
   return { check: name, status: 'problem', detail, fix };
 }
 
-export async function doctor(options: Options): Promise<Finding[]> {
+export async function doctor(options: Options, env: NodeJS.ProcessEnv = process.env): Promise<Finding[]> {
   const findings: Finding[] = [checkNode()];
-  const dsh = findDsh();
+  const dsh = findDsh(env);
   findings.push(checkDsh(dsh));
+  const facts = (dsh.version && releaseFacts(dsh.version)) || undefined;
   findings.push({ check: 'DSH_HOME', status: fs.existsSync(options.dshHome) ? 'ok' : 'note', detail: options.dshHome });
+  const booted: string[] = [];
   for (const profile of profilesToCheck(options)) {
-    const profileFindings = checkProfile(options.dshHome, profile);
+    const profileFindings = checkProfile(options.dshHome, profile, facts);
     findings.push(...profileFindings);
     const blocked =
       findings.some((f) => f.status === 'problem' && (f.check === 'node' || f.check === 'dsh')) ||
@@ -392,9 +638,36 @@ export async function doctor(options: Options): Promise<Finding[]> {
       });
       continue;
     }
-    findings.push(await bootProfile(dsh.bin, options.dshHome, profile, options.bootTimeoutMs));
+    const boot = await bootProfile(dsh.bin, options.dshHome, profile, options.bootTimeoutMs);
+    findings.push(boot);
+    if (boot.status === 'ok') booted.push(profile);
   }
+  findings.push(verifiedSummary(facts ?? releaseFacts(DSH_LIVE)!, Boolean(facts), options.boot, booted));
   return findings;
+}
+
+/** The closing note: on which release the checks ran, what they covered, what they did not. */
+export function verifiedSummary(facts: ReleaseFacts, detected: boolean, boot: boolean, booted: string[]): Finding {
+  const release = detected ? `DSH ${facts.version}` : `an undetected DSH release (checked as ${DSH_LIVE})`;
+  const checked = ['Node', 'the plugin row', 'options in cordis.patch.yml', 'live options in settings.yaml'];
+  const skipped: string[] = [];
+  if (facts.needsRc8Workarounds) checked.push('the rc.8 workarounds (hmr pin, hmr row)');
+  else skipped.push(`the rc.8 workarounds (not needed on ${facts.version})`);
+  if (facts.hasCompatibilityGate) checked.push('the compatibility gate');
+  else skipped.push(`the compatibility gate (${facts.version} has none)`);
+  if (!boot) skipped.push('the boot (--no-boot)');
+  else if (booted.length > 0) checked.push(`a boot with the plugin loaded (${booted.join(', ')})`);
+  const proof =
+    facts.version === DSH_LIVE
+      ? 'proven live in CI'
+      : facts.known
+        ? 'a known release, proven by fixture facts only'
+        : 'a release this plugin has never seen';
+  return {
+    check: 'verified',
+    status: 'note',
+    detail: `${release} (${proof}): checked ${checked.join(', ')}${skipped.length > 0 ? `; not checked: ${skipped.join(', ')}` : ''}`,
+  };
 }
 
 export function formatFindings(findings: Finding[]): string {

@@ -1,0 +1,211 @@
+/**
+ * Where the options card sits on each host: with 0.2.1's Plugins page (fixture of its slot contract) it is the
+ * `plugins.row.config` entry `dsh-tool-normalizer#tool-normalizer` and never `settings.plugin.item` (undeclared
+ * there); with rc.8's slots it is the `settings.plugin.item` card keyed by the namespace (the real-Chromium proof of
+ * that is apps/dsh-lab/tests/plugin-web-plugin-configuration.test.ts). The slots service below keeps the contract the
+ * host's `ctx.slots` documents (inject runs while a slot is declared, register needs a declared slot and a unique
+ * key); the card's components are rendered with a minimal React (one render, no DOM).
+ */
+import fs from 'node:fs';
+import yaml from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { LIVE_OPTIONS } from '@dsh-tool-normalizer/dsh-adapter/live-options';
+import {
+  applyOptionsCard,
+  PLUGIN_PACKAGE,
+  ROW_CONFIG_KEY,
+  type ConfigFormLike,
+  type RowConfigProps,
+} from '../client/options-card';
+import { DSH_0_2_1_PLUGINS_PAGE_SLOTS, DSH_RC8_SETTINGS_SLOTS, type SlotSpec } from './fixtures/dsh-slot-contracts';
+
+interface Entry {
+  slot: string;
+  key: string;
+  component: (props: Record<string, unknown>) => unknown;
+}
+
+/** A slots service with the host's contract, over a set of declared slots. */
+function slotsService() {
+  const specs = new Map<string, SlotSpec>();
+  const waiting = new Map<string, { setup: () => (() => void) | undefined; dispose?: () => void }[]>();
+  const entries: Entry[] = [];
+  return {
+    entries,
+    declare(name: string, spec: SlotSpec) {
+      specs.set(name, spec);
+      for (const w of waiting.get(name) ?? []) w.dispose = w.setup() ?? undefined;
+    },
+    collapse(name: string) {
+      specs.delete(name);
+      for (const w of waiting.get(name) ?? []) {
+        w.dispose?.();
+        w.dispose = undefined;
+      }
+    },
+    inject(name: string, setup: () => (() => void) | undefined) {
+      const w: { setup: typeof setup; dispose?: () => void } = { setup };
+      waiting.set(name, [...(waiting.get(name) ?? []), w]);
+      if (specs.has(name)) w.dispose = setup() ?? undefined;
+    },
+    register(options: Record<string, unknown>, component: unknown) {
+      const slot = String(options.name);
+      const spec = specs.get(slot);
+      if (!spec) throw new Error(`slot ${slot} is not declared`);
+      const key = String(options.key);
+      if (spec.kind === 'keyed' && entries.some((e) => e.slot === slot && e.key === key))
+        throw new Error(`duplicate key ${key} in ${slot}`);
+      const entry = { slot, key, component: component as Entry['component'] };
+      entries.push(entry);
+      return () => entries.splice(entries.indexOf(entry), 1);
+    },
+  };
+}
+
+/** 0.1.7's ConfigForm over an in-memory user layer; `accept` decides what the host answers. */
+function configForm(accept = true): ConfigFormLike & { user: Record<string, unknown>; writes: string[] } {
+  const listeners = new Set<() => void>();
+  const form = {
+    user: {} as Record<string, unknown>,
+    writes: [] as string[],
+    getSnapshot: () => ({
+      status: 'ready',
+      writable: true,
+      value: Object.fromEntries(LIVE_OPTIONS.map((name) => [name, form.user[name] ?? true])),
+      user: { ...form.user },
+    }),
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async set(field: string, value: unknown) {
+      form.writes.push(`set ${field}=${String(value)}`);
+      if (!accept) return false;
+      form.user[field] = value;
+      for (const l of listeners) l();
+      return true;
+    },
+    async mutate(ops: { op: 'unset'; path: string[] }[]) {
+      form.writes.push(...ops.map((op) => `unset ${op.path.join('.')}`));
+      if (!accept) return false;
+      for (const op of ops) delete form.user[op.path[0]!];
+      return true;
+    },
+  };
+  return form;
+}
+
+/** One-render React: elements as plain objects, state as its initial value, stores read once. */
+const React = {
+  createElement: (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => ({
+    type,
+    props: props ?? {},
+    children: children.flat(),
+  }),
+  useState: <T>(initial: T): [T, (next: T) => void] => [initial, () => {}],
+  useSyncExternalStore: <T>(_subscribe: unknown, getSnapshot: () => T): T => getSnapshot(),
+};
+
+function host(slots: Record<string, SlotSpec>, services: { configForms?: ConfigFormLike; scope?: ConfigFormLike }) {
+  const service = slotsService();
+  for (const [name, spec] of Object.entries(slots)) service.declare(name, spec);
+  const ctx = {
+    effect: (setup: () => unknown) => void setup(),
+    inject(names: string[], apply: (scoped: typeof ctx) => void) {
+      if (names.every((name) => (ctx as Record<string, unknown>)[name] !== undefined)) apply(ctx);
+    },
+    slots: service,
+    locale: { register: () => () => {}, bind: () => (key: string) => key },
+    configForms: services.configForms ? { get: () => services.configForms! } : undefined,
+    settingsScope: services.scope
+      ? {
+          bind: () => ({
+            ...services.scope!,
+            set: async (f: string, v: unknown) => void (await services.scope!.set(f, v)),
+            unset: async (f: string) => void (await services.scope!.mutate([{ op: 'unset', path: [f] }])),
+          }),
+        }
+      : undefined,
+  };
+  applyOptionsCard(React as never, ctx as never);
+  return service;
+}
+
+/** Every element of a rendered tree with the given attribute. */
+function find(tree: unknown, attribute: string): { props: Record<string, unknown> }[] {
+  if (!tree || typeof tree !== 'object') return [];
+  const node = tree as { props?: Record<string, unknown>; children?: unknown[] };
+  const own = node.props && attribute in node.props ? [node as { props: Record<string, unknown> }] : [];
+  return [...own, ...(node.children ?? []).flatMap((child) => find(child, attribute))];
+}
+
+describe('the options card on DSH 0.2.1 (fixture: its Plugins page slot contract)', () => {
+  it('is the plugins.row.config entry of this package row, and nothing is put in settings.plugin.item', () => {
+    expect(Object.keys(DSH_0_2_1_PLUGINS_PAGE_SLOTS)).not.toContain('settings.plugin.item');
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { configForms: configForm() });
+    expect(service.entries.map((e) => [e.slot, e.key])).toEqual([
+      ['plugins.row.config', 'dsh-tool-normalizer#tool-normalizer'],
+    ]);
+  });
+
+  it('renders the summary as the one-liner and the page as the form with one checkbox per live option', () => {
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { configForms: configForm() });
+    const Page = service.entries[0]!.component as (props: RowConfigProps) => unknown;
+    expect(Page({ view: 'summary' })).toBe('description');
+    const page = Page({ view: 'page' });
+    expect(find(page, 'data-plugin-page')[0]?.props['data-plugin-page']).toBe(ROW_CONFIG_KEY);
+    expect(find(page, 'data-option').map((e) => e.props['data-option'])).toEqual([...LIVE_OPTIONS]);
+  });
+
+  it('saves through the ConfigForm, and a write the host answers false is shown as not saved', async () => {
+    for (const accept of [true, false]) {
+      const form = configForm(accept);
+      const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { configForms: form });
+      const Page = service.entries[0]!.component as (props: RowConfigProps) => unknown;
+      const box = find(Page({ view: 'page' }), 'data-option').find((e) => e.props['data-option'] === 'errorHints')!;
+      (box.props.onChange as (event: unknown) => void)({ target: { checked: false } });
+      const save = find(Page({ view: 'page' }), 'onClick').at(-1)!;
+      await (save.props.onClick as () => Promise<void>)();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(form.writes).toEqual(['set errorHints=false']);
+      expect(form.user.errorHints, `accept=${accept}`).toBe(accept ? false : undefined);
+      const failed = find(Page({ view: 'page' }), 'role').some((e) => e.props.role === 'status');
+      expect(failed, `accept=${accept}`).toBe(!accept);
+    }
+  });
+});
+
+describe('the options card on DSH rc.8 (its settings slots)', () => {
+  it('is the settings.plugin.item card keyed by the settings namespace', () => {
+    const service = host(DSH_RC8_SETTINGS_SLOTS, { scope: configForm() });
+    expect(service.entries.map((e) => [e.slot, e.key])).toEqual([['settings.plugin.item', 'tool-normalizer']]);
+  });
+});
+
+describe('one seat at a time', () => {
+  it('prefers plugins.row.config when both exist, and moves when a seat appears or collapses', () => {
+    const service = host({ ...DSH_RC8_SETTINGS_SLOTS, ...DSH_0_2_1_PLUGINS_PAGE_SLOTS }, { scope: configForm() });
+    const seats = () => service.entries.map((e) => e.slot);
+    expect(seats()).toEqual(['plugins.row.config']);
+    service.collapse('plugins.row.config');
+    expect(seats()).toEqual(['settings.plugin.item']);
+    service.declare('plugins.row.config', DSH_0_2_1_PLUGINS_PAGE_SLOTS['plugins.row.config']!);
+    expect(seats()).toEqual(['plugins.row.config']);
+    service.collapse('plugins.row.config');
+    service.collapse('settings.plugin.item');
+    expect(seats()).toEqual([]);
+  });
+
+  it('with neither settings service (a host that has none) nothing is registered and nothing throws', () => {
+    expect(host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, {}).entries).toEqual([]);
+  });
+
+  it('the row key is this package and the row id its bundle patch inserts', () => {
+    const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const patch = yaml.load(fs.readFileSync(new URL('../cordis.patch.yml', import.meta.url), 'utf8')) as {
+      insert: { id: string }[];
+    }[];
+    expect(PLUGIN_PACKAGE).toBe(manifest.name);
+    expect(ROW_CONFIG_KEY).toBe(`${manifest.name}#${patch[0]!.insert[0]!.id}`);
+  });
+});
