@@ -20,3 +20,4 @@ export {
   type RepairKit,
 } from './kit.js';
 export { dshHostChecks } from './kit-profiles.js';
+export type { KitPrograms } from './kit-programs.js';

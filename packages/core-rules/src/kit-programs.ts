@@ -1,24 +1,25 @@
 /**
  * Programs inside tool arguments, for the repair kit: a tool that takes JavaScript (tool name -> the argument
- * holding it) gets its program checked and healed by the syntax healer. The healer (and Babel's parser with
- * it) is imported only when a kit is created with programs, so a kit without programs never loads it.
+ * holding it) gets its program checked and healed by the syntax healer. The kit never imports the healer: the
+ * caller hands `healProgram` in with the program fields, so a bundle whose kit takes no programs leaves the
+ * healer and Babel's parser out (nothing here imports them; syntax-healer and core-rules declare no side
+ * effects, so bundlers drop what is not used).
  */
+import type { HealResult } from '@dsh-tool-normalizer/syntax-healer';
 import { receipt } from './catalogue.js';
 import { preview } from './text.js';
 import type { Receipt } from './types.js';
 
-type Healer = typeof import('@dsh-tool-normalizer/syntax-healer');
+/** Program tools for a kit: which argument holds each tool's program, and the healer (syntax-healer's `healProgram`). */
+export interface KitPrograms {
+  /** Tool name -> the argument that holds its JavaScript program (checked as the body of a strict async function). */
+  fields: Readonly<Record<string, string>>;
+  /** `healProgram` from @dsh-tool-normalizer/syntax-healer. */
+  healProgram: (code: string) => HealResult;
+}
 
 /** Longest program the kit checks or heals (the healer's own repair bound); longer ones are left for the host. */
 export const MAX_KIT_PROGRAM_CHARS = 256 * 1024;
-
-let loading: Promise<Healer> | undefined;
-
-/** The syntax healer, loaded on first use. */
-export function loadHealer(): Promise<Healer> {
-  loading ??= import('@dsh-tool-normalizer/syntax-healer');
-  return loading;
-}
 
 export type ProgramVerdict =
   | { ok: true }
@@ -28,10 +29,14 @@ export type ProgramVerdict =
  * The healer's verdict on the program in `field`: accepted as sent, or the one repair that compiles the way
  * DeepSeek Harness compiles run_code (the body of a strict async function), or a refusal.
  */
-export function checkProgram(healer: Healer, args: Record<string, unknown>, field: string): ProgramVerdict {
+export function checkProgram(
+  healProgram: KitPrograms['healProgram'],
+  args: Record<string, unknown>,
+  field: string,
+): ProgramVerdict {
   const program = Object.hasOwn(args, field) ? args[field] : undefined;
   if (typeof program !== 'string' || program.length > MAX_KIT_PROGRAM_CHARS) return { ok: true };
-  const healed = healer.healProgram(program);
+  const healed = healProgram(program);
   if (healed.ok && !healed.changed) return { ok: true };
   if (!healed.ok) {
     const why = healed.diagnostic?.message ?? 'it does not compile';

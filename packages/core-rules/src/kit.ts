@@ -11,7 +11,7 @@
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';
 import { receipt } from './catalogue.js';
 import { resolveToolName } from './kit-names.js';
-import { checkProgram, loadHealer } from './kit-programs.js';
+import { checkProgram, type KitPrograms } from './kit-programs.js';
 import { repairArguments } from './normalize.js';
 import { errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
@@ -49,8 +49,8 @@ export interface KitOptions {
    * the host accepts them. A throw counts as a violation.
    */
   hostChecks?: (tool: string, args: Record<string, unknown>) => readonly string[];
-  /** Tools that take a JavaScript program: tool name -> the argument holding it. Loads the syntax healer. */
-  programs?: Readonly<Record<string, string>>;
+  /** Tools that take a JavaScript program, with the healer (passing it is what brings the healer into a bundle). */
+  programs?: KitPrograms;
 }
 
 export type KitAnswer =
@@ -156,10 +156,9 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
     parameters: tool.validate ? withoutClosedObjects(tool.parameters) : tool.parameters,
   }));
   const env: Environment = { tools: schemas, mode: 'native', ...(options.cwd ? { cwd: options.cwd } : {}) };
-  const programs = options.programs ?? {};
+  const programs = options.programs;
   const programField = (name: string): string | undefined =>
-    Object.hasOwn(programs, name) ? programs[name] : undefined;
-  const healer = Object.keys(programs).length > 0 ? loadHealer() : undefined;
+    programs && Object.hasOwn(programs.fields, name) ? programs.fields[name] : undefined;
 
   async function violations(name: string, args: Record<string, unknown>): Promise<string[]> {
     const tool = byName.get(name);
@@ -176,8 +175,8 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
       }
     }
     const field = programField(name);
-    if (field !== undefined && healer) {
-      const verdict = checkProgram(await healer, args, field);
+    if (field !== undefined && programs) {
+      const verdict = checkProgram(programs.healProgram, args, field);
       if (!verdict.ok) return [verdict.violation];
     }
     if (tool.validate) {
@@ -217,8 +216,8 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
       );
 
     const field = programField(tool.name);
-    if (field !== undefined && healer) {
-      const verdict = checkProgram(await healer, args, field);
+    if (field !== undefined && programs) {
+      const verdict = checkProgram(programs.healProgram, args, field);
       if (!verdict.ok && !verdict.repaired) return refuse(verdict.violation);
       if (!verdict.ok && verdict.repaired) {
         args = { ...args, [field]: verdict.repaired.code };

@@ -11,6 +11,7 @@
  * that drops undeclared keys: zod's default `.strip()`). A case's `expect` holds for every style unless
  * `byStyle` says otherwise.
  */
+import { healProgram } from '@dsh-tool-normalizer/syntax-healer';
 import { dshHostChecks } from '../src/index.js';
 
 export type ValidatorStyle = 'schema' | 'strict' | 'stripping';
@@ -41,7 +42,11 @@ export interface SharedCase {
 }
 
 /** Options every implementation runs the table with (DeepSeek Harness's profile: the editor and description checks). */
-export const SHARED_OPTIONS = { cwd: '/ws', programs: { run_js: 'code' }, hostChecks: dshHostChecks } as const;
+export const SHARED_OPTIONS = {
+  cwd: '/ws',
+  programs: { fields: { run_js: 'code' }, healProgram },
+  hostChecks: dshHostChecks,
+} as const;
 
 const str = { type: 'string' };
 const int = (extra: Record<string, unknown> = {}) => ({ type: 'integer', ...extra });
