@@ -15,9 +15,9 @@ import { checkProgram, type KitPrograms } from './kit-programs.js';
 import { repairArguments } from './normalize.js';
 import { errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
-import { isRecord, propertySchema, toPlainJson } from './tools.js';
+import { findTool, isRecord, propertySchema, toPlainJson } from './tools.js';
 import type { Environment, Receipt, RuleToggles, ToolSchema } from './types.js';
-import { validateArguments } from './validate.js';
+import { passesSchema, validateArguments } from './validate.js';
 
 /** A tool as the harness describes it. */
 export interface KitTool {
@@ -160,12 +160,13 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
   const programField = (name: string): string | undefined =>
     programs && Object.hasOwn(programs.fields, name) ? programs.fields[name] : undefined;
 
-  async function violations(name: string, args: Record<string, unknown>): Promise<string[]> {
+  /** The violations of every check; `detail: false` skips wording the schema's (a repair follows anyway). */
+  async function violations(name: string, args: Record<string, unknown>, detail = true): Promise<string[]> {
     const tool = byName.get(name);
-    const schema = schemas.find((entry) => entry.name === name);
+    const schema = findTool(env, name);
     if (!tool || !schema) return [`unknown tool "${preview(name, 80)}"`];
-    const found = validateArguments(schema.parameters, args);
-    if (found.length > 0) return found;
+    if (!passesSchema(schema.parameters, args))
+      return detail ? validateArguments(schema.parameters, args) : ['the arguments fail the JSON Schema'];
     if (options.hostChecks) {
       try {
         const host = options.hostChecks(name, args);
@@ -201,7 +202,7 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
     const receipts: Receipt[] = [...resolved.receipts];
     if (decoded.unwrapped) receipts.unshift(unwrapReceipt(decoded.unwrapped, call.arguments, decoded.layers));
     const sent = decoded.value;
-    const first = await violations(tool.name, sent);
+    const first = await violations(tool.name, sent, false);
     if (first.length === 0 && receipts.length === 0)
       return { ok: true, changed: false, name: tool.name, args: sent, receipts: [] };
 
@@ -224,7 +225,8 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
         receipts.push(verdict.repaired.receipt);
       }
     }
-    if (receipts.length === 0) return refuse(`no rule repairs: ${first.slice(0, 3).join('; ')}`);
+    if (receipts.length === 0)
+      return refuse(`no rule repairs: ${(await violations(tool.name, sent)).slice(0, 3).join('; ')}`);
 
     const plain = toPlainJson(args);
     if (!plain.ok) return refuse(`the repaired arguments are not plain JSON (${plain.reason})`);
