@@ -146,6 +146,15 @@ export const sharedTools: SharedTool[] = [
     parameters: { type: 'object', properties: { seconds: { type: 'number' } }, required: ['seconds'] },
   },
   {
+    name: 'thermostat',
+    description: 'Set the temperature',
+    parameters: {
+      type: 'object',
+      properties: { celsius: { type: 'number', minimum: -10, maximum: 35 } },
+      required: ['celsius'],
+    },
+  },
+  {
     name: 'list_dir',
     description: 'List a directory',
     parameters: { type: 'object', properties: { path: str } },
@@ -482,6 +491,15 @@ export const sharedCases: SharedCase[] = [
   c('"-5" for max_bytes >= 0', 'fetch_url', j({ url: 'https://example.com', max_bytes: '-5' }), REFUSE),
   c('"-5" for an unbounded number', 'sleep', j({ seconds: '-5' }), REFUSE),
   c('"20.5" for an unbounded number', 'sleep', j({ seconds: '20.5' }), REFUSE),
+  c(
+    '"-3" for an integer with no stated range',
+    'str_replace_editor',
+    j({ command: 'insert', path: '/ws/a.ts', insert_line: '-3', new_str: 'x' }),
+    REFUSE,
+  ),
+  c('"-2" for a number bounded below -10', 'thermostat', j({ celsius: '-2' }), repair('thermostat', { celsius: -2 })),
+  c('"21.5" for a bounded number', 'thermostat', j({ celsius: '21.5' }), repair('thermostat', { celsius: 21.5 })),
+  c('"-40" below the bound', 'thermostat', j({ celsius: '-40' }), REFUSE),
   c('padded number', 'read', j({ file_path: '/ws/a', offset: ' 5' }), REFUSE),
   c('leading zero', 'read', j({ file_path: '/ws/a', offset: '05' }), REFUSE),
   c('exponent', 'read', j({ file_path: '/ws/a', offset: '1e3' }), REFUSE),
