@@ -99,6 +99,28 @@ describe('experimental_refineToolInput', () => {
     expect(executions).toEqual([{ tool: 'read', input: { file_path: '/W/A', description: expect.any(String) } }]);
   });
 
+  it('a tool named bash without a description parameter: its valid calls are not held to the DSH description check', async () => {
+    const executions: Executions = [];
+    const reports: RepairReport[] = [];
+    const tools: ToolSet = {
+      bash: tool({
+        inputSchema: z.object({ command: z.string() }),
+        execute: async (input) => {
+          executions.push({ tool: 'bash', input });
+          return 'ok';
+        },
+      }),
+    };
+    await generateText({
+      model: modelSending([{ toolName: 'bash', input: '{"command":"ls"}' }]),
+      tools,
+      prompt: 'x',
+      ...healToolCalls(tools, { onReport: (report) => reports.push(report) }),
+    });
+    expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls' } }]);
+    expect(reports).toEqual([]);
+  });
+
   it('a throwing onReport and a refusal leave the parsed input as it was', async () => {
     const executions: Executions = [];
     const tools = plainTools(executions);
