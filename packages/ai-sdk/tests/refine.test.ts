@@ -4,7 +4,7 @@
  * before `execute`; a valid input comes back as the very object; the repaired input is what the tool's own
  * validator outputs; a failing refinement or report never changes what the SDK does.
  */
-import { generateText, jsonSchema, type ToolSet, tool } from 'ai';
+import { generateText, stepCountIs, jsonSchema, ToolLoopAgent, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolInputRefinement, healToolCalls, type RepairReport } from '../src/index.js';
@@ -119,6 +119,19 @@ describe('experimental_refineToolInput', () => {
     });
     expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls' } }]);
     expect(reports).toEqual([]);
+  });
+
+  it('ToolLoopAgent takes both seams the same way', async () => {
+    const executions: Executions = [];
+    const tools = plainTools(executions);
+    const agent = new ToolLoopAgent({
+      model: modelSending([{ toolName: 'functions.bash', input: '{"cmd":"uname -a"}' }]),
+      tools,
+      stopWhen: stepCountIs(1),
+      ...healToolCalls(tools),
+    });
+    await agent.generate({ prompt: 'x' });
+    expect(executions).toEqual([{ tool: 'bash', input: { command: 'uname -a', description: expect.any(String) } }]);
   });
 
   it('a throwing onReport and a refusal leave the parsed input as it was', async () => {
