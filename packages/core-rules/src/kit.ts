@@ -124,6 +124,7 @@ function statesBound(bound: unknown): boolean {
   return typeof bound === 'number' && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
 }
 
+/** The receipt of a decoding step, worded as normalizeCall words it (normalize.ts has a twin until it imports this). */
 function unwrapReceipt(kind: Unwrapped, raw: unknown, layers: number | undefined): Receipt {
   if (kind === 'double-encoded')
     return receipt(
