@@ -5,6 +5,7 @@
  * request bodies DSH sent, so nothing is a constant.
  */
 import fs from 'node:fs';
+import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import type { DemoTask } from './demo-session.js';
 import type { SessionRun } from './run-session.js';
 
@@ -153,14 +154,8 @@ const thousands = (n: number) => n.toLocaleString('en-US');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (kb: number | undefined) => (kb === undefined ? 'n/a' : `${Math.round(kb / 1024)} MiB`);
 
-/**
- * The one definition of "tokens saved", shared with the plugin's event log and the dashboard's KPI (they show the
- * same figure): per healed call, DSH's token-meter request size at that call, i.e. the context the model would have
- * re-read in the round-trip the failure would have cost. "tokens re-read after errors" above is the demo's own
- * estimate of what the errors the model did see cost.
- */
-export const TOKENS_SAVED_DEFINITION =
-  "* tokens saved = per healed call, the request size DSH's token meter reports at that call (the round-trip the failure would have cost); the dashboard shows the same figure.";
+/** The footnote under the table: the one definition of "tokens saved" (telemetry-store), as the dashboard shows it. */
+export const TOKENS_SAVED_FOOTNOTE = `* tokens saved (measured) = ${TOKENS_SAVED_DEFINITION.en}; the dashboard shows the same figure. The prompt-token rows are estimates (about 4 characters per token) of what was sent, not savings.`;
 
 /** The side-by-side table printed by the demo. */
 export function formatComparison(comparison: DemoComparison): string {
@@ -170,13 +165,17 @@ export function formatComparison(comparison: DemoComparison): string {
     ['tool calls made', String(w.calls), p ? String(p.calls) : '-'],
     ['errors the model saw', String(w.errorsSeen), p ? String(p.errorsSeen) : '-'],
     ['model round-trips', String(w.roundTrips), p ? String(p.roundTrips) : '-'],
-    ['prompt tokens sent (≈chars/4)', thousands(w.promptTokens), p ? thousands(p.promptTokens) : '-'],
+    ['prompt tokens sent (estimated)', thousands(w.promptTokens), p ? thousands(p.promptTokens) : '-'],
     [
-      'tokens re-read after errors',
+      '  of them re-read after errors',
       thousands(w.tokensReReadAfterErrors),
       p ? thousands(p.tokensReReadAfterErrors) : '-',
     ],
-    ['tokens saved *', '-', p?.pluginMeterTokensSaved !== undefined ? thousands(p.pluginMeterTokensSaved) : '-'],
+    [
+      'tokens saved (measured) *',
+      '-',
+      p?.pluginMeterTokensSaved !== undefined ? thousands(p.pluginMeterTokensSaved) : '-',
+    ],
     ['DSH exit code', String(w.exitCode), p ? String(p.exitCode) : '-'],
     ['wall time, one run (noisy)', seconds(w.wallMs), p ? seconds(p.wallMs) : '-'],
     ['max RSS of DSH', mib(w.maxRssKb), p ? mib(p.maxRssKb) : '-'],
@@ -193,7 +192,7 @@ export function formatComparison(comparison: DemoComparison): string {
   lines.push(line(['', 'without plugin', 'with plugin']));
   lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));
   for (const row of rows) lines.push(line(row));
-  lines.push(TOKENS_SAVED_DEFINITION);
+  lines.push(TOKENS_SAVED_FOOTNOTE);
   lines.push('');
   lines.push(line(['errors seen, by category', 'without plugin', p ? 'with (healed)' : '']));
   lines.push('-'.repeat(width.reduce((a, b) => a + b, 0)));

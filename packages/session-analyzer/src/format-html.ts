@@ -6,6 +6,7 @@
  * calls, cost, census, skipped files. Predictions are worded as predictions; nothing borrows the live plugin's
  * dashboard cards or words. All log-derived text is escaped here and was redacted before. Works at 420 px.
  */
+import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import {
   BASIS_LABELS,
   censusRows,
@@ -334,7 +335,7 @@ export function renderHtml(report: AnalysisReport): string {
           `${int(row.estimatedTokens)} (${int(row.estimatedFailures)})`,
           int(row.mockFailures),
         ]),
-      )}<p>After failures the rules would heal or recover (a prediction): ${escapeHtml(int(cost.afterPredictedFixes.total))} measured tokens.</p>`,
+      )}<p>Tokens saved, predicted (failures the rules would heal or recover): ${escapeHtml(int(cost.afterPredictedFixes.total))}. Tokens saved = ${escapeHtml(TOKENS_SAVED_DEFINITION.en)}; the live dashboard measures the same quantity.</p>`,
     ),
   );
   sections.push(

@@ -2,6 +2,7 @@
  * The terminal rendering of a report: what was found first, then plain aligned tables, no colours, so it reads the
  * same in a terminal, a pipe or a CI log. Every text that came from a log is already redacted and bounded.
  */
+import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent, shownFile } from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
@@ -119,7 +120,8 @@ export function formatReport(report: AnalysisReport): string {
     );
   }
   out.push(
-    `  measured total ${int(cost.measured.total)} tokens; after failures the rules would heal or recover: ${int(cost.afterPredictedFixes.total)} (a prediction)`,
+    `  measured total ${int(cost.measured.total)} tokens; tokens saved, predicted (failures the rules would heal or recover): ${int(cost.afterPredictedFixes.total)}`,
+    `  tokens saved = ${TOKENS_SAVED_DEFINITION.en}; the live dashboard measures the same quantity`,
   );
 
   if (census.repeatedFailures.length > 0) {

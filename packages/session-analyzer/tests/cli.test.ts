@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import { runAnalyzeCli, type CliIo } from '../src/cli.js';
 import type { AnalysisReport } from '../src/index.js';
 import { copyRealSample, hasRealSessions, tempDir } from './support.js';
@@ -91,7 +92,13 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     expect(fs.statSync(file).mode & 0o077).toBe(0);
     fs.rmSync(file);
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).not.toMatch(/<script|tn-dashboard|plugin-api|Calls intercepted|Healing success rate|Tokens saved/i);
+    expect(html).not.toMatch(/<script|tn-dashboard|plugin-api|Calls intercepted|Healing success rate/i);
+    // "tokens saved" appears only as a prediction, with the one definition the dashboard measures by.
+    for (const match of html.matchAll(/tokens saved/gi)) {
+      const after = html.slice(match.index, match.index + 40);
+      expect(after).toMatch(/^tokens saved(, predicted| = per healed call)/i);
+    }
+    expect(html).toContain(TOKENS_SAVED_DEFINITION.en.replaceAll("'", '&#39;'));
     expect(html).not.toMatch(/\b(src|href)="https?:/);
     expect(html.indexOf('What was found')).toBeLessThan(html.indexOf('<svg'));
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(3);
