@@ -17,7 +17,10 @@ import {
 } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import { redact, type StatsQuery, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
-import type { RouteBackend } from './routes.js';
+import type { ProfileStatsQuery, RouteBackend } from './routes.js';
+
+/** The store's events query with telemetry-store's per-profile field (`*` = every profile). */
+type StoreEventsQuery = NonNullable<Parameters<TelemetryStore['queryEvents']>[0]> & { profile?: string };
 
 /** How many of the newest stored events the rule firing counts cover (bounded, so a stats poll stays cheap). */
 export const RULE_COUNT_WINDOW = 1000;
@@ -26,6 +29,8 @@ export interface FeedBackendInput {
   config: ToolNormalizerConfig;
   store(): TelemetryStore | undefined;
   pluginErrors(): number;
+  /** The DSH profile this process runs in (the payload says which profile it counts). */
+  profile: string;
 }
 
 /**
@@ -81,11 +86,12 @@ function requireStore(input: FeedBackendInput): TelemetryStore {
 
 export function createFeedBackend(input: FeedBackendInput): RouteBackend {
   return {
-    async stats(query: StatsQuery): Promise<FeedPayload> {
+    async stats(query: ProfileStatsQuery): Promise<FeedPayload> {
       const store = requireStore(input);
-      const payload = store.stats(query);
-      // Rule counts cover the newest stored events, whatever the query filtered.
-      const newest = await store.queryEvents({ limit: RULE_COUNT_WINDOW });
+      const shown = query.profile ?? input.profile;
+      const payload = store.stats({ ...query, profile: shown } as StatsQuery);
+      // Rule counts cover the newest stored events of the profile shown, whatever else the query filtered.
+      const newest = await store.queryEvents({ profile: shown, limit: RULE_COUNT_WINDOW } as StoreEventsQuery);
       return {
         ...payload,
         pluginErrors: input.pluginErrors(),
@@ -93,15 +99,17 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
         ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
         // Read per request: options changed live in Plugins > Plugin configuration update this same config object.
         options: optionStates(input.config),
+        profile: { own: input.profile, shown },
       };
     },
     async events(query: EventsQuery): Promise<EventsPage> {
       const store = requireStore(input);
       const found = await store.queryEvents({
         ...query,
+        profile: query.profile ?? input.profile,
         offset: query.offset ?? 0,
         limit: query.limit ?? DEFAULT_EVENTS_LIMIT,
-      });
+      } as StoreEventsQuery);
       return {
         v: FEED_VERSION,
         events: found.events,

@@ -6,7 +6,7 @@
  *
  * Resource attributes say who sent the numbers, so a team can group a fleet: `host.name`, `service.name`
  * (dsh-tool-normalizer), `service.version` (the plugin), `service.instance.id` (one per process), `dsh.version`,
- * `process.runtime.version`. The model is a point attribute (`model`) rather than a resource attribute, because one
+ * `dsh.profile` (the DSH profile the process runs, as the Prometheus `profile` label), `process.runtime.version`. The model is a point attribute (`model`) rather than a resource attribute, because one
  * DSH process can talk to several models.
  *
  * Metric names follow OpenTelemetry's dotted convention with UCUM-style units; a collector's Prometheus exporter
@@ -120,6 +120,7 @@ export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
       'service.instance.id': counters.instanceId,
       'host.name': identity.host,
       'dsh.version': identity.dshVersion,
+      'dsh.profile': identity.profile,
       'process.runtime.name': 'nodejs',
       'process.runtime.version': identity.nodeVersion,
     }),

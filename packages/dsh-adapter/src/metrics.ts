@@ -24,6 +24,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_PROFILE } from './dsh-profile.js';
 import {
   inputProblem,
   isRepeatCaught,
@@ -261,6 +262,8 @@ export function storeCountsDroppedEvents(store: TelemetryStore | undefined): boo
 /** Who this process is, for grouping a fleet: resource attributes and the Prometheus info metric. */
 export interface ProcessIdentity {
   host: string;
+  /** The DSH profile the process runs (a plain name, else "redacted"): the `profile` label of every series. */
+  profile: string;
   dshVersion: string;
   pluginVersion: string;
   nodeVersion: string;
@@ -297,9 +300,10 @@ export function dshVersion(entry: string | undefined = process.argv[1]): string 
   return found;
 }
 
-export function processIdentity(): ProcessIdentity {
+export function processIdentity(profile: string = DEFAULT_PROFILE): ProcessIdentity {
   return {
     host: hostname(),
+    profile: plainName(profile) ?? REDACTED_LABEL,
     dshVersion: dshVersion(),
     pluginVersion: PLUGIN_VERSION,
     nodeVersion: process.versions.node,

@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../src/bounded-map.js';
 import { modeOfPresentedTools } from '../src/host.js';
-import { isAllowedHost, isSameOrigin } from '../src/routes.js';
+import { isAllowedHost, isLoopbackAddress, isSameOrigin } from '../src/route-guard.js';
+import { dshProfileName } from '../src/dsh-profile.js';
+import { processIdentity } from '../src/metrics.js';
 import { PluginErrors } from '../src/plugin-errors.js';
 import { PROMPT_SECTION_TEXT } from '../src/prompt-section.js';
 
@@ -69,10 +71,12 @@ describe('isAllowedHost', () => {
   it.each([
     '127.0.0.1:5173',
     '127.0.0.1',
-    '192.168.1.20:80',
+    '127.255.3.4:80',
+    '127.1', // WHATWG URL reads it as 127.0.0.1, as DSH's own /api fence does
     '[::1]:5173',
     '[::1]',
-    '[fe80::1]',
+    '[0:0:0:0:0:0:0:1]',
+    '[::ffff:127.0.0.1]',
     'localhost:5173',
     'LOCALHOST',
     'localhost.',
@@ -93,8 +97,19 @@ describe('isAllowedHost', () => {
     '127.0.0.1:port',
     'user@127.0.0.1',
     '127.0.0.1/x',
-    '127.1',
+    '127.0.0.1?x',
+    '127.0.0.1#x',
+    '127.0.0.1%2f',
     'dsh.lan',
+    // A LAN peer's or any other non-loopback IP literal: before, any IP literal was accepted.
+    '192.168.1.50',
+    '192.168.1.20:80',
+    '10.231.0.1:3080',
+    '0.0.0.0',
+    '[fe80::1]',
+    '[::ffff:192.168.1.50]',
+    '[::]',
+    '128.0.0.1',
   ])('refuses %j with no allowedHosts', (host) => {
     expect(isAllowedHost(host, [])).toBe(false);
   });
@@ -105,6 +120,43 @@ describe('isAllowedHost', () => {
     expect(isAllowedHost('sub.dsh.lan', ['dsh.lan'])).toBe(false);
     expect(isAllowedHost('attacker.example', ['dsh.lan'])).toBe(false);
   });
+  it('accepts a LAN IP literal only when allowedHosts lists it', () => {
+    expect(isAllowedHost('192.168.1.50:3080', ['192.168.1.50'])).toBe(true);
+    expect(isAllowedHost('192.168.1.51:3080', ['192.168.1.50'])).toBe(false);
+  });
+});
+
+describe('dshProfileName', () => {
+  it.each([
+    [{ baseUrl: 'file:///home/u/.dsh/profiles/web/' }, [], 'web'],
+    [{ baseUrl: 'file:///home/u/.dsh/profiles/my%20ci/' }, [], 'my ci'],
+    [{ baseUrl: '/srv/dsh/profiles/headless' }, [], 'headless'],
+    [{}, ['--profile', 'tui', '--resume', 'x'], 'tui'],
+    [{}, ['--profile=ci'], 'ci'],
+    [{}, ['web', '--no-open'], 'web'],
+    [{}, ['--profile', 'headless', 'run the web tests'], 'headless'],
+    [{ baseUrl: 'file:///work/project/' }, ['run', 'web'], 'default'],
+    [{ baseUrl: 42 }, [], 'default'],
+    [{}, ['--profile'], 'default'],
+  ] as const)('%j %j -> %s', (ctx, argv, name) => {
+    expect(dshProfileName(ctx, argv)).toBe(name);
+  });
+  it('labels metrics with a plain profile name only', () => {
+    expect(processIdentity('web').profile).toBe('web');
+    expect(processIdentity('sk-live-abcdef0123456789abcdef0123').profile).toBe('redacted');
+  });
+});
+
+describe('isLoopbackAddress', () => {
+  it.each(['127.0.0.1', '127.9.8.7', '::1', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1'])('%s is loopback', (ip) => {
+    expect(isLoopbackAddress(ip)).toBe(true);
+  });
+  it.each([undefined, '', '0.0.0.0', '10.231.0.2', '::', '::ffff:10.0.0.1', 'fe80::1', 'localhost', '128.0.0.1'])(
+    '%j is not loopback',
+    (ip) => {
+      expect(isLoopbackAddress(ip)).toBe(false);
+    },
+  );
 });
 
 describe('PluginErrors', () => {
