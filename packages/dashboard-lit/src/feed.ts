@@ -84,14 +84,15 @@ export interface FeedAdditions {
   ruleUsage?: RuleUsage;
   /** The effective configuration (secrets never appear in it: the plugin has no secret options). */
   options?: OptionState[];
-  /** The DSH profile this process runs in (`own`) and whose receipts the payload counts (`shown`, `*` = all). */
-  profile?: ProfileScope;
-}
-
-/** Which profile's receipts a payload or page holds. */
-export interface ProfileScope {
-  own: string;
-  shown: string;
+  /** The DSH profile this process runs in: what the page shows unless every profile is asked for. */
+  ownProfile?: string;
+  /**
+   * The profile the numbers are of (`ALL_PROFILES` = every profile). telemetry-store's per-profile payload has this
+   * field; the adapter fills it in for a store without it.
+   */
+  profile?: string;
+  /** Every profile with receipts in the store (telemetry-store's per-profile payload; absent from older stores). */
+  profiles?: string[];
 }
 
 /** The stats route's body: the store's payload plus the adapter's additions. */

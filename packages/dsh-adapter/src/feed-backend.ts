@@ -99,7 +99,8 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
         ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
         // Read per request: options changed live in Plugins > Plugin configuration update this same config object.
         options: optionStates(input.config),
-        profile: { own: input.profile, shown },
+        ownProfile: input.profile,
+        profile: (payload as { profile?: string }).profile ?? shown,
       };
     },
     async events(query: EventsQuery): Promise<EventsPage> {
