@@ -22,7 +22,8 @@ function profileOfBaseUrl(baseUrl: unknown): string | undefined {
   const dir = path.endsWith('/') ? path.slice(0, -1) : path;
   if (basename(dirname(dir)) !== 'profiles') return undefined;
   const name = basename(dir);
-  return name !== '' ? name : undefined;
+  // `profiles/node_modules` is DSH's shared module fallback, not a profile.
+  return name !== '' && name !== 'node_modules' ? name : undefined;
 }
 
 /** `--profile <name>`, `--profile=<name>` or the `web` alias (first) among the launcher's arguments. */

@@ -137,6 +137,7 @@ describe('dshProfileName', () => {
     [{}, ['--profile', 'headless', 'run the web tests'], 'headless'],
     [{ baseUrl: 'file:///work/project/' }, ['run', 'web'], 'default'],
     [{ baseUrl: 42 }, [], 'default'],
+    [{ baseUrl: 'file:///home/u/.dsh/profiles/node_modules/' }, ['--profile', 'ci'], 'ci'],
     [{}, ['--profile'], 'default'],
   ] as const)('%j %j -> %s', (ctx, argv, name) => {
     expect(dshProfileName(ctx, argv)).toBe(name);
