@@ -149,7 +149,12 @@ export function createRouteGuard(options: RouteGuardOptions): RouteGuard {
     return sent.length === expected.length && timingSafeEqual(sent, expected);
   };
   const exposed = (req: IncomingMessage): boolean => {
-    const bound = options.bindHost?.();
+    let bound: string | undefined;
+    try {
+      bound = options.bindHost?.();
+    } catch {
+      return true; // the bind address is unknown: ask for the token rather than assume loopback
+    }
     if (bound !== undefined && !isLoopbackAddress(bound)) return true;
     const local = req.socket?.localAddress;
     return local !== undefined && !isLoopbackAddress(local);

@@ -140,6 +140,7 @@ describe('OTLP/HTTP push', () => {
       'service.version': PLUGIN_VERSION,
       'service.instance.id': processFleetCounters().instanceId,
       'process.runtime.version': process.versions.node,
+      'dsh.profile': 'default', // the composition boots no profile folder
     });
     expect(resource['host.name']).toBeTruthy();
     expect(resource['dsh.version']).toBeTruthy();

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../src/bounded-map.js';
 import { modeOfPresentedTools } from '../src/host.js';
-import { isAllowedHost, isLoopbackAddress, isSameOrigin } from '../src/route-guard.js';
+import { createRouteGuard, isAllowedHost, isLoopbackAddress, isSameOrigin } from '../src/route-guard.js';
 import { dshProfileName } from '../src/dsh-profile.js';
 import { processIdentity } from '../src/metrics.js';
 import { PluginErrors } from '../src/plugin-errors.js';
@@ -145,6 +145,73 @@ describe('dshProfileName', () => {
   it('labels metrics with a plain profile name only', () => {
     expect(processIdentity('web').profile).toBe('web');
     expect(processIdentity('sk-live-abcdef0123456789abcdef0123').profile).toBe('redacted');
+  });
+});
+
+describe('createRouteGuard', () => {
+  const TOKEN = 'a'.repeat(43);
+  const request = (
+    headers: Record<string, string>,
+    socket: { remoteAddress?: string; localAddress?: string } = {
+      remoteAddress: '127.0.0.1',
+      localAddress: '127.0.0.1',
+    },
+  ) => ({ headers: { host: '127.0.0.1:3080', ...headers }, socket }) as unknown as IncomingMessage;
+  const browser = { origin: 'http://127.0.0.1:3080', 'sec-fetch-site': 'same-origin' };
+  const lan = { remoteAddress: '10.231.0.2', localAddress: '10.231.0.1' };
+
+  it.each([
+    ['loopback bind, no token', '127.0.0.1', {}, undefined, undefined],
+    ['loopback bind, a browser', '127.0.0.1', browser, undefined, undefined],
+    ['loopback bind, cross-site', '127.0.0.1', { 'sec-fetch-site': 'cross-site' }, undefined, 'origin'],
+    ['loopback bind, LAN IP Host', '127.0.0.1', { host: '10.231.0.1:3080' }, undefined, 'host'],
+    ['0.0.0.0 bind, no token', '0.0.0.0', {}, undefined, 'token'],
+    ['0.0.0.0 bind, the token', '0.0.0.0', { 'x-tool-normalizer-token': TOKEN }, undefined, undefined],
+    ['0.0.0.0 bind, a wrong token', '0.0.0.0', { 'x-tool-normalizer-token': 'b'.repeat(43) }, undefined, 'token'],
+    ['unknown bind, a LAN connection', undefined, {}, lan, 'token'],
+    ['a bind address that throws', 'throws', {}, undefined, 'token'],
+  ] as const)('read: %s', (_, bind, headers, socket, refused) => {
+    const guard = createRouteGuard({
+      allowedHosts: [],
+      token: TOKEN,
+      bindHost: () => {
+        if (bind === 'throws') throw new Error('disposed');
+        return bind;
+      },
+    });
+    expect(guard.read(request(headers, socket))?.reason).toBe(refused);
+  });
+
+  it.each([
+    ['the dashboard', { ...browser, 'x-tool-normalizer-token': TOKEN }, undefined],
+    ['no token', browser, 'token'],
+    ['no Origin', { 'x-tool-normalizer-token': TOKEN }, 'origin'],
+    ['another origin', { origin: 'http://evil.example', 'x-tool-normalizer-token': TOKEN }, 'origin'],
+    ['a token with a suffix', { ...browser, 'x-tool-normalizer-token': `${TOKEN}a` }, 'token'],
+    ['an empty token', { ...browser, 'x-tool-normalizer-token': '' }, 'token'],
+  ] as const)('write: %s', (_, headers, refused) => {
+    const guard = createRouteGuard({ allowedHosts: [], token: TOKEN, bindHost: () => '127.0.0.1' });
+    expect(guard.write(request(headers))?.reason).toBe(refused);
+  });
+
+  it.each([
+    ['a same-origin page from this machine', browser, undefined, undefined],
+    ['from ::ffff:127.0.0.1', browser, { remoteAddress: '::ffff:127.0.0.1' }, undefined],
+    ['without Sec-Fetch-Site (curl)', {}, undefined, 'origin'],
+    ['Sec-Fetch-Site none (typed URL)', { 'sec-fetch-site': 'none' }, undefined, 'origin'],
+    ['same-site (another local port)', { 'sec-fetch-site': 'same-site' }, undefined, 'origin'],
+    ['a LAN peer forging every header', browser, lan, 'peer'],
+    ['a rebound name', { ...browser, host: 'attacker.example:3080' }, undefined, 'host'],
+    ['no socket address', browser, {}, 'peer'],
+  ] as const)('tokenRequest: %s', (_, headers, socket, refused) => {
+    const guard = createRouteGuard({ allowedHosts: [], token: TOKEN });
+    expect(guard.tokenRequest(request(headers, socket))?.reason).toBe(refused);
+  });
+
+  it('makes a fresh 256-bit token per guard', () => {
+    const tokens = new Set(Array.from({ length: 50 }, () => createRouteGuard({ allowedHosts: [] }).token));
+    expect(tokens.size).toBe(50);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
 
