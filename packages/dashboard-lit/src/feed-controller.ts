@@ -76,18 +76,26 @@ async function isTokenRefusal(response: Response): Promise<boolean> {
   }
 }
 
-/** The token route's token; undefined when the server has no token route (an older plugin, another server). */
-async function fetchToken(url: string): Promise<string | undefined> {
+/** What the token route answered: the token, or why there is none (neither: the server has no token route). */
+interface TokenAnswer {
+  token?: string;
+  /** The server's refusal (403), shown when a route then asks for the token. */
+  refusal?: string;
+}
+
+async function fetchToken(url: string): Promise<TokenAnswer> {
   const response = await fetch(url, {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',
     cache: 'no-store',
   });
-  if (response.status === 404) return undefined;
+  if (response.status === 404) return {};
+  // Refused (e.g. a page not loaded from the server's machine): reads may still work without it.
+  if (response.status === 403) return { refusal: await describeFailure(response) };
   if (!response.ok) throw new FeedError(`the token request failed: ${await describeFailure(response)}`);
   const token = ((await response.json().catch(() => undefined)) as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string' || token === '') throw new FeedError('the token response has no token');
-  return token;
+  return { token };
 }
 
 /** `url` with `profile=*` added when every profile is shown. */
@@ -125,7 +133,7 @@ export class FeedController implements ReactiveController {
   /** The server answered 404 for the events route: page the payload's recent events instead. */
   private noEventsRoute = false;
   /** The route token, fetched on first use and again after a stale-token refusal. */
-  private token: Promise<string | undefined> | undefined;
+  private token: Promise<TokenAnswer> | undefined;
   /** Show every DSH profile's receipts instead of the server's own profile. */
   allProfiles = false;
 
@@ -210,20 +218,23 @@ export class FeedController implements ReactiveController {
     const src = this.host.tokenSrc;
     for (let attempt = 0; ; attempt += 1) {
       const headers = new Headers(init.headers);
+      let answer: TokenAnswer = {};
       if (src) {
         this.token ??= fetchToken(src);
-        let token: string | undefined;
         try {
-          token = await this.token;
+          answer = await this.token;
         } catch (error) {
           this.token = undefined;
           throw error;
         }
-        if (token !== undefined) headers.set(TOKEN_HEADER, token);
+        if (answer.token !== undefined) headers.set(TOKEN_HEADER, answer.token);
       }
       const response = await fetch(url, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
-      if (attempt > 0 || !src || !(await isTokenRefusal(response))) return response;
+      if (!src || !(await isTokenRefusal(response))) return response;
+      // The route needs the token: ask again next time, and say why there was none.
       this.token = undefined;
+      if (answer.refusal !== undefined) throw new FeedError(`the token request failed: ${answer.refusal}`);
+      if (attempt > 0) return response;
     }
   }
 

@@ -254,6 +254,18 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(server.clearRequests.map((request) => request.token)).toEqual([server.token]);
   });
 
+  it('still reads when the server refuses the token, and says why when clearing then needs it', async () => {
+    await open({ 'token-src': '/refused/token' });
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
+    await dash().getByRole('button', { name: 'Clear statistics…' }).click();
+    await dash().getByRole('button', { name: 'Yes, clear' }).click();
+    await expect
+      .poll(() => dash().getByRole('alert').textContent())
+      .toContain('the token request failed: HTTP 403 Forbidden: the token is only handed to a same-origin page');
+    expect(server.clearRequests).toEqual([]);
+    expect(await kpi('calls').locator('.value').textContent()).toBe('907');
+  });
+
   it("shows its own profile's receipts by default and every profile's on request", async () => {
     const base = fixturePayload();
     const recent = base.recent.map((event, index) => (index === 0 ? { ...event, profile: 'headless' } : event));

@@ -61,7 +61,7 @@ const STATIC: Record<string, string> = {
  * shows any horizontal overflow.
  */
 function dashboardPage(query: URLSearchParams): string {
-  const attrs = ['src', 'events-src', 'theme', 'refresh', 'clear-src', 'locale']
+  const attrs = ['src', 'events-src', 'theme', 'refresh', 'clear-src', 'token-src', 'locale']
     .filter((name) => query.has(name))
     .map((name) => ` ${name}="${(query.get(name) ?? '').replace(/[^\w\-/.:?=&]/g, '')}"`)
     .join('');
@@ -297,6 +297,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
             403,
             'application/json',
             JSON.stringify({ error: 'cross-origin requests are not allowed <b>' }),
+          );
+        case '/refused/token':
+          return send(
+            res,
+            403,
+            'application/json',
+            JSON.stringify({
+              error: 'the token is only handed to a same-origin page loaded from this machine',
+              reason: 'peer',
+            }),
           );
         case '/broken/stats-500':
           return send(res, 500, 'text/plain', 'boom');
