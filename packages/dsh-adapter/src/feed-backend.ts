@@ -122,7 +122,9 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
       };
     },
     async clear() {
-      await input.store()?.clear();
+      // telemetry-store's clear() resolves to false when it could not erase everything (older stores: undefined).
+      const result: unknown = await input.store()?.clear();
+      return result !== false;
     },
   };
 }

@@ -46,7 +46,8 @@ export interface RouteBackend {
   stats(query: ProfileStatsQuery): FeedPayload | Promise<FeedPayload>;
   /** One page of stored events matching the query, newest first. */
   events(query: EventsQuery): EventsPage | Promise<EventsPage>;
-  clear(): Promise<void>;
+  /** Clears the store; resolves to false when it could not erase everything (the store's own report). */
+  clear(): Promise<boolean | void>;
   /** Writes the store's queued events, so `stats` includes the calls just made (optional). */
   flush?(): Promise<void>;
 }
@@ -204,11 +205,13 @@ export function createClearHandler(options: RouteOptions) {
     }
     if ((parsed as { confirm?: unknown } | null)?.confirm !== 'clear')
       return send(res, 400, { error: 'body must be {"confirm":"clear"}' });
+    let erased: boolean | void;
     try {
-      await backend.clear();
+      erased = await backend.clear();
     } catch {
       return send(res, 503, { error: 'statistics could not be cleared' });
     }
+    if (erased === false) return send(res, 503, { error: 'statistics could not be fully erased; try again' });
     send(res, 200, { cleared: true });
   };
 }
