@@ -6,8 +6,11 @@
  * peers: a request whose `Host` is not a loopback name or a name in `allowedHosts` is refused (fetch cannot set
  * `Host`, so those requests go through node:http). Listening on 0.0.0.0, the reading routes need the token too.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventsPage } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ACTION_HEADER,
@@ -115,6 +118,44 @@ describe('profiles', () => {
     }
     const named = (await (await fetch(`${base}${STATS_PATH}?profile=ci`)).json()) as { profile: string };
     expect(named.profile).toBe('ci');
+  });
+});
+
+describe('per-profile receipts in one shared store (needs telemetry-store with profiles)', () => {
+  it('a profile sees its own calls by default, another profile by name and every profile with ?profile=all', async (context) => {
+    const shared = mkdtempSync(join(tmpdir(), 'tn-profiles-'));
+    const web = await bootHost({ web: true, profile: 'web', plugin: { logDir: shared } });
+    const ci = await bootHost({ profile: 'ci', plugin: { logDir: shared } });
+    try {
+      await web.execute('read', { file_path: `${web.dir}/missing.txt` });
+      for (const name of ['a', 'b']) await ci.execute('read', { file_path: `${ci.dir}/${name}.txt` });
+      await ci.pluginFiber?.dispose(); // flushes ci's queue into the shared database
+      ci.pluginFiber = undefined;
+      const webBase = `http://127.0.0.1:${web.ctx.webServer.port}`;
+      const page = async (query: string) =>
+        (await (await fetch(`${webBase}${EVENTS_PATH}?${query}`)).json()) as EventsPage;
+      const all = await page('profile=all');
+      if (!all.events.every((event) => 'profile' in event)) {
+        context.skip('this telemetry-store keeps no profile per event yet (H-store adds it; passes once merged)');
+        return;
+      }
+      expect(all.total).toBe(3);
+      const own = await page('');
+      expect(own.events.map((event) => (event as { profile?: string }).profile)).toEqual(['web']);
+      expect((await page('profile=ci')).total).toBe(2);
+      const stats = async (query: string) =>
+        (await (await fetch(`${webBase}${STATS_PATH}${query}`)).json()) as {
+          totals: { calls: number };
+          profile: string;
+        };
+      expect(await stats('')).toMatchObject({ totals: { calls: 1 }, profile: 'web' });
+      expect(await stats('?profile=ci')).toMatchObject({ totals: { calls: 2 }, profile: 'ci' });
+      expect(await stats('?profile=*')).toMatchObject({ totals: { calls: 3 }, profile: '*' });
+    } finally {
+      await ci.dispose();
+      await web.dispose();
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });
 

@@ -78,6 +78,8 @@ export interface HostOptions {
   web?: boolean;
   /** The web server's bind address (default 127.0.0.1; `0.0.0.0` is the exposed bind). */
   webHost?: '127.0.0.1' | '0.0.0.0';
+  /** Boot as DSH boots profile `<name>`: the root context's `baseUrl` is `…/profiles/<name>/`. */
+  profile?: string;
 }
 
 export interface Host {
@@ -114,6 +116,8 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
   const dir = mkdtempSync(join(tmpdir(), 'tn-compose-'));
   const logDir = mkdtempSync(join(tmpdir(), 'tn-logs-'));
   const ctx = new Context();
+  if (options.profile !== undefined)
+    (ctx as unknown as { baseUrl: string }).baseUrl = `file:///dsh-home/profiles/${options.profile}/`;
   await ctx.plugin(SystemPrompt);
   await ctx.plugin(ToolRuntime, options.mode === undefined ? {} : { mode: options.mode });
   await ctx.plugin(LlmRuntime);
