@@ -67,6 +67,10 @@ export {
   openDshWebUi,
   openSettings,
   readStats,
+  routeToken,
+  clearStats,
+  TOKEN_HEADER,
+  TOKEN_ROUTE,
   type ChromiumPage,
   type OpenWebUiOptions,
 } from './web-browser.js';

@@ -1,7 +1,8 @@
 /**
  * The real DSH web UI in Debian's headless Chromium, the way the web tests open it: one place that finds the
  * Chromium binary, launches it with a page that collects uncaught page errors, loads the host's web client
- * (dismissing the first-visit notice) and goes to a Settings section. Also reads the plugin's stats route.
+ * (dismissing the first-visit notice) and goes to a Settings section. Also reads the plugin's stats route and
+ * clears the store the way the dashboard does (the route token, then a same-origin POST).
  * playwright-core is loaded only when a browser is launched, so importing dsh-lab does not load it.
  */
 import fs from 'node:fs';
@@ -88,7 +89,35 @@ export async function openSettings(
   if (section) await page.getByRole('dialog').getByRole('button', { name: section, exact: true }).click();
 }
 
-/** The plugin's stats payload as a web profile at `url` serves it now. */
+/** The plugin's route token, fetched as the dashboard page does (a same-origin request from this machine). */
+export const TOKEN_ROUTE = '/plugin-api/tool-normalizer/token';
+export const TOKEN_HEADER = 'x-tool-normalizer-token';
+
+export async function routeToken(url: string): Promise<string> {
+  const response = await fetch(`${url}${TOKEN_ROUTE}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+  if (response.status !== 200) throw new Error(`the token route answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** The plugin's stats payload as a web profile at `url` serves it now (with the token, which a 0.0.0.0 bind needs). */
 export async function readStats<T>(url: string): Promise<T> {
-  return (await (await fetch(`${url}${STATS_ROUTE}`)).json()) as T;
+  const headers = { [TOKEN_HEADER]: await routeToken(url) };
+  return (await (await fetch(`${url}${STATS_ROUTE}`, { headers })).json()) as T;
+}
+
+/** Clears the plugin's store the way the dashboard's Clear button does; resolves to the route's HTTP status. */
+export async function clearStats(url: string): Promise<number> {
+  const response = await fetch(`${url}/plugin-api/tool-normalizer/clear`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-tool-normalizer-action': 'clear',
+      origin: url,
+      'sec-fetch-site': 'same-origin',
+      [TOKEN_HEADER]: await routeToken(url),
+    },
+    body: JSON.stringify({ confirm: 'clear' }),
+  });
+  await response.body?.cancel();
+  return response.status;
 }

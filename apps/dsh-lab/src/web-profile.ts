@@ -4,8 +4,10 @@
  * written once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { LabStepError, lastLines } from './child-process.js';
-import type { RunKind } from './lab-paths.js';
+import { labPaths, type RunKind } from './lab-paths.js';
 import { dshEnvironment, ensureProfile } from './provision.js';
 import { startScriptedModel, type ScriptStep, type ScriptedModel } from './scripted-model.js';
 
@@ -20,6 +22,11 @@ export interface StartWebProfileOptions {
   beforeFirstReply?: () => Promise<void>;
   /** How long to wait for the URL on stdout. */
   bootTimeoutMs?: number;
+  /**
+   * Listen on every interface (`0.0.0.0`) instead of loopback. rc.8's `--host 0.0.0.0` flag is refused ("not
+   * supported yet for safety"), so this writes a `--patch` overlay for the `webserver` row, as a user can.
+   */
+  allInterfaces?: boolean;
 }
 
 export interface WebProfile {
@@ -37,6 +44,14 @@ export interface WebProfile {
   stop(): Promise<void>;
 }
 
+/** A `--patch` overlay that binds DSH's web server to every interface on an OS-assigned port. */
+function writeAllInterfacesPatch(): string {
+  fs.mkdirSync(labPaths.runs, { recursive: true });
+  const file = path.join(labPaths.runs, 'web-all-interfaces.patch.yml');
+  fs.writeFileSync(file, "- id: webserver\n  config:\n    host: '0.0.0.0'\n    port: 0\n");
+  return file;
+}
+
 /** Boots `dsh --profile web --no-open` on 127.0.0.1 with an ephemeral port and resolves once it printed its URL. */
 export async function startWebProfile(options: StartWebProfileOptions): Promise<WebProfile> {
   const { install, dshHome } = await ensureProfile(options.kind, 'web');
@@ -47,18 +62,18 @@ export async function startWebProfile(options: StartWebProfileOptions): Promise<
       ...(options.beforeFirstReply ? { beforeFirstReply: options.beforeFirstReply } : {}),
     },
   );
-  const child = spawn(
-    install.nodeBin,
-    [install.dshEntry, '--profile', 'web', '--no-open', '--host', '127.0.0.1', '--port', '0'],
-    {
-      env: dshEnvironment(install, dshHome, {
-        DEEPSEEK_BASE_URL: model.baseUrl,
-        DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted',
-      }),
-      cwd: dshHome,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  // `--patch` is the launcher's own flag, so it goes before the web app's flags.
+  const bind = options.allInterfaces
+    ? ['--patch', writeAllInterfacesPatch(), '--no-open']
+    : ['--no-open', '--host', '127.0.0.1', '--port', '0'];
+  const child = spawn(install.nodeBin, [install.dshEntry, '--profile', 'web', ...bind], {
+    env: dshEnvironment(install, dshHome, {
+      DEEPSEEK_BASE_URL: model.baseUrl,
+      DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted',
+    }),
+    cwd: dshHome,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  clearStats as clearRoute,
   nativeScenarios,
   ensureBuiltPlugin,
   runSession,
@@ -23,7 +24,6 @@ import {
 
 const STATS = '/plugin-api/tool-normalizer/stats';
 const EVENTS = '/plugin-api/tool-normalizer/events';
-const CLEAR = '/plugin-api/tool-normalizer/clear';
 const DATABASE = 'tool-normalizer.sqlite';
 
 /** Two sessions with no call id in common, so each run's events can be told apart in the shared database. */
@@ -51,12 +51,7 @@ async function getJson<T>(web: WebProfile, route: string): Promise<T> {
 }
 
 async function clearStats(web: WebProfile): Promise<void> {
-  const response = await fetch(`${web.url}${CLEAR}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-tool-normalizer-action': 'clear', origin: web.url },
-    body: JSON.stringify({ confirm: 'clear' }),
-  });
-  expect(response.status, web.stderr()).toBe(200);
+  expect(await clearRoute(web.url), web.stderr()).toBe(200);
 }
 
 beforeAll(async () => {

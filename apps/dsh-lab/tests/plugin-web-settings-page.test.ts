@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
+  clearStats,
   ensureProfile,
   ensureBuiltPlugin,
   hasChromium,
@@ -104,13 +105,7 @@ describe.skipIf(!hasChromium)(
     afterAll(async () => {
       await browser?.close();
       // The 1,100 seeded events would pile up in the lab's DSH_HOME run after run: clear them the way a user does.
-      if (web) {
-        await fetch(`${web.url}/plugin-api/tool-normalizer/clear`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-tool-normalizer-action': 'clear' },
-          body: '{"confirm":"clear"}',
-        }).catch(() => undefined);
-      }
+      if (web) await clearStats(web.url).catch(() => undefined);
       await web?.stop();
       if (previousOverlay === undefined) fs.rmSync(overlayFile, { force: true });
       else fs.writeFileSync(overlayFile, previousOverlay);

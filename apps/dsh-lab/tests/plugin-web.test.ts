@@ -7,7 +7,7 @@
  * web server: no routes, no error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltPlugin, startWebProfile, type WebProfile } from '../src/index.js';
+import { ensureBuiltPlugin, routeToken, startWebProfile, TOKEN_HEADER, type WebProfile } from '../src/index.js';
 
 const STATS = '/plugin-api/tool-normalizer/stats';
 const CLEAR = '/plugin-api/tool-normalizer/clear';
@@ -42,6 +42,8 @@ describe('real DSH web profile with the plugin', () => {
     expect(body.v).toBe(1);
     expect(typeof body.totals.calls).toBe('number');
     expect(body.pluginErrors).toBe(0);
+    // The plugin found the DSH profile it runs in (its receipts and /metrics carry it).
+    expect((body as { ownProfile?: string }).ownProfile).toBe('web');
   });
 
   it('refuses a cross-site reader', async () => {
@@ -49,8 +51,15 @@ describe('real DSH web profile with the plugin', () => {
     expect((await fetch(`${base}${STATS}`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
   });
 
-  it('refuses a clear a cross-site page could send, and accepts the real one', async () => {
+  it('refuses a clear a cross-site page could send or a request without the page token, and accepts the real one', async () => {
     expect((await fetch(`${base}${CLEAR}`, { method: 'POST' })).status).toBe(403);
+    const clearHeaders = { 'content-type': 'application/json', 'x-tool-normalizer-action': 'clear', origin: base };
+    const untokened = await fetch(`${base}${CLEAR}`, {
+      method: 'POST',
+      headers: clearHeaders,
+      body: JSON.stringify({ confirm: 'clear' }),
+    });
+    expect(untokened.status).toBe(403);
     const form = await fetch(`${base}${CLEAR}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -59,7 +68,7 @@ describe('real DSH web profile with the plugin', () => {
     expect(form.status).toBe(403);
     const ok = await fetch(`${base}${CLEAR}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-tool-normalizer-action': 'clear', origin: base },
+      headers: { ...clearHeaders, [TOKEN_HEADER]: await routeToken(base) },
       body: JSON.stringify({ confirm: 'clear' }),
     });
     expect(ok.status).toBe(200);

@@ -25,7 +25,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { renderOptions, renderRules } from './catalogue-sections.js';
 import { renderEvents } from './events-section.js';
-import { CLEAR_PATH, EVENTS_PATH, STATS_PATH } from './feed.js';
+import { ALL_PROFILES, CLEAR_PATH, EVENTS_PATH, STATS_PATH, TOKEN_PATH } from './feed.js';
 import { FeedController, MIN_REFRESH_SECONDS } from './feed-controller.js';
 import { formatterFor } from './format.js';
 import { createTranslate, supportedLocale, type SupportedLocale, type Translate } from './messages.js';
@@ -37,6 +37,7 @@ import type { View } from './view.js';
 export const DEFAULT_STATS_URL = STATS_PATH;
 export const DEFAULT_EVENTS_URL = EVENTS_PATH;
 export const DEFAULT_CLEAR_URL = CLEAR_PATH;
+export const DEFAULT_TOKEN_URL = TOKEN_PATH;
 export { CLEAR_BODY, CLEAR_HEADER } from './feed.js';
 export { MIN_REFRESH_SECONDS };
 export const DEFAULT_REFRESH_SECONDS = 15;
@@ -50,6 +51,7 @@ export class TnDashboard extends LitElement {
     src: { type: String },
     eventsSrc: { type: String, attribute: 'events-src' },
     clearSrc: { type: String, attribute: 'clear-src' },
+    tokenSrc: { type: String, attribute: 'token-src' },
     data: { attribute: false },
     rules: { attribute: false },
     theme: { type: String, reflect: true },
@@ -65,6 +67,8 @@ export class TnDashboard extends LitElement {
   declare eventsSrc: string;
   /** Clear action URL; an empty string hides the clear button. Only offered when reading from `src`. */
   declare clearSrc: string;
+  /** The route token's URL (sent back on every request); an empty string sends no token. */
+  declare tokenSrc: string;
   /** A payload set directly (no fetching, no polling); `undefined` switches back to `src`. */
   declare data: unknown;
   /** Rule catalogue for the rule cards; overrides `payload.rules`. */
@@ -87,6 +91,7 @@ export class TnDashboard extends LitElement {
     this.src = DEFAULT_STATS_URL;
     this.eventsSrc = DEFAULT_EVENTS_URL;
     this.clearSrc = DEFAULT_CLEAR_URL;
+    this.tokenSrc = DEFAULT_TOKEN_URL;
     this.data = undefined;
     this.rules = undefined;
     this.theme = 'auto';
@@ -173,9 +178,10 @@ export class TnDashboard extends LitElement {
               ? html`<button type="button" @click=${() => void this.reload()} ?disabled=${loading}>${t('refresh')}</button>`
               : nothing
           }
-          ${this.renderClearControls(view)}
+          ${this.renderProfileControl(view, payload)} ${this.renderClearControls(view)}
         </div>
       </header>
+      ${feed.confirmingClear ? html`<div class="notice" id="clear-scope" data-clear-scope>${t('clearScope')}</div>` : nothing}
       ${feed.clearError ? html`<div class="notice error" role="alert">${feed.clearError}</div>` : nothing}
       ${error ? html`<div class="notice error" role="alert"><strong>${t('loadFailed')}</strong> ${error}</div>` : nothing}
       ${loading ? html`<div class="notice" role="status">${t('loadingStats')}</div>` : nothing}
@@ -190,8 +196,26 @@ export class TnDashboard extends LitElement {
       t('since', { time: fmt.time(payload.since) }),
       t('updated', { time: fmt.time(payload.generatedAt) }),
     ];
+    if (payload.profile !== undefined)
+      parts.unshift(payload.profile === ALL_PROFILES ? t('profileAll') : t('profileOwn', { profile: payload.profile }));
     if (failed) parts.push(t('staleData'));
     return parts.join(' · ');
+  }
+
+  /** "All profiles": offered when the server says which profile it runs in (a per-profile store). */
+  private renderProfileControl(view: View, payload: DashboardPayload | undefined): TemplateResult | typeof nothing {
+    const own = payload?.ownProfile;
+    if (this.data !== undefined || own === undefined) return nothing;
+    const { t } = view;
+    return html`<label class="toggle" title=${t('allProfilesHint', { profile: own })}>
+      <input
+        type="checkbox"
+        data-all-profiles
+        .checked=${this.feed.allProfiles}
+        @change=${(event: Event) => this.feed.setAllProfiles((event.target as HTMLInputElement).checked)}
+      />
+      ${t('allProfiles')}
+    </label>`;
   }
 
   private renderClearControls(view: View): TemplateResult | typeof nothing {
@@ -204,7 +228,7 @@ export class TnDashboard extends LitElement {
     return html`
       <span role="group" aria-label=${t('confirmClearGroup')}>
         <span>${t('confirmClear')}</span>
-        <button type="button" class="danger" ?disabled=${feed.clearing} @click=${() => void this.clearStats()}>
+        <button type="button" class="danger" aria-describedby="clear-scope" ?disabled=${feed.clearing} @click=${() => void this.clearStats()}>
           ${feed.clearing ? t('clearing') : t('clearYes')}
         </button>
         <button type="button" data-cancel-clear ?disabled=${feed.clearing} @click=${() => this.setConfirming(false)}>${t('cancel')}</button>
@@ -233,6 +257,7 @@ export class TnDashboard extends LitElement {
                 this.requestUpdate();
               },
               error: feed.eventsError,
+              ownProfile: payload.ownProfile,
             })
       }
       ${renderOptions(view, payload.options)}

@@ -10,7 +10,7 @@
  */
 import { TnDashboard } from './dashboard-element.js';
 import { TAG_NAME } from './define-name.js';
-import { CLEAR_PATH, EVENTS_PATH, STATS_PATH } from './feed.js';
+import { CLEAR_PATH, EVENTS_PATH, STATS_PATH, TOKEN_PATH } from './feed.js';
 import { en, zh, type MessageKey, type Messages, type Translate } from './messages.js';
 
 /** Locale namespace of this plugin's copy. */
@@ -51,6 +51,7 @@ export interface SectionProps {
   src?: string;
   eventsSrc?: string;
   clearSrc?: string;
+  tokenSrc?: string;
   close?: () => void;
 }
 
@@ -75,6 +76,7 @@ export function createSettingsPlugin(React: ReactLike): SettingsPlugin {
       src: props.src ?? STATS_PATH,
       'events-src': props.eventsSrc ?? EVENTS_PATH,
       'clear-src': props.clearSrc ?? CLEAR_PATH,
+      'token-src': props.tokenSrc ?? TOKEN_PATH,
       theme: 'auto',
       // React 18 sets unknown props on custom elements as attributes; the translate function is a property, so
       // it goes on through a ref callback. Without a `locale` the element follows <html lang>, which DSH's locale
@@ -100,7 +102,7 @@ export function createSettingsPlugin(React: ReactLike): SettingsPlugin {
           id: SECTION_ID,
           order: SECTION_ORDER,
           label: () => t('nav'),
-          inject: () => ({ t, src: STATS_PATH, eventsSrc: EVENTS_PATH, clearSrc: CLEAR_PATH }),
+          inject: () => ({ t, src: STATS_PATH, eventsSrc: EVENTS_PATH, clearSrc: CLEAR_PATH, tokenSrc: TOKEN_PATH }),
         },
         Section,
       ),

@@ -21,6 +21,8 @@ export interface EventsControls {
   isRaw(id: string): boolean;
   toggleRaw(id: string): void;
   error: string | undefined;
+  /** The page's own DSH profile: an event recorded in another profile is labelled with its profile. */
+  ownProfile?: string | undefined;
 }
 
 const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
@@ -96,7 +98,11 @@ function renderEventRow(view: View, event: DashboardEvent, controls: EventsContr
   const outcomeKey = `outcome.${event.outcome}` as MessageKey;
   return html`<tr data-event=${event.id}>
     <td class="cell-time"><span class="hint">${fmt.time(event.at)}</span></td>
-    <td class="cell-tool">${event.tool}</td>
+    <td class="cell-tool">${event.tool}${
+      event.profile !== undefined && controls.ownProfile !== undefined && event.profile !== controls.ownProfile
+        ? html`<div class="hint" data-profile>${t('labelProfile')} ${event.profile}</div>`
+        : nothing
+    }</td>
     <td class="cell-category" data-label=${t('labelCategory')}>${event.category}</td>
     <td class="cell-outcome"><span class="badge ${event.outcome}">${(OUTCOMES as readonly string[]).includes(event.outcome) ? t(outcomeKey) : event.outcome}</span></td>
     <td class="cell-rules" data-label=${t('labelRules')} ?data-empty=${!hasRules}>

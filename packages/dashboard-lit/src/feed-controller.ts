@@ -8,10 +8,13 @@
 import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import {
+  ALL_PROFILES,
   CLEAR_BODY,
   CLEAR_HEADER,
   CLEAR_HEADER_VALUE,
   DEFAULT_EVENTS_LIMIT,
+  TOKEN_HEADER,
+  TOKEN_REFUSAL,
   eventsQueryToSearchParams,
 } from './feed.js';
 import { EMPTY_FILTER, eventsQueryOf, filterEvents, type EventFilter } from './format.js';
@@ -27,6 +30,8 @@ export interface FeedSource extends ReactiveControllerHost {
   src: string;
   eventsSrc: string;
   clearSrc: string;
+  /** The token route; empty means send no token. */
+  tokenSrc: string;
   data: unknown;
   refresh: number;
   readonly isConnected: boolean;
@@ -61,22 +66,42 @@ async function describeFailure(response: Response): Promise<string> {
   return status;
 }
 
-async function getJson(url: string, signal: AbortSignal, what: string): Promise<unknown> {
+/** True when a 403 says the token was missing or stale (`{ "reason": "token" }`). */
+async function isTokenRefusal(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  try {
+    return ((await response.clone().json()) as { reason?: unknown } | null)?.reason === TOKEN_REFUSAL;
+  } catch {
+    return false;
+  }
+}
+
+/** What the token route answered: the token, or why there is none (neither: the server has no token route). */
+interface TokenAnswer {
+  token?: string;
+  /** The server's refusal (403), shown when a route then asks for the token. */
+  refusal?: string;
+}
+
+async function fetchToken(url: string): Promise<TokenAnswer> {
   const response = await fetch(url, {
     headers: { accept: 'application/json' },
     credentials: 'same-origin',
     cache: 'no-store',
-    signal,
   });
-  if (!response.ok)
-    throw Object.assign(new FeedError(`the ${what} request failed: ${await describeFailure(response)}`), {
-      status: response.status,
-    });
-  try {
-    return await response.json();
-  } catch {
-    throw new FeedError(`the ${what} response is not valid JSON`);
-  }
+  if (response.status === 404) return {};
+  // Refused (e.g. a page not loaded from the server's machine): reads may still work without it.
+  if (response.status === 403) return { refusal: await describeFailure(response) };
+  if (!response.ok) throw new FeedError(`the token request failed: ${await describeFailure(response)}`);
+  const token = ((await response.json().catch(() => undefined)) as { token?: unknown } | undefined)?.token;
+  if (typeof token !== 'string' || token === '') throw new FeedError('the token response has no token');
+  return { token };
+}
+
+/** `url` with `profile=*` added when every profile is shown. */
+function withProfile(url: string, allProfiles: boolean): string {
+  if (!allProfiles) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}profile=${encodeURIComponent(ALL_PROFILES)}`;
 }
 
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
@@ -107,16 +132,22 @@ export class FeedController implements ReactiveController {
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   /** The server answered 404 for the events route: page the payload's recent events instead. */
   private noEventsRoute = false;
+  /** The route token, fetched on first use and again after a stale-token refusal. */
+  private token: Promise<TokenAnswer> | undefined;
+  /** Show every DSH profile's receipts instead of the server's own profile. */
+  allProfiles = false;
 
-  readonly stats: Task<[string, unknown, number], DashboardPayload>;
+  readonly stats: Task<[string, unknown, number, boolean], DashboardPayload>;
   readonly eventsPage: Task<[string, string, number, boolean], EventsView | undefined>;
 
   constructor(private readonly host: FeedSource) {
     host.addController(this);
     this.stats = new Task(host, {
-      args: () => [host.src, host.data, this.generation] as [string, unknown, number],
-      task: async ([src, data], { signal }) => {
-        const checked = checkPayload(data !== undefined ? data : await getJson(src, signal, 'stats'));
+      args: () => [host.src, host.data, this.generation, this.allProfiles] as [string, unknown, number, boolean],
+      task: async ([src, data, , allProfiles], { signal }) => {
+        const checked = checkPayload(
+          data !== undefined ? data : await this.getJson(withProfile(src, allProfiles), signal, 'stats'),
+        );
         if (!checked.ok) throw new FeedError(checked.message);
         return checked.payload;
       },
@@ -141,7 +172,7 @@ export class FeedController implements ReactiveController {
       task: async ([eventsSrc, key, , fromServer], { signal }) => {
         if (!fromServer || this.noEventsRoute || !eventsSrc) return undefined;
         try {
-          const checked = checkEventsPage(await getJson(`${eventsSrc}?${key}`, signal, 'events'));
+          const checked = checkEventsPage(await this.getJson(`${eventsSrc}?${key}`, signal, 'events'));
           if (!checked.ok) throw new FeedError(checked.message);
           const { events, total, totalCapped, offset, limit, source } = checked.page;
           return {
@@ -172,13 +203,60 @@ export class FeedController implements ReactiveController {
     this.eventsPage.abort();
   }
 
-  /** The events route's query string for the current filters and page. */
+  /** The events route's query string for the current filters, profile scope and page. */
   private queryKey(): string {
     return eventsQueryToSearchParams({
       ...eventsQueryOf(this.filter),
+      ...(this.allProfiles ? { profile: ALL_PROFILES } : {}),
       offset: this.offset,
       limit: this.limit,
     }).toString();
+  }
+
+  /** `fetch` with the route token; a stale-token refusal fetches a new token and tries once more. */
+  private async send(url: string, init: RequestInit): Promise<Response> {
+    const src = this.host.tokenSrc;
+    for (let attempt = 0; ; attempt += 1) {
+      const headers = new Headers(init.headers);
+      let answer: TokenAnswer = {};
+      if (src) {
+        this.token ??= fetchToken(src);
+        try {
+          answer = await this.token;
+        } catch (error) {
+          this.token = undefined;
+          throw error;
+        }
+        if (answer.token !== undefined) headers.set(TOKEN_HEADER, answer.token);
+      }
+      const response = await fetch(url, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
+      if (!src || !(await isTokenRefusal(response))) return response;
+      // The route needs the token: ask again next time, and say why there was none.
+      this.token = undefined;
+      if (answer.refusal !== undefined) throw new FeedError(`the token request failed: ${answer.refusal}`);
+      if (attempt > 0) return response;
+    }
+  }
+
+  private async getJson(url: string, signal: AbortSignal, what: string): Promise<unknown> {
+    const response = await this.send(url, { headers: { accept: 'application/json' }, signal });
+    if (!response.ok)
+      throw Object.assign(new FeedError(`the ${what} request failed: ${await describeFailure(response)}`), {
+        status: response.status,
+      });
+    try {
+      return await response.json();
+    } catch {
+      throw new FeedError(`the ${what} response is not valid JSON`);
+    }
+  }
+
+  /** Shows every profile's receipts (true) or the server's own profile's (false), from the first page. */
+  setAllProfiles(all: boolean): void {
+    if (this.allProfiles === all) return;
+    this.allProfiles = all;
+    this.offset = 0;
+    this.host.requestUpdate();
   }
 
   /** The page of events to show: the server's, or the payload's recent events filtered here. */
@@ -257,12 +335,10 @@ export class FeedController implements ReactiveController {
     this.clearError = undefined;
     this.host.requestUpdate();
     try {
-      const response = await fetch(this.host.clearSrc, {
+      const response = await this.send(this.host.clearSrc, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [CLEAR_HEADER]: CLEAR_HEADER_VALUE },
         body: CLEAR_BODY,
-        credentials: 'same-origin',
-        cache: 'no-store',
       });
       if (!response.ok) throw new FeedError(`clearing failed: ${await describeFailure(response)}`);
       this.confirmingClear = false;

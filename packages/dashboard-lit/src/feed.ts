@@ -16,8 +16,17 @@ export const ROUTE_PREFIX = '/plugin-api/tool-normalizer';
 export const STATS_PATH = `${ROUTE_PREFIX}/stats`;
 /** `GET`: one page of stored events (`EventsPage`), filtered on the server (`EventsQuery` as search parameters). */
 export const EVENTS_PATH = `${ROUTE_PREFIX}/events`;
-/** `POST`: clears counters and stored events; needs `CLEAR_HEADER: CLEAR_HEADER_VALUE` and `CLEAR_BODY`. */
+/** `POST`: clears counters and stored events; needs `CLEAR_HEADER: CLEAR_HEADER_VALUE`, `CLEAR_BODY` and the token. */
 export const CLEAR_PATH = `${ROUTE_PREFIX}/clear`;
+/**
+ * `GET`: `{ "token": "..." }`, the per-process secret the page sends back in `TOKEN_HEADER`. Handed out only to a
+ * same-origin browser request (`Sec-Fetch-Site: same-origin`) with a loopback Host that reached the server from this
+ * machine; the clear action always needs it, and every route needs it when DSH listens on a non-loopback address.
+ */
+export const TOKEN_PATH = `${ROUTE_PREFIX}/token`;
+export const TOKEN_HEADER = 'x-tool-normalizer-token';
+/** The `reason` of a 403 whose token was missing or stale: fetch the token again and retry once. */
+export const TOKEN_REFUSAL = 'token';
 
 /**
  * The clear action's request: a custom header and a JSON body, which a cross-site form or no-cors fetch cannot
@@ -85,6 +94,15 @@ export interface FeedAdditions {
     lastFailureAt?: number;
     lastSuccessAt?: number;
   };
+  /** The DSH profile this process runs in: what the page shows unless every profile is asked for. */
+  ownProfile?: string;
+  /**
+   * The profile the numbers are of (`ALL_PROFILES` = every profile). telemetry-store's per-profile payload has this
+   * field; the adapter fills it in for a store without it.
+   */
+  profile?: string;
+  /** Every profile with receipts in the store (telemetry-store's per-profile payload; absent from older stores). */
+  profiles?: string[];
 }
 
 /** The stats route's body: the store's payload plus the adapter's additions. */
@@ -95,6 +113,8 @@ export type FeedEvent = StatsPayload['recent'][number];
 
 /** Filters and paging of the events route. Times are epoch milliseconds; `from` inclusive, `to` exclusive. */
 export interface EventsQuery {
+  /** A DSH profile name, or `ALL_PROFILES`; absent means the server's own profile. */
+  profile?: string;
   tool?: string;
   category?: string;
   outcome?: Outcome;
@@ -107,7 +127,19 @@ export interface EventsQuery {
 
 export const DEFAULT_EVENTS_LIMIT = 25;
 export const MAX_EVENTS_LIMIT = 200;
+/** The largest `offset` the store pages to (telemetry-store's `EventsQuery` schema). */
+export const MAX_EVENTS_OFFSET = 100_000_000;
 const MAX_FILTER_CHARS = 200;
+/** The `profile` value meaning every profile; the URL also accepts `all`. */
+export const ALL_PROFILES = '*';
+/** True for a C0 control or DEL: no tool, category, profile or search text holds one, and NUL breaks the store's search. */
+function hasControl(value: string): boolean {
+  for (let index = 0; index < value.length; index += 1) {
+    const code = value.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 /** The events route's body: events newest first, and how many events match the filters in all. */
 export interface EventsPage {
@@ -140,7 +172,7 @@ const NUMBER_KEYS = ['from', 'to', 'offset', 'limit'] as const;
 /** The query as URL search parameters (empty and undefined values left out). */
 export function eventsQueryToSearchParams(query: EventsQuery): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of [...TEXT_KEYS, 'outcome'] as const) {
+  for (const key of ['profile', ...TEXT_KEYS, 'outcome'] as const) {
     const value = query[key];
     if (value !== undefined && value !== '') params.set(key, value);
   }
@@ -159,8 +191,11 @@ export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuer
     if (value === null || value === '') continue;
     if (value.length > MAX_FILTER_CHARS)
       throw new EventsQueryError(`${key} must be at most ${MAX_FILTER_CHARS} characters`);
+    if (hasControl(value)) throw new EventsQueryError(`${key} must not contain control characters`);
     query[key] = value;
   }
+  const profile = profileFromSearchParams(params);
+  if (profile !== undefined) query.profile = profile;
   const outcome = params.get('outcome');
   if (outcome !== null && outcome !== '') {
     if (!(OUTCOMES as readonly string[]).includes(outcome))
@@ -176,9 +211,30 @@ export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuer
   if (query.limit !== undefined && (query.limit < 1 || query.limit > MAX_EVENTS_LIMIT)) {
     throw new EventsQueryError(`limit must be between 1 and ${MAX_EVENTS_LIMIT}`);
   }
+  if (query.offset !== undefined && query.offset > MAX_EVENTS_OFFSET)
+    throw new EventsQueryError(`offset must be at most ${MAX_EVENTS_OFFSET}`);
   if (query.from !== undefined && query.to !== undefined && query.from > query.to)
     throw new EventsQueryError('from must not be after to');
   return query;
+}
+
+/**
+ * The `profile` search parameter of the stats and events routes: a profile name, `ALL_PROFILES` for `all` or `*`,
+ * undefined when absent or empty. Throws EventsQueryError for a value no profile can have.
+ */
+export function profileFromSearchParams(params: URLSearchParams): string | undefined {
+  const value = params.get('profile');
+  if (value === null || value === '') return undefined;
+  if (value.length > MAX_FILTER_CHARS)
+    throw new EventsQueryError(`profile must be at most ${MAX_FILTER_CHARS} characters`);
+  if (hasControl(value)) throw new EventsQueryError('profile must not contain control characters');
+  return value === 'all' ? ALL_PROFILES : value;
+}
+
+/** True when a search parameter (name or value) holds a control character (answered 400 by every route). */
+export function hasControlCharacter(params: URLSearchParams): boolean {
+  for (const [name, value] of params) if (hasControl(name) || hasControl(value)) return true;
+  return false;
 }
 
 /** The fields of an event the filters look at. */

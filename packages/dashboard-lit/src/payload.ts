@@ -76,6 +76,7 @@ const event = object({
   error: optional(string),
   tokensSaved: number,
   model: optional(string),
+  profile: optional(string),
 });
 
 const rule = object({
@@ -132,6 +133,9 @@ const payloadShape = object({
   rules: optional(arrayOf(rule)),
   ruleUsage: optional(object({ counted: number, complete: boolean })),
   options: optional(arrayOf(option)),
+  ownProfile: optional(string),
+  profile: optional(string),
+  profiles: optional(arrayOf(string)),
 });
 
 const eventsPageShape = object({

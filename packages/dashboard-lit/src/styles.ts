@@ -97,6 +97,12 @@ export const dashboardStyles = css`
     gap: 8px;
     align-items: center;
   }
+  label.toggle {
+    display: inline-flex;
+    gap: 4px;
+    align-items: center;
+    white-space: nowrap;
+  }
   button,
   select,
   input {

@@ -55,6 +55,8 @@ export interface DashboardEvent {
   error?: string;
   tokensSaved: number;
   model?: string;
+  /** The DSH profile the call was recorded in (stores with per-profile receipts). */
+  profile?: string;
 }
 
 /** One rule card: core-rules' catalogue row with its state, as the adapter serves it. */

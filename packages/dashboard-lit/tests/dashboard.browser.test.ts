@@ -222,16 +222,68 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await dash().getByRole('group', { name: 'Confirm clearing' }).textContent()).toContain(
       'Delete all counters and logged events?',
     );
+    // What clearing removes and what it keeps is said before the user confirms, and describes the button.
+    const scope = dash().locator('[data-clear-scope]');
+    expect(await scope.textContent()).toContain('erases every stored event and every counter');
+    expect(await scope.textContent()).toContain("DSH's own session logs");
+    expect(await dash().getByRole('button', { name: 'Yes, clear' }).getAttribute('aria-describedby')).toBe(
+      'clear-scope',
+    );
     await dash().getByRole('button', { name: 'Yes, clear' }).click();
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('0');
     expect(server.clearRequests).toEqual([
-      { header: 'clear', contentType: 'application/json', body: '{"confirm":"clear"}' },
+      { header: 'clear', contentType: 'application/json', body: '{"confirm":"clear"}', token: server.token },
     ]);
+    expect(await scope.count()).toBe(0);
     expect(await kpi('healing-rate').locator('.value').textContent()).toBe('no attempts yet');
     expect(await kpi('surfaced-rate').locator('.value').textContent()).toBe('no calls yet');
     expect(await dash().getByText('No tool calls intercepted yet.').isVisible()).toBe(true);
     expect(await dash().locator('table').count()).toBe(0);
     expect(await dash().getByRole('button', { name: 'Clear statistics…' }).isVisible()).toBe(true);
+  });
+
+  it('fetches a new token and retries once when the server says the token is stale (the plugin was reloaded)', async () => {
+    await open();
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
+    expect(server.tokenRequests).toBe(1);
+    server.rotateToken();
+    await dash().getByRole('button', { name: 'Clear statistics…' }).click();
+    await dash().getByRole('button', { name: 'Yes, clear' }).click();
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('0');
+    expect(server.tokenRequests).toBe(2);
+    expect(server.clearRequests.map((request) => request.token)).toEqual([server.token]);
+  });
+
+  it('still reads when the server refuses the token, and says why when clearing then needs it', async () => {
+    await open({ 'token-src': '/refused/token' });
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
+    await dash().getByRole('button', { name: 'Clear statistics…' }).click();
+    await dash().getByRole('button', { name: 'Yes, clear' }).click();
+    await expect
+      .poll(() => dash().getByRole('alert').textContent())
+      .toContain('the token request failed: HTTP 403 Forbidden: the token is only handed to a same-origin page');
+    expect(server.clearRequests).toEqual([]);
+    expect(await kpi('calls').locator('.value').textContent()).toBe('907');
+  });
+
+  it("shows its own profile's receipts by default and every profile's on request", async () => {
+    const base = fixturePayload();
+    const recent = base.recent.map((event, index) => (index === 0 ? { ...event, profile: 'headless' } : event));
+    server.payload = { ...base, recent, ownProfile: 'web', profile: 'web', profiles: ['headless', 'web'] };
+    await open();
+    await expect.poll(() => dash().locator('header .muted').textContent()).toContain('profile web');
+    expect(server.statsQueries.at(-1)).not.toContain('profile');
+    const toggle = dash().getByRole('checkbox', { name: 'All profiles' });
+    expect(await toggle.isChecked()).toBe(false);
+    // An event recorded in another profile says which.
+    expect(await dash().locator('[data-profile]').allTextContents()).toEqual(['profile headless']);
+    await toggle.check();
+    await expect.poll(() => dash().locator('header .muted').textContent()).toContain('all profiles');
+    expect(server.statsQueries.at(-1)).toBe('?profile=*');
+    await expect.poll(() => server.eventsRequests.at(-1)).toContain('profile=*');
+    await toggle.uncheck();
+    await expect.poll(() => dash().locator('header .muted').textContent()).toContain('profile web');
+    expect(server.statsQueries.at(-1)).toBe('');
   });
 
   it('reports a failed clear without losing the data', async () => {

@@ -2,6 +2,7 @@
  * A tiny same-origin server for the browser tests: serves the built bundles from `dist/`, React's UMD files,
  * generated test pages, and a fake stats feed with the clear action, recording every request it gets.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -26,6 +27,8 @@ export interface ClearRequest {
   header: string | undefined;
   contentType: string | undefined;
   body: string;
+  /** The route token the page sent. */
+  token: string | undefined;
 }
 
 export interface FixtureServer {
@@ -35,6 +38,13 @@ export interface FixtureServer {
   clearRequests: ClearRequest[];
   /** Query strings of the events requests, in order. */
   eventsRequests: string[];
+  /** Query strings of the stats requests, in order. */
+  statsQueries: string[];
+  /** The route token the token route hands out (the clear action needs it), and how often it was fetched. */
+  token: string;
+  tokenRequests: number;
+  /** A new token, as after a plugin reload: a page holding the old one is refused until it fetches again. */
+  rotateToken(): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -51,7 +61,7 @@ const STATIC: Record<string, string> = {
  * shows any horizontal overflow.
  */
 function dashboardPage(query: URLSearchParams): string {
-  const attrs = ['src', 'events-src', 'theme', 'refresh', 'clear-src', 'locale']
+  const attrs = ['src', 'events-src', 'theme', 'refresh', 'clear-src', 'token-src', 'locale']
     .filter((name) => query.has(name))
     .map((name) => ` ${name}="${(query.get(name) ?? '').replace(/[^\w\-/.:?=&]/g, '')}"`)
     .join('');
@@ -209,6 +219,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     statsRequests: 0,
     clearRequests: [] as ClearRequest[],
     eventsRequests: [] as string[],
+    statsQueries: [] as string[],
+    token: randomUUID(),
+    tokenRequests: 0,
   };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -230,7 +243,21 @@ export async function startFixtureServer(): Promise<FixtureServer> {
           return send(res, 200, 'text/html; charset=utf-8', CLIENT_PAGE);
         case '/plugin-api/tool-normalizer/stats':
           state.statsRequests++;
-          return send(res, 200, 'application/json', JSON.stringify(state.payload));
+          state.statsQueries.push(url.search);
+          return send(
+            res,
+            200,
+            'application/json',
+            JSON.stringify(
+              url.searchParams.get('profile') === '*' ? { ...(state.payload as object), profile: '*' } : state.payload,
+            ),
+          );
+        case '/plugin-api/tool-normalizer/token':
+          // As the adapter: only a same-origin browser request gets the token (Chromium sends Sec-Fetch-Site here).
+          if (req.headers['sec-fetch-site'] !== 'same-origin')
+            return send(res, 403, 'application/json', JSON.stringify({ error: 'same-origin only', reason: 'origin' }));
+          state.tokenRequests++;
+          return send(res, 200, 'application/json', JSON.stringify({ token: state.token }));
         case '/plugin-api/tool-normalizer/events':
           state.eventsRequests.push(url.search);
           return send(
@@ -271,6 +298,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
             'application/json',
             JSON.stringify({ error: 'cross-origin requests are not allowed <b>' }),
           );
+        case '/refused/token':
+          return send(
+            res,
+            403,
+            'application/json',
+            JSON.stringify({
+              error: 'the token is only handed to a same-origin page loaded from this machine',
+              reason: 'peer',
+            }),
+          );
         case '/broken/stats-500':
           return send(res, 500, 'text/plain', 'boom');
         case '/broken/stats-v2':
@@ -288,7 +325,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
               JSON.stringify({ error: 'the x-tool-normalizer-action: clear header is required' }),
             );
           }
-          state.clearRequests.push({ header, contentType: req.headers['content-type'], body });
+          const token = req.headers['x-tool-normalizer-token'];
+          if (token !== state.token)
+            return send(res, 403, 'application/json', JSON.stringify({ error: 'token required', reason: 'token' }));
+          state.clearRequests.push({ header, contentType: req.headers['content-type'], body, token });
           state.payload = emptyPayload();
           return send(res, 200, 'application/json', '{"ok":true}');
         }
@@ -316,11 +356,25 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     get eventsRequests() {
       return state.eventsRequests;
     },
+    get statsQueries() {
+      return state.statsQueries;
+    },
+    get token() {
+      return state.token;
+    },
+    get tokenRequests() {
+      return state.tokenRequests;
+    },
+    rotateToken() {
+      state.token = randomUUID();
+    },
     reset() {
       state.payload = fixturePayload();
       state.statsRequests = 0;
       state.clearRequests = [];
       state.eventsRequests = [];
+      state.statsQueries = [];
+      state.tokenRequests = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

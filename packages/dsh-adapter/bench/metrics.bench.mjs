@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { FleetCounters, MAX_SERIES } from '../dist/metrics.js';
 import { createMetricsHandler, createMetricsRegistry } from '../dist/metrics-prometheus.js';
+import { createRouteGuard } from '../dist/route-guard.js';
 
 const TOOLS = 200;
 const CATEGORIES = 100;
@@ -28,6 +29,7 @@ function p95(values) {
 
 const identity = {
   host: 'bench',
+  profile: 'web',
   dshVersion: '0.1.0-rc.8',
   pluginVersion: '0.1.0',
   nodeVersion: process.versions.node,
@@ -82,7 +84,7 @@ async function run(scenario) {
     collectTimes.push(performance.now() - start);
     bytes = text.length;
   }
-  const handler = createMetricsHandler(source);
+  const handler = createMetricsHandler(source, createRouteGuard({ allowedHosts: [] }));
   const server = createServer((req, res) => void handler(req, res));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}/plugin-api/tool-normalizer/metrics`;

@@ -82,7 +82,7 @@ export const ConfigSchema = Type.Object(
     allowedHosts: Type.Array(Type.String({ pattern: HOST_NAME_PATTERN }), {
       default: [],
       description:
-        'Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or reverse-proxy host. DNS-rebinding defence.',
+        'Host names or IP literals, besides loopback (localhost, *.localhost, 127.0.0.0/8, [::1]), the web routes answer to, e.g. a reverse proxy on this machine. DNS-rebinding and LAN defence: the token the dashboard needs is still handed out only to pages loaded from this machine.',
     }),
     metrics: Type.Boolean({
       default: true,

@@ -18,7 +18,10 @@ import {
 import { redact, type StatsQuery, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
 import type { OtlpPushStatus } from './metrics.js';
-import type { RouteBackend } from './routes.js';
+import type { ProfileStatsQuery, RouteBackend } from './routes.js';
+
+/** The store's events query with telemetry-store's per-profile field (`*` = every profile). */
+type StoreEventsQuery = NonNullable<Parameters<TelemetryStore['queryEvents']>[0]> & { profile?: string };
 
 /** How many of the newest stored events the rule firing counts cover (bounded, so a stats poll stays cheap). */
 export const RULE_COUNT_WINDOW = 1000;
@@ -29,6 +32,8 @@ export interface FeedBackendInput {
   pluginErrors(): number;
   /** This process's OTLP push health, when a push is configured. */
   otlp?(): OtlpPushStatus | undefined;
+  /** The DSH profile this process runs in (the payload says which profile it counts). */
+  profile: string;
 }
 
 /**
@@ -89,11 +94,12 @@ function requireStore(input: FeedBackendInput): TelemetryStore {
 
 export function createFeedBackend(input: FeedBackendInput): RouteBackend {
   return {
-    async stats(query: StatsQuery): Promise<FeedPayload> {
+    async stats(query: ProfileStatsQuery): Promise<FeedPayload> {
       const store = requireStore(input);
-      const payload = store.stats(query);
-      // Rule counts cover the newest stored events, whatever the query filtered.
-      const newest = await store.queryEvents({ limit: RULE_COUNT_WINDOW });
+      const shown = query.profile ?? input.profile;
+      const payload = store.stats({ ...query, profile: shown } as StatsQuery);
+      // Rule counts cover the newest stored events of the profile shown, whatever else the query filtered.
+      const newest = await store.queryEvents({ profile: shown, limit: RULE_COUNT_WINDOW } as StoreEventsQuery);
       return {
         ...payload,
         pluginErrors: input.pluginErrors(),
@@ -102,15 +108,18 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
         ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
         // Read per request: options changed live in Plugins > Plugin configuration update this same config object.
         options: optionStates(input.config),
+        ownProfile: input.profile,
+        profile: (payload as { profile?: string }).profile ?? shown,
       };
     },
     async events(query: EventsQuery): Promise<EventsPage> {
       const store = requireStore(input);
       const found = await store.queryEvents({
         ...query,
+        profile: query.profile ?? input.profile,
         offset: query.offset ?? 0,
         limit: query.limit ?? DEFAULT_EVENTS_LIMIT,
-      });
+      } as StoreEventsQuery);
       return {
         v: FEED_VERSION,
         events: found.events,
@@ -122,7 +131,9 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
       };
     },
     async clear() {
-      await input.store()?.clear();
+      // telemetry-store's clear() resolves to false when it could not erase everything (older stores: undefined).
+      const result: unknown = await input.store()?.clear();
+      return result !== false;
     },
   };
 }

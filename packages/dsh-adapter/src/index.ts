@@ -8,5 +8,13 @@ export {
   type ToolNormalizerConfig,
 } from './config.js';
 export { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
-export { ACTION_HEADER, CLEAR_PATH, MAX_BODY_BYTES, STATS_PATH } from './routes.js';
+export {
+  ACTION_HEADER,
+  CLEAR_PATH,
+  EVENTS_PATH,
+  MAX_BODY_BYTES,
+  STATS_PATH,
+  TOKEN_HEADER,
+  TOKEN_PATH,
+} from './routes.js';
 export { ROUND_TRIPS_AVOIDED_PER_HEAL } from './result-seam.js';

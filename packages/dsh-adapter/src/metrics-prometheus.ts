@@ -4,15 +4,17 @@
  * fleet counters (metrics.ts) at scrape time. Each endpoint has its own prom-client Registry, never the library's
  * global one, so nothing else in the process (another plugin using prom-client) can add to or read from it.
  *
- * Same guards as the stats route: the `Host` header must name this machine (DNS-rebinding defence, `allowedHosts`)
- * and a cross-site page cannot read it. The response is never cached.
+ * Same guard as the stats route (route-guard.ts): a loopback or listed `Host`, no cross-site reader, and the token
+ * when DSH listens on a non-loopback address. Every series carries the DSH `profile` this process runs in (a
+ * default label of the registry). The response is never cached.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 // prom-client is CommonJS and requires Node built-ins while it loads: an ES-module bundle of this file must define
 // `require` (the published bundle and the test bundle do, with a `createRequire` banner).
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { FleetCounters, ProcessIdentity, SeedRows, Series } from './metrics.js';
-import { ROUTE_PREFIX, isAllowedHost, isSameOrigin } from './routes.js';
+import type { RouteGuard } from './route-guard.js';
+import { ROUTE_PREFIX } from './routes.js';
 
 /** The metrics endpoint's path. */
 export const METRICS_PATH = `${ROUTE_PREFIX}/metrics`;
@@ -77,6 +79,7 @@ export function createMetricsRegistry(
   const registry = new Registry();
   if (format === 'openmetrics') registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE as never);
   const { counters, identity } = source;
+  registry.setDefaultLabels({ profile: identity.profile });
   const registers = [registry];
   // Read at each collection, so tools registered since the last scrape are served at 0 too.
   const seedRows = (): SeedRows => counters.seedRows();
@@ -127,13 +130,12 @@ export function createMetricsRegistry(
 }
 
 /** The labels of `tool_normalizer_build_info` (the OTLP push sends the same gauge with the same attributes). */
-export const INFO_LABELS = ['instance_name', 'host', 'profile', 'version', 'dsh_version', 'node_version'] as const;
+export const INFO_LABELS = ['instance_name', 'host', 'version', 'dsh_version', 'node_version'] as const;
 
 export function infoLabels(identity: ProcessIdentity): Record<(typeof INFO_LABELS)[number], string> {
   return {
     instance_name: identity.instance,
     host: identity.host,
-    profile: identity.profile,
     version: identity.pluginVersion,
     dsh_version: identity.dshVersion,
     node_version: identity.nodeVersion,
@@ -157,21 +159,14 @@ export function wantsOpenMetrics(accept: string | undefined): boolean {
 }
 
 /** The `GET /metrics` handler; registries are built once per format and reused. */
-export function createMetricsHandler(source: MetricsSource, allowedHosts: readonly string[] = []) {
+export function createMetricsHandler(source: MetricsSource, guard: RouteGuard) {
   let prometheus: Registry | undefined;
   let openMetrics: Registry | undefined;
   return async function handleMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const plain = 'text/plain; charset=utf-8';
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, plain, 'use GET\n');
-    if (!isAllowedHost(req.headers.host, allowedHosts)) {
-      return sendText(
-        res,
-        403,
-        plain,
-        'host not allowed: add this host name to the tool-normalizer option allowedHosts\n',
-      );
-    }
-    if (!isSameOrigin(req)) return sendText(res, 403, plain, 'cross-origin requests are not allowed\n');
+    const refused = guard.read(req);
+    if (refused) return sendText(res, refused.status, plain, `${refused.error}\n`);
     let registry: Registry;
     let text: string;
     try {

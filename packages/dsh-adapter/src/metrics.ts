@@ -34,6 +34,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { categoryCatalogue, ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
 import { OUTCOMES } from '@dsh-tool-normalizer/telemetry-store/outcomes';
+import { DEFAULT_PROFILE } from './dsh-profile.js';
 import {
   inputProblem,
   isRepeatCaught,
@@ -412,7 +413,7 @@ export function storeCountsDroppedEvents(store: TelemetryStore | undefined): boo
 /** Who this process is, for grouping a fleet: resource attributes and the Prometheus info metric. */
 export interface ProcessIdentity {
   host: string;
-  /** The DSH profile this process runs (`--profile`), "default" when none was named. */
+  /** The DSH profile the process runs (a plain name, else "redacted"): the `profile` label of every series. */
   profile: string;
   /** The name this instance has in a fleet: the `metricsInstance` option, else `<host>/<profile>` (stable across restarts). */
   instance: string;
@@ -452,28 +453,18 @@ export function dshVersion(entry: string | undefined = process.argv[1]): string 
   return found;
 }
 
-/** The profile a `dsh` process was started with: `--profile NAME` / `--profile=NAME`, else "default". */
-export function dshProfile(argv: readonly string[] = process.argv): string {
-  for (let index = 0; index < argv.length; index += 1) {
-    const arg = argv[index] ?? '';
-    const value = arg === '--profile' ? argv[index + 1] : arg.startsWith('--profile=') ? arg.slice(10) : undefined;
-    if (value !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(value)) return value;
-  }
-  return 'default';
-}
-
 /** A host name as a label value: the name's own characters when they are label-safe, else "unknown". */
 function safeHostName(name: string): string {
   return /^[A-Za-z0-9_.-]{1,253}$/.test(name) ? name : 'unknown';
 }
 
-export function processIdentity(instanceOption = ''): ProcessIdentity {
+export function processIdentity(profile: string = DEFAULT_PROFILE, instanceOption = ''): ProcessIdentity {
   const host = safeHostName(hostname());
-  const profile = dshProfile();
+  const shownProfile = plainName(profile) ?? REDACTED_LABEL;
   return {
     host,
-    profile,
-    instance: instanceOption !== '' ? instanceOption : `${host}/${profile}`,
+    profile: shownProfile,
+    instance: instanceOption !== '' ? instanceOption : `${host}/${shownProfile}`,
     dshVersion: dshVersion(),
     pluginVersion: PLUGIN_VERSION,
     nodeVersion: process.versions.node,

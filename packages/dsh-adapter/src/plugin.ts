@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { createTelemetryStore, type TelemetryStoreOptions } from '@dsh-tool-normalizer/telemetry-store';
 import { resolveConfig, type ToolNormalizerConfig } from './config.js';
 import { EnvironmentReader } from './environment.js';
 import { createExecuteListener } from './execute-seam.js';
@@ -17,15 +17,20 @@ import { PluginState } from './plugin-state.js';
 import { createPostExecuteListener } from './post-execute-seam.js';
 import { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
 import { createResultListener } from './result-seam.js';
+import { dshProfileName } from './dsh-profile.js';
 import { createFeedBackend } from './feed-backend.js';
+import { createRouteGuard } from './route-guard.js';
 import {
   type RouteBackend,
+  type RouteOptions,
   CLEAR_PATH,
   EVENTS_PATH,
   STATS_PATH,
+  TOKEN_PATH,
   createClearHandler,
   createEventsHandler,
   createStatsHandler,
+  createTokenHandler,
 } from './routes.js';
 import { createStreamListener } from './stream-seam.js';
 import {
@@ -56,6 +61,8 @@ export function defaultLogDir(env: NodeJS.ProcessEnv = process.env): string {
 export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): void {
   const config = resolveConfig(rawConfig);
   const logger = ctx.logger('tool-normalizer');
+  // Receipts carry the DSH profile they were recorded in; the dashboard shows its own profile unless asked for all.
+  const profile = dshProfileName(ctx as { baseUrl?: unknown });
   const errors = new PluginErrors({ warn: (message) => logger.warn(message) });
   const state = new PluginState(ctx, config, new EnvironmentReader(ctx), errors);
   ctx.effect(() => () => state.clear(), 'tool-normalizer call state');
@@ -65,17 +72,17 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
 
   ctx.effect(() => {
     try {
-      state.telemetry = meterStore(
-        fleet,
-        createTelemetryStore({
-          dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
-          maxLogBytes: config.maxLogBytes,
-          maxStoredEvents: config.maxStoredEvents,
-          maxStoredBytes: config.maxStoredBytes,
-          persistPassthrough: config.persistPassthrough,
-          warn: (message) => logger.warn(message),
-        }),
-      );
+      // `profile` is telemetry-store's per-profile receipts option (a store without it ignores the field).
+      const options: TelemetryStoreOptions & { profile?: string } = {
+        dir: config.logDir !== '' ? config.logDir : defaultLogDir(),
+        profile,
+        maxLogBytes: config.maxLogBytes,
+        maxStoredEvents: config.maxStoredEvents,
+        maxStoredBytes: config.maxStoredBytes,
+        persistPassthrough: config.persistPassthrough,
+        warn: (message) => logger.warn(message),
+      };
+      state.telemetry = meterStore(fleet, createTelemetryStore(options));
     } catch (error) {
       errors.report('telemetry', error);
     }
@@ -103,7 +110,7 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
 
   const metricsSource: MetricsSource = {
     counters: fleet,
-    identity: processIdentity(config.metricsInstance),
+    identity: processIdentity(profile, config.metricsInstance),
     hasDroppedEvents: () => storeCountsDroppedEvents(state.telemetry),
   };
   // Registered tools keep their own metric labels and are served at 0 before their first call (metrics.ts).
@@ -151,6 +158,7 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
     store: () => state.telemetry,
     pluginErrors: () => errors.count,
     otlp: () => (config.otlpEndpoint === '' ? undefined : { ...fleet.otlp }),
+    profile,
   });
   // The live options (rule switches, hints, loops, stack trimming) also live in DSH's settings document, editable
   // under Plugins > Plugin configuration; a change reaches the seams and the dashboard on the next call.
@@ -162,43 +170,15 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
   // The stats route writes this process's queued events first, so the payload includes the calls just made.
   const backend: RouteBackend = { ...feed, flush: async () => state.telemetry?.flush() };
   ctx.inject(['webServer'], (web) => {
-    web.effect(
-      () =>
-        web.webServer.register({
-          kind: 'exact',
-          path: STATS_PATH,
-          handler: createStatsHandler(backend, config.allowedHosts),
-        }),
-      'tool-normalizer stats route',
-    );
-    web.effect(
-      () =>
-        web.webServer.register({
-          kind: 'exact',
-          path: CLEAR_PATH,
-          handler: createClearHandler(backend, config.allowedHosts),
-        }),
-      'tool-normalizer clear route',
-    );
-    web.effect(
-      () =>
-        web.webServer.register({
-          kind: 'exact',
-          path: EVENTS_PATH,
-          handler: createEventsHandler(backend, config.allowedHosts),
-        }),
-      'tool-normalizer events route',
-    );
-    if (config.metrics) {
-      web.effect(
-        () =>
-          web.webServer.register({
-            kind: 'exact',
-            path: METRICS_PATH,
-            handler: createMetricsHandler(metricsSource, config.allowedHosts),
-          }),
-        'tool-normalizer metrics route',
-      );
-    }
+    // One token per activation; the bind address decides whether the reading routes need it too.
+    const guard = createRouteGuard({ allowedHosts: config.allowedHosts, bindHost: () => web.webServer.host });
+    const routes: RouteOptions = { backend, guard, profile };
+    const register = (path: string, handler: Parameters<typeof web.webServer.register>[0]['handler'], label: string) =>
+      web.effect(() => web.webServer.register({ kind: 'exact', path, handler }), `tool-normalizer ${label} route`);
+    register(STATS_PATH, createStatsHandler(routes), 'stats');
+    register(CLEAR_PATH, createClearHandler(routes), 'clear');
+    register(EVENTS_PATH, createEventsHandler(routes), 'events');
+    register(TOKEN_PATH, createTokenHandler(guard), 'token');
+    if (config.metrics) register(METRICS_PATH, createMetricsHandler(metricsSource, guard), 'metrics');
   });
 }

@@ -1,38 +1,53 @@
 /**
- * Seam 6, the web profile's HTTP routes: `GET /plugin-api/tool-normalizer/stats` (the dashboard's feed) and
- * `POST /plugin-api/tool-normalizer/clear`. Both answer same-origin requests only, never cache, and the clear
- * action needs a JSON body plus a custom header, which a cross-site page cannot send without a CORS preflight
- * this server never approves (a body-less or form POST is refused). Request bodies are capped.
- *
- * DSH's web server does not check `Host`, so a DNS-rebinding page (attacker.example resolving to 127.0.0.1) would be
- * "same-origin" with itself. Both routes therefore also check the `Host` header first, as dev servers do: an IP
- * literal, `localhost` / `*.localhost`, or a name listed in the `allowedHosts` option.
+ * Seam 6, the web profile's HTTP routes under `/plugin-api/tool-normalizer`: `GET stats` (the dashboard's feed),
+ * `GET events` (pages of the stored history), `POST clear` and `GET token`. Who may call them is route-guard.ts's
+ * job (loopback or listed Host, same-origin, the token); this file parses the request, answers 400 for input no
+ * query may hold (control characters, values past the store's bounds) and 503 only when the store fails. Responses
+ * are never cached; the clear action also needs a JSON body plus a custom header (no CORS preflight is ever
+ * approved) and its body is capped. A request without `?profile=` sees the receipts of this process's DSH profile.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIPv4, isIPv6 } from 'node:net';
-import { statsQueryFromSearchParams, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
+import { StatsQueryError, statsQueryFromSearchParams, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
 import {
   CLEAR_HEADER,
   CLEAR_HEADER_VALUE,
+  EventsQueryError,
   eventsQueryFromSearchParams,
+  hasControlCharacter,
+  profileFromSearchParams,
   type EventsPage,
   type EventsQuery,
   type FeedPayload,
 } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { Refusal, RouteGuard } from './route-guard.js';
 
-// Paths and the clear header come from the feed contract (dashboard-lit's `./feed`), which the dashboard reads too.
-export { CLEAR_PATH, EVENTS_PATH, ROUTE_PREFIX, STATS_PATH } from '@dsh-tool-normalizer/dashboard-lit/feed';
+// Paths and headers come from the feed contract (dashboard-lit's `./feed`), which the dashboard reads too.
+export {
+  CLEAR_PATH,
+  EVENTS_PATH,
+  ROUTE_PREFIX,
+  STATS_PATH,
+  TOKEN_HEADER,
+  TOKEN_PATH,
+} from '@dsh-tool-normalizer/dashboard-lit/feed';
 /** The header the clear action requires; its value must be `clear`. */
 export const ACTION_HEADER = CLEAR_HEADER;
 /** Largest request body accepted (the clear action's body is `{"confirm":"clear"}`). */
 export const MAX_BODY_BYTES = 1024;
 
+/**
+ * A stats query with the profile to count (a name, or `*` for every profile). telemetry-store's `StatsQuery` gains
+ * `profile` with per-profile receipts; until then the field is passed through and ignored by the store.
+ */
+export type ProfileStatsQuery = StatsQuery & { profile?: string };
+
 /** What the routes need from the plugin. */
 export interface RouteBackend {
-  stats(query: StatsQuery): FeedPayload | Promise<FeedPayload>;
+  stats(query: ProfileStatsQuery): FeedPayload | Promise<FeedPayload>;
   /** One page of stored events matching the query, newest first. */
   events(query: EventsQuery): EventsPage | Promise<EventsPage>;
-  clear(): Promise<void>;
+  /** Clears the store; resolves to false when it could not erase everything (the store's own report). */
+  clear(): Promise<boolean | void>;
   /** Writes the store's queued events, so `stats` includes the calls just made (optional). */
   flush?(): Promise<void>;
 }
@@ -49,56 +64,30 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** A 403 from the guard: the reason's message, and the reason so the page can tell a stale token apart. */
+function sendRefusal(res: ServerResponse, refusal: Refusal): void {
+  send(res, refusal.status, { error: refusal.error, reason: refusal.reason });
+}
+
 /**
- * True when the request comes from the page this server serves (or from no page at all, e.g. curl). A browser
- * sends `Origin` on every cross-origin request and on same-origin POSTs, and `Sec-Fetch-Site` on all requests.
+ * True for an error the store throws for a query it cannot accept (a value past a schema bound): the caller's
+ * mistake, answered 400 rather than 503.
  */
-export function isSameOrigin(req: IncomingMessage): boolean {
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  const host = req.headers.host;
-  if (host === undefined) return false;
+export function isQueryError(error: unknown): boolean {
+  return (
+    error instanceof StatsQueryError || error instanceof EventsQueryError || (error as Error)?.name === 'QueryError'
+  );
+}
+
+/** The search parameters of a route's URL, or a 400 message for what no query may hold (control characters). */
+function searchParamsOf(req: IncomingMessage): URLSearchParams | string {
+  let params: URLSearchParams;
   try {
-    const url = new URL(origin);
-    // URL lowercases the Origin's host; Host names are case-insensitive too.
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host.toLowerCase();
+    params = new URL(req.url ?? '/', 'http://localhost').searchParams;
   } catch {
-    return false;
+    return 'malformed query string';
   }
-}
-
-/** `host[:port]` or `[ipv6][:port]`; anything else (userinfo, paths, spaces, empty) does not match. */
-const HOST_HEADER = /^(?:\[([^\]]+)\]|([^\s:@/\\[\]]+))(?::\d{1,5})?$/;
-
-/** A name compared case-insensitively and without one trailing dot (`Localhost.` is `localhost`). */
-function canonicalName(name: string): string {
-  const lower = name.toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
-}
-
-/**
- * True when the `Host` header names this machine in a way a DNS-rebinding page cannot forge: an IPv4 literal, a
- * bracketed IPv6 literal, `localhost` or a `*.localhost` name (which resolve to loopback only), or a name the user
- * listed in `allowedHosts`. A missing or malformed header is refused.
- */
-export function isAllowedHost(host: string | undefined, allowedHosts: readonly string[]): boolean {
-  if (host === undefined) return false;
-  const match = HOST_HEADER.exec(host);
-  if (!match) return false;
-  const [, bracketed, plain] = match;
-  if (bracketed !== undefined) return isIPv6(bracketed);
-  if (plain === undefined) return false;
-  if (isIPv4(plain)) return true;
-  const name = canonicalName(plain);
-  if (name === 'localhost' || name.endsWith('.localhost')) return true;
-  return allowedHosts.some((allowed) => canonicalName(allowed) === name);
-}
-
-/** The 403 for a host that is not allowed; it names the option to set. */
-function refuseHost(res: ServerResponse): void {
-  send(res, 403, { error: 'host not allowed: add this host name to the tool-normalizer option allowedHosts' });
+  return hasControlCharacter(params) ? 'query parameters must not contain control characters' : params;
 }
 
 /** Reads at most `limit` bytes of body; resolves undefined when the body is larger. */
@@ -131,14 +120,30 @@ function readCappedBody(req: IncomingMessage, limit: number): Promise<string | u
   });
 }
 
-export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
+/** What every route handler is built from. */
+export interface RouteOptions {
+  backend: RouteBackend;
+  guard: RouteGuard;
+  /** The DSH profile this process runs in: the receipts a request without `?profile=` sees. */
+  profile: string;
+}
+
+/** The profile a request asks for (`?profile=`, `all`/`*` = every profile), else the process's own. */
+function profileOf(params: URLSearchParams, own: string): string {
+  return profileFromSearchParams(params) ?? own;
+}
+
+export function createStatsHandler(options: RouteOptions) {
+  const { backend, guard } = options;
   return async function handleStats(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET') return send(res, 405, { error: 'use GET' });
-    if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
-    if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
-    let query: StatsQuery;
+    const refused = guard.read(req);
+    if (refused) return sendRefusal(res, refused);
+    const params = searchParamsOf(req);
+    if (typeof params === 'string') return send(res, 400, { error: params });
+    let query: ProfileStatsQuery;
     try {
-      query = statsQueryFromSearchParams(new URL(req.url ?? '/', 'http://localhost').searchParams);
+      query = { ...statsQueryFromSearchParams(params), profile: profileOf(params, options.profile) };
     } catch (error) {
       return send(res, 400, { error: error instanceof Error ? error.message : 'invalid stats query' });
     }
@@ -146,7 +151,8 @@ export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly
     try {
       await backend.flush?.();
       payload = await backend.stats(query);
-    } catch {
+    } catch (error) {
+      if (isQueryError(error)) return send(res, 400, { error: (error as Error).message });
       return send(res, 503, { error: 'statistics are unavailable' });
     }
     send(res, 200, payload);
@@ -154,32 +160,37 @@ export function createStatsHandler(backend: RouteBackend, allowedHosts: readonly
 }
 
 /** `GET /events`: filters and paging in the query string (`EventsQuery`), applied on the server. */
-export function createEventsHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
+export function createEventsHandler(options: RouteOptions) {
+  const { backend, guard } = options;
   return async function handleEvents(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET') return send(res, 405, { error: 'use GET' });
-    if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
-    if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
+    const refused = guard.read(req);
+    if (refused) return sendRefusal(res, refused);
+    const params = searchParamsOf(req);
+    if (typeof params === 'string') return send(res, 400, { error: params });
     let query: EventsQuery;
     try {
-      query = eventsQueryFromSearchParams(new URL(req.url ?? '/', 'http://localhost').searchParams);
+      query = { ...eventsQueryFromSearchParams(params), profile: profileOf(params, options.profile) };
     } catch (error) {
       return send(res, 400, { error: error instanceof Error ? error.message : 'invalid events query' });
     }
     let page: EventsPage;
     try {
       page = await backend.events(query);
-    } catch {
+    } catch (error) {
+      if (isQueryError(error)) return send(res, 400, { error: (error as Error).message });
       return send(res, 503, { error: 'events are unavailable' });
     }
     send(res, 200, page);
   };
 }
 
-export function createClearHandler(backend: RouteBackend, allowedHosts: readonly string[] = []) {
+export function createClearHandler(options: RouteOptions) {
+  const { backend, guard } = options;
   return async function handleClear(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
-    if (!isAllowedHost(req.headers.host, allowedHosts)) return refuseHost(res);
-    if (!isSameOrigin(req)) return send(res, 403, { error: 'cross-origin requests are not allowed' });
+    const refused = guard.write(req);
+    if (refused) return sendRefusal(res, refused);
     if (req.headers[ACTION_HEADER] !== CLEAR_HEADER_VALUE)
       return send(res, 403, { error: `the ${ACTION_HEADER}: ${CLEAR_HEADER_VALUE} header is required` });
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
@@ -194,11 +205,23 @@ export function createClearHandler(backend: RouteBackend, allowedHosts: readonly
     }
     if ((parsed as { confirm?: unknown } | null)?.confirm !== 'clear')
       return send(res, 400, { error: 'body must be {"confirm":"clear"}' });
+    let erased: boolean | void;
     try {
-      await backend.clear();
+      erased = await backend.clear();
     } catch {
       return send(res, 503, { error: 'statistics could not be cleared' });
     }
+    if (erased === false) return send(res, 503, { error: 'statistics could not be fully erased; try again' });
     send(res, 200, { cleared: true });
+  };
+}
+
+/** `GET /token`: the guard's token, for the page that passes `guard.tokenRequest`. */
+export function createTokenHandler(guard: RouteGuard) {
+  return async function handleToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET') return send(res, 405, { error: 'use GET' });
+    const refused = guard.tokenRequest(req);
+    if (refused) return sendRefusal(res, refused);
+    send(res, 200, { token: guard.token });
   };
 }

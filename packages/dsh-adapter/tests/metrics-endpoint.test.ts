@@ -26,6 +26,7 @@ import {
   storeCountsDroppedEvents,
 } from '../src/metrics.js';
 import { METRICS_PATH, METRIC_NAMES, createMetricsHandler } from '../src/metrics-prometheus.js';
+import { createRouteGuard } from '../src/route-guard.js';
 import { bootHost, type Host } from './support/composition.js';
 import { parseExposition, sumOf, type Sample } from './support/exposition.js';
 
@@ -93,6 +94,9 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
     const info = after.find((sample) => sample.name === METRIC_NAMES.info);
     expect(info?.labels).toMatchObject({ version: PLUGIN_VERSION, node_version: process.versions.node });
     expect(info?.labels.instance_name).toBe(`${info?.labels.host}/${info?.labels.profile}`);
+    // Every series says which DSH profile counted it (the composition has no profile folder: "default").
+    expect(after.length).toBeGreaterThan(5);
+    for (const sample of after) expect(sample.labels.profile, sample.name).toBe('default');
   });
 
   it('serves every series it can know at 0 before the first call, so increase() loses no first value', async () => {
@@ -405,11 +409,14 @@ describe('dropped events', () => {
       counters,
       createTelemetryStore({ dir, maxQueuedEvents: 3, flushIntervalMs: 60_000, warn: () => undefined }),
     );
-    const handler = createMetricsHandler({
-      counters,
-      identity: processIdentity(),
-      hasDroppedEvents: () => storeCountsDroppedEvents(store),
-    });
+    const handler = createMetricsHandler(
+      {
+        counters,
+        identity: processIdentity(),
+        hasDroppedEvents: () => storeCountsDroppedEvents(store),
+      },
+      createRouteGuard({ allowedHosts: [] }),
+    );
     const server = createServer((req, res) => void handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;

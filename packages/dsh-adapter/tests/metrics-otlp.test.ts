@@ -151,6 +151,7 @@ describe('OTLP/HTTP push', () => {
       'service.version': PLUGIN_VERSION,
       'service.instance.id': `${resource['host.name']}/${resource['dsh.profile']}`,
       'process.runtime.version': process.versions.node,
+      'dsh.profile': 'default', // the composition boots no profile folder
     });
     expect(resource['host.name']).toBeTruthy();
     expect(resource['dsh.version']).toBeTruthy();

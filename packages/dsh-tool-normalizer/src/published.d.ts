@@ -52,8 +52,9 @@ export interface ToolNormalizerConfig {
    */
   maxStoredBytes: number;
   /**
-   * Extra host names (besides IP literals, localhost and *.localhost) the web routes answer to, e.g. a LAN name or
-   * reverse-proxy host. DNS-rebinding defence. Default [].
+   * Host names or IP literals, besides loopback (localhost, *.localhost, 127.0.0.0/8, [::1]), the web routes answer
+   * to, e.g. a reverse proxy on this machine. DNS-rebinding and LAN defence: the token the dashboard needs is still
+   * handed out only to pages loaded from this machine. Default [].
    */
   allowedHosts: string[];
   /**

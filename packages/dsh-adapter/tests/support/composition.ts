@@ -58,6 +58,13 @@ export function toolCallChunks(index: number, id: string, name: string, args: st
   ];
 }
 
+/** The token the dashboard page at `base` gets (a same-origin browser fetch from this machine). */
+export async function pageToken(base: string): Promise<string> {
+  const response = await fetch(`${base}${plugin.TOKEN_PATH}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+  if (response.status !== 200) throw new Error(`token route answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
 export interface HostOptions {
   mode?: ToolPresentationMode;
   /** Install the plugin (default true) and with which config. */
@@ -69,6 +76,10 @@ export interface HostOptions {
   meteredTokens?: number;
   /** Mount the real web server (127.0.0.1, OS port) before the plugin, as the web profile does. */
   web?: boolean;
+  /** The web server's bind address (default 127.0.0.1; `0.0.0.0` is the exposed bind). */
+  webHost?: '127.0.0.1' | '0.0.0.0';
+  /** Boot as DSH boots profile `<name>`: the root context's `baseUrl` is `…/profiles/<name>/`. */
+  profile?: string;
 }
 
 export interface Host {
@@ -105,6 +116,8 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
   const dir = mkdtempSync(join(tmpdir(), 'tn-compose-'));
   const logDir = mkdtempSync(join(tmpdir(), 'tn-logs-'));
   const ctx = new Context();
+  if (options.profile !== undefined)
+    (ctx as unknown as { baseUrl: string }).baseUrl = `file:///dsh-home/profiles/${options.profile}/`;
   await ctx.plugin(SystemPrompt);
   await ctx.plugin(ToolRuntime, options.mode === undefined ? {} : { mode: options.mode });
   await ctx.plugin(LlmRuntime);
@@ -129,7 +142,7 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
   ctx.on('tools/result', (exec, result) => {
     results.push({ callId: String(exec.callId), name: exec.name, parent: exec.parent !== undefined, result });
   });
-  if (options.web) await ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 });
+  if (options.web) await ctx.plugin(WebServer, { host: options.webHost ?? '127.0.0.1', port: 0 });
   let pluginFiber: Fiber | undefined;
   if (options.plugin !== false) {
     const config = typeof options.plugin === 'object' ? options.plugin : {};
@@ -162,7 +175,10 @@ export async function bootHost(options: HostOptions = {}): Promise<Host> {
       });
     },
     async stats(query = '') {
-      const response = await fetch(`http://127.0.0.1:${ctx.webServer.port}${plugin.STATS_PATH}${query}`);
+      const base = `http://127.0.0.1:${ctx.webServer.port}`;
+      const headers: Record<string, string> = {};
+      if (options.webHost === '0.0.0.0') headers[plugin.TOKEN_HEADER] = await pageToken(base);
+      const response = await fetch(`${base}${plugin.STATS_PATH}${query}`, { headers });
       if (response.status !== 200) throw new Error(`stats route answered ${response.status}`);
       return (await response.json()) as StatsPayload & { pluginErrors: number };
     },
