@@ -303,9 +303,9 @@ describe('OTLP/HTTP push', () => {
     expect(child.status, child.stderr).toBe(0);
     const { stopMs, exitMs } = JSON.parse(child.stdout) as { stopMs: number; exitMs: number };
     console.log(`[otlp] dead collector: stop() took ${stopMs} ms, the process exited ${exitMs} ms after stop began`);
-    expect(stopMs).toBeLessThanOrEqual(STOP_WAIT_MS + 500);
-    // The exit follows the stop budget, far below the exporter's regular 10 s timeout (a generous bound for a
-    // loaded machine; the figure is printed above).
-    expect(exitMs).toBeLessThan(STOP_WAIT_MS + 3000);
+    // Generous bounds for a loaded CI machine (timers fire late there); the figures are printed above. Before the
+    // stop budget covered retries, the exit waited for the exporter's 10 s timeout (8.6-10.4 s measured).
+    expect(stopMs).toBeLessThanOrEqual(STOP_WAIT_MS + 2500);
+    expect(exitMs).toBeLessThan(7000);
   });
 });
