@@ -352,6 +352,13 @@ export class TelemetryDatabase {
     this.limitWal(retention.maxBytes);
     this.transaction(() => {
       this.catchUpFullText();
+      // a row count that is not a whole number >= 0 (a damaged file) is recounted before it is added to
+      if (
+        this.statement(
+          "SELECT 1 AS bad FROM counters WHERE kind = 'total' AND (typeof(stored_events) <> 'integer' OR stored_events < 0) LIMIT 1",
+        ).get()
+      )
+        this.recountRows();
       const insert = this.statement(
         'INSERT INTO events (at, tool, category, outcome, bytes, search, json, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
