@@ -88,14 +88,27 @@ class Backlog {
     this.dropped += batch.dropped;
   }
 
-  batch(profile: string): WriteBatch {
+  get isEmpty(): boolean {
+    return this.events.length === 0 && this.counts.size === 0 && this.repeats === 0 && this.dropped === 0;
+  }
+
+  /** The next part to save: the oldest `maxEvents` events and every number kept so far. */
+  next(profile: string, maxEvents: number): WriteBatch {
     return {
       profile,
-      events: this.events,
+      events: this.events.slice(0, maxEvents),
       counts: [...this.counts.values()],
       repeats: this.repeats,
       dropped: this.dropped,
     };
+  }
+
+  /** Forgets a part `next` returned, once it is saved. */
+  taken(batch: WriteBatch): void {
+    this.events.splice(0, batch.events.length);
+    this.counts = new Map();
+    this.repeats = 0;
+    this.dropped = 0;
   }
 }
 
@@ -109,6 +122,8 @@ export class StoreDatabase {
   private retryDelay = RETRY_FIRST_MS;
   /** A clear() that could not reach the file during an episode: applied before the backlog is saved. */
   private clearPending = false;
+  /** The file, opened again during an episode, while the backlog is saved to it part by part. */
+  private draining: TelemetryDatabase | undefined;
   private warnedTighten = false;
   private closed = false;
 
@@ -243,31 +258,37 @@ export class StoreDatabase {
   }
 
   /**
-   * During an episode, when the delay has passed (or `now` is set): opens the file and saves the backlog in one
-   * transaction. Returns the events saved (empty when the file is still unusable or it was not time yet).
+   * During an episode, when the delay has passed (or `now` is set): opens the file and saves the next part of the
+   * backlog (at most `sliceEvents` events, with every count kept so far) in one transaction; the episode ends when the
+   * backlog is empty. Returns the events saved (empty when the file is still unusable or it was not time yet).
    */
   retry(now: boolean): TelemetryEvent[] {
     return this.tryFile(now) ?? [];
   }
 
-  /** retry(), telling apart "back on the file" (the saved events, maybe none) from "not yet" (undefined). */
+  /** retry(), telling apart "the file took this part" (the saved events, maybe none) from "not now" (undefined). */
   private tryFile(now: boolean): TelemetryEvent[] | undefined {
     if (this.state !== 'episode' || this.closed) return undefined;
     if (!now && Date.now() < this.retryAt) return undefined;
-    let file: TelemetryDatabase | undefined;
     try {
-      file = this.openFile(this.options.busyTimeoutMs);
-      if (this.clearPending) file.clear(this.options.now());
+      this.draining ??= this.openFile(this.options.busyTimeoutMs);
+      if (this.clearPending) this.draining.clear(this.options.now());
       this.clearPending = false;
-      const batch = this.backlog.batch(this.options.profile);
-      file.writeBatch(batch, this.options.caps, this.options.retention);
-      this.db.close();
-      this.db = file;
-      this.state = 'file';
-      this.backlog = new Backlog(this.options.maxQueued);
+      const batch = this.backlog.next(this.options.profile, this.options.sliceEvents);
+      this.draining.writeBatch(batch, this.options.caps, this.options.retention);
+      this.backlog.taken(batch);
+      this.retryAt = 0;
+      this.retryDelay = RETRY_FIRST_MS;
+      if (this.backlog.isEmpty) {
+        this.db.close();
+        this.db = this.draining;
+        this.draining = undefined;
+        this.state = 'file';
+      }
       return batch.events;
     } catch (error) {
-      file?.close();
+      this.draining?.close();
+      this.draining = undefined;
       this.lastWriteError = errorCode(error);
       this.retryDelay = Math.min(RETRY_MAX_MS, this.retryDelay * 2);
       this.retryAt = Date.now() + this.retryDelay;
@@ -277,7 +298,7 @@ export class StoreDatabase {
 
   /** True while an episode keeps something the file has not got yet. */
   get hasBacklog(): boolean {
-    return this.state === 'episode' && (this.backlog.events.length > 0 || this.backlog.counts.size > 0);
+    return this.state === 'episode' && !this.backlog.isEmpty;
   }
 
   /** Milliseconds until the next retry of the file (0 when one is due or there is no episode). */
@@ -328,6 +349,7 @@ export class StoreDatabase {
 
   close(): void {
     this.closed = true;
+    this.draining?.close();
     this.db.close();
   }
 }

@@ -135,6 +135,7 @@ export class TelemetryDatabase {
   fullText = false;
   private walLimitFor = 0;
   private pageSize = 4096;
+  private busyTimeoutMs = 0;
 
   /**
    * Opens (creating when needed, 0600) the database at `path` (`:memory:` for an in-memory one). Throws
@@ -146,6 +147,7 @@ export class TelemetryDatabase {
     // SQLite gives the -wal and -shm files the mode of the database file: create it private first
     if (path !== ':memory:') createPrivateFile(path);
     this.db = new DatabaseSync(path, { timeout: options.busyTimeoutMs });
+    this.busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs));
     try {
       // The constructor's `timeout` option is ignored by Node releases before it existed (22.15 among them): without
       // a busy timeout a second process's flush fails at once with SQLITE_BUSY. The pragma works on every release.
@@ -164,7 +166,8 @@ export class TelemetryDatabase {
 
   /** How long later statements wait for another process's lock. */
   setBusyTimeout(busyTimeoutMs: number): void {
-    this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    this.busyTimeoutMs = Math.max(0, Math.floor(busyTimeoutMs));
+    this.db.exec(`PRAGMA busy_timeout = ${this.busyTimeoutMs}`);
   }
 
   /** Throws ForeignDatabaseError unless the file is ours or empty; returns true when it is ours already. */
@@ -397,6 +400,32 @@ export class TelemetryDatabase {
       this.addTotal(profile, 'repeats_caught', batch.repeats);
       this.prune(retention);
     });
+    this.truncateWal(walBudgetBytes(retention.maxBytes));
+  }
+
+  private walBytes(): number {
+    if (this.path === ':memory:') return 0;
+    try {
+      return statSync(`${this.path}-wal`).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * When the WAL has grown past `limit` (one transaction can write more than the automatic checkpoint's threshold):
+   * copies it into the database and truncates it, without waiting (another process reading keeps it for now).
+   */
+  private truncateWal(limit: number): void {
+    if (this.walBytes() <= limit) return;
+    try {
+      this.db.exec('PRAGMA busy_timeout = 0');
+      this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    } catch {
+      // best effort: the next write tries again
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${this.busyTimeoutMs}`);
+    }
   }
 
   /** Stored event rows of every profile, as the counters say (cheap; `recountRows` is the truth). */
@@ -479,15 +508,7 @@ export class TelemetryDatabase {
 
   /** Bytes the database takes on disk: its pages plus its WAL file (what `maxStoredBytes` bounds). */
   diskBytes(): number {
-    let wal = 0;
-    if (this.path !== ':memory:') {
-      try {
-        wal = statSync(`${this.path}-wal`).size;
-      } catch {
-        wal = 0;
-      }
-    }
-    return this.pragma('page_count') * this.pageSize + wal;
+    return this.pragma('page_count') * this.pageSize + this.walBytes();
   }
 
   /** Profiles with counters, sorted. */

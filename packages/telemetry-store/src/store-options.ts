@@ -101,6 +101,11 @@ export interface ResolvedOptions {
   maxQueued: number;
   caps: { maxTools: number; maxCategories: number };
   retention: { maxRows: number; maxBytes: number };
+  /**
+   * Snapshots one writer step turns into rows and commits (a bounded transaction; the rest follows at once): 128, or
+   * fewer under a small `maxStoredBytes`, so one transaction's WAL stays within the WAL's share of the cap (1/8).
+   */
+  sliceEvents: number;
 }
 
 /** A clock that never answers NaN, Infinity, a negative number or an exception: those become `Date.now()`. */
@@ -126,6 +131,7 @@ export function resolveOptions(options: TelemetryStoreOptions): ResolvedOptions 
     );
   }
   const warn = options.warn ?? ((message: string) => console.warn(`[tool-normalizer] ${message}`));
+  const maxBytes = countOption(options, 'maxStoredBytes', DEFAULT_MAX_STORED_BYTES, 1024 * 1024);
   return {
     dir: options.dir,
     profile: options.profile ?? DEFAULT_PROFILE,
@@ -150,8 +156,9 @@ export function resolveOptions(options: TelemetryStoreOptions): ResolvedOptions 
     },
     retention: {
       maxRows: countOption(options, 'maxStoredEvents', DEFAULT_MAX_STORED_EVENTS),
-      maxBytes: countOption(options, 'maxStoredBytes', DEFAULT_MAX_STORED_BYTES, 1024 * 1024),
+      maxBytes,
     },
+    sliceEvents: Math.max(8, Math.min(128, Math.floor(maxBytes / (64 * 1024)))),
   };
 }
 

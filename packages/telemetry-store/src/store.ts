@@ -3,7 +3,7 @@
  * - the record path (here): `record()` runs on DSH's tool pipeline, so it only checks the input's shape, adds the
  *   call to the pending counts (pending-counts.ts) and puts a bounded snapshot (capture.ts) in the bounded FIFO
  *   (event-queue.ts); it never throws;
- * - the writer (here): a timer or `flush()` takes at most WRITE_SLICE_EVENTS snapshots at a time, redacts them
+ * - the writer (here): a timer or `flush()` takes at most `writeSliceEvents` snapshots at a time, redacts them
  *   (redaction-pipeline.ts, pausing between texts so DSH's event loop is never held for long: time-slice.ts), writes
  *   events and counts in one transaction and appends them to the journal (journal.ts);
  * - the database lifecycle (database-lifecycle.ts): private files, a lock at start, an episode in memory after a write
@@ -56,9 +56,6 @@ export {
 
 /** How long close() keeps retrying a write another process's lock held up (at least; 5 busy timeouts if longer). */
 const CLOSE_RETRY_MS = 5000;
-/** Snapshots one writer step turns into rows and commits (a bounded transaction; the rest follows at once). */
-const WRITE_SLICE_EVENTS = 128;
-
 export interface TelemetryStore {
   readonly databasePath: string;
   readonly logPath: string;
@@ -273,14 +270,21 @@ class SqliteTelemetryStore implements TelemetryStore {
   /** Writes everything queued when it was called, one bounded step at a time. */
   flush(): Promise<void> {
     return this.enqueueCycle(async () => {
-      let steps = Math.ceil(this.queue.size / WRITE_SLICE_EVENTS) + 1;
+      let steps = Math.ceil(this.queue.size / this.options.sliceEvents) + 1;
       while (steps > 0) {
         steps -= 1;
         const progressed = await this.writeStep();
         if (!progressed || this.queue.size === 0) break;
         await yieldToEventLoop();
       }
-      if (this.database.hasBacklog) this.database.retry(false);
+      // an episode's backlog goes back to the file part by part, yielding between parts
+      for (let parts = 0; this.database.hasBacklog && parts < 64; parts += 1) {
+        const saved = this.database.retry(false);
+        if (saved.length === 0 && this.database.hasBacklog) break;
+        await this.journal.append(saved);
+        await yieldToEventLoop();
+      }
+      if (this.database.hasBacklog) this.scheduleFlush(Math.max(this.options.flushIntervalMs, this.database.retryInMs));
     });
   }
 
@@ -301,8 +305,12 @@ class SqliteTelemetryStore implements TelemetryStore {
     if (this.hasUnsaved())
       this.options.warn(`telemetry of this process was not saved: ${this.databasePath} stayed locked until close`);
     await this.enqueueCycle(async () => {
-      const saved = this.database.retry(true);
-      if (saved.length > 0) await this.journal.append(saved);
+      // a last try of the file: the backlog of an episode, part by part, as long as the file takes it
+      while (this.database.hasBacklog) {
+        const saved = this.database.retry(true);
+        if (saved.length === 0 && this.database.hasBacklog) break;
+        await this.journal.append(saved);
+      }
       this.database.close();
     });
   }
@@ -345,10 +353,10 @@ class SqliteTelemetryStore implements TelemetryStore {
     });
   };
 
-  /** Takes at most WRITE_SLICE_EVENTS snapshots and every pending count and turns them into a batch. */
+  /** Takes at most `sliceEvents` snapshots and every pending count and turns them into a batch. */
   private async buildBatch(): Promise<WriteBatch | undefined> {
     if (this.queue.size === 0 && this.pending.isEmpty) return undefined;
-    const items = this.queue.take(WRITE_SLICE_EVENTS);
+    const items = this.queue.take(this.options.sliceEvents);
     const { counts, repeats, dropped } = this.pending.take();
     this.inFlight = { pending: counts, events: items.length, dropped, repeats };
     const slicer = new TimeSlicer();
@@ -399,8 +407,6 @@ class SqliteTelemetryStore implements TelemetryStore {
     this.unwritten = undefined;
     if (saved.length > 0) await this.journal.append(saved);
     if (this.hasUnsaved()) this.scheduleFlush(this.queue.size > 0 ? 0 : undefined);
-    else if (this.database.hasBacklog)
-      this.scheduleFlush(Math.max(this.options.flushIntervalMs, this.database.retryInMs));
     return true;
   }
 }
