@@ -362,6 +362,7 @@ export class TelemetryDatabase {
         ).get()
       )
         this.recountRows();
+      if (batch.events.length > 0) this.prune(retention, batch.events.length);
       const insert = this.statement(
         'INSERT INTO events (at, tool, category, outcome, bytes, search, json, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
@@ -475,18 +476,21 @@ export class TelemetryDatabase {
    * Retention, inside the batch's transaction: deletes the oldest event rows until there are at most `maxRows` and the
    * database's pages in use fit its share of `maxBytes` (the WAL has the rest), each with 10% headroom, then gives
    * the file's free pages past that share back to the file system. A row count that looks over the limit is
-   * recounted before anything is deleted. Counter rows are never touched.
+   * recounted before anything is deleted. Counter rows are never touched. With `incoming` rows about to be inserted,
+   * it makes room for them first (at the average size of a stored row), so the inserts reuse free pages instead of
+   * growing the file past the cap.
    */
-  private prune(limits: RetentionLimits): void {
+  private prune(limits: RetentionLimits, incoming = 0): void {
     let rows = this.countedRows();
     if (!Number.isSafeInteger(rows) || rows < 0 || rows > limits.maxRows) rows = this.recountRows();
     if (rows > limits.maxRows) rows -= this.deleteOldest(rows - Math.floor(limits.maxRows * 0.9));
     const budget = limits.maxBytes - walBudgetBytes(limits.maxBytes);
     // each pass deletes about as many rows as the excess holds on average; pages shared with newer rows may need more
     for (let pass = 0; pass < 4 && rows > 0; pass += 1) {
-      const used = this.usedBytes();
+      const stored = this.usedBytes();
+      const perRow = stored / rows;
+      const used = stored + incoming * perRow;
       if (used <= budget) break;
-      const perRow = used / rows;
       const excess = used - Math.floor(budget * 0.9);
       rows -= this.deleteOldest(Math.min(rows, Math.max(1, Math.ceil(excess / perRow))));
     }
