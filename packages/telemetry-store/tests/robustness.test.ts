@@ -51,13 +51,15 @@ describe('record() never throws', () => {
     await store.close();
   });
 
-  it('records an argument object of 100k keys (bounded snapshot, finishes well inside 200 ms)', async () => {
+  it('records an argument object of 100k keys (bounded snapshot, well inside 200 ms of CPU)', async () => {
     const { store } = openStore({ dir: tempDir() });
     const wide: Record<string, number> = {};
     for (let i = 0; i < 100_000; i += 1) wide[`k${i}`] = i;
-    const start = performance.now();
+    // CPU time, not wall time: a hang or quadratic-walk detector that a loaded machine does not trip
+    const start = process.cpuUsage();
     store.record(healed('edit', { before: wide }));
-    expect(performance.now() - start).toBeLessThan(200); // a hang or quadratic walk detector, not a speed target
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(200);
     const page = await store.queryEvents({});
     expect(page.events[0]?.before).toContain('k0');
     await store.close();
