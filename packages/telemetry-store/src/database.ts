@@ -604,8 +604,13 @@ export class TelemetryDatabase {
   private where(filter: EventFilter): { sql: string; params: SqlValue[] } {
     const clauses: string[] = [];
     const params: SqlValue[] = [];
-    if (filter.profile !== undefined) {
-      clauses.push('profile = ?');
+    if (filter.profile !== undefined && !this.holdsOnly(filter.profile)) {
+      // with other filters, their index is used and the profile tested per row (`+profile` keeps the planner off the
+      // profile index, which would walk the whole profile when it is most of the file, the usual case)
+      const others = ['tool', 'category', 'outcome', 'from', 'to', 'text'].some(
+        (key) => filter[key as keyof EventFilter] !== undefined && filter[key as keyof EventFilter] !== '',
+      );
+      clauses.push(others ? '+profile = ?' : 'profile = ?');
       params.push(filter.profile);
     }
     if (filter.tool !== undefined) {
@@ -650,9 +655,20 @@ export class TelemetryDatabase {
     return { events, invalid };
   }
 
+  /**
+   * True when no stored event belongs to another profile than `profile` (two index seeks): a filter on it then
+   * changes nothing, and leaving it out keeps the other filters' covering indexes in use.
+   */
+  private holdsOnly(profile: string): boolean {
+    return (
+      this.statement('SELECT 1 AS found FROM events WHERE profile < ? LIMIT 1').get(profile) === undefined &&
+      this.statement('SELECT 1 AS found FROM events WHERE profile > ? LIMIT 1').get(profile) === undefined
+    );
+  }
+
   /** The newest `limit` events of one profile (undefined: every profile); any other filter is the caller's. */
   newestEvents(limit: number, profile?: string): { events: TelemetryEvent[]; invalid: number } {
-    if (profile === undefined)
+    if (profile === undefined || this.holdsOnly(profile))
       return this.parseRows(this.statement('SELECT json FROM events ORDER BY seq DESC LIMIT ?').all(limit));
     return this.parseRows(
       this.statement('SELECT json FROM events WHERE profile = ? ORDER BY seq DESC LIMIT ?').all(profile, limit),
