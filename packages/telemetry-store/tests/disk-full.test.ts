@@ -4,7 +4,7 @@
  * returns to the file when space comes back and saves what it kept meanwhile (bounded by maxQueuedEvents).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,5 +106,36 @@ describe('a full disk', () => {
     expect(saved.totals.calls).toBe(recorded);
     expect(saved.storage.storedEvents).toBe(recorded);
     await fresh.close();
+  }, 60_000);
+});
+
+describe('files that cannot be made private', () => {
+  it('warns once naming them (a read-only file system), and counting goes on in memory', async (context) => {
+    if (skipReason) {
+      context.skip(skipReason);
+      return;
+    }
+    const dir = join(mountPoint, 'readonly-home');
+    mkdirSync(dir, { recursive: true });
+    const first = openStore({ dir }).store;
+    first.record(healed('edit'));
+    await first.close();
+    for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o644);
+    execFileSync('mount', ['-o', 'remount,ro', mountPoint], { stdio: 'pipe' });
+    try {
+      const { store, warnings } = openStore({ dir });
+      store.record(healed('edit'));
+      const stats = store.stats();
+      expect(warnings.filter((w) => /could not be made private/.test(w))).toHaveLength(1);
+      expect(warnings.find((w) => /could not be made private/.test(w))).toMatch(/tool-normalizer\.sqlite \(EROFS\)/);
+      expect(stats.storage.memoryOnly).toBe(true);
+      await store.flush();
+      expect(store.stats().totals.calls).toBeGreaterThanOrEqual(1);
+      await store.close();
+      expect(warnings.filter((w) => /could not be made private/.test(w))).toHaveLength(1);
+    } finally {
+      execFileSync('mount', ['-o', 'remount,rw', mountPoint], { stdio: 'pipe' });
+    }
+    expect(statSync(join(dir, 'tool-normalizer.sqlite')).mode & 0o777).toBe(0o644);
   }, 60_000);
 });
