@@ -32,8 +32,6 @@ CREATE INDEX IF NOT EXISTS events_category_outcome ON events(category, outcome, 
 CREATE INDEX IF NOT EXISTS events_at_seq ON events(at, seq);
 `;
 
-const PROFILE_INDEX = 'CREATE INDEX IF NOT EXISTS events_profile ON events(profile, seq);';
-
 const COUNTERS = (table: string) => `
 CREATE TABLE IF NOT EXISTS ${table} (
   profile TEXT NOT NULL,
@@ -59,7 +57,6 @@ CREATE TABLE IF NOT EXISTS ${table} (
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;
 ${EVENTS}
-${PROFILE_INDEX}
 ${COUNTERS('counters')}
 `;
 
@@ -78,13 +75,14 @@ function metaValue(db: DatabaseSync, key: string): number {
 }
 
 /**
- * Layout 1 to 2, inside the caller's write transaction: events gain a `profile` column (old rows: `default`), the
- * counters table is rebuilt keyed by profile, and the per-profile numbers move from `meta` to the `total` row. The
- * one cost that grows with the file is the new profile index (about 0.1 s per 100k rows, once).
+ * Layout 1 to 2, inside the caller's write transaction: events gain a `profile` column (old rows: `default`; SQLite
+ * adds a column with a default without rewriting rows), the counters table is rebuilt keyed by profile, and the
+ * per-profile numbers move from `meta` to the `total` row. There is deliberately no index on `profile` (building one
+ * at plugin load would hold DSH's thread for about a second per 100k rows, and every insert would pay for it): a
+ * profile filter rides on the other filters' indexes or on the newest-first row order.
  */
 export function migrateFromVersion1(db: DatabaseSync): void {
   db.exec(`ALTER TABLE events ADD COLUMN profile TEXT NOT NULL DEFAULT '${DEFAULT_PROFILE}'`);
-  db.exec(PROFILE_INDEX);
   db.exec(COUNTERS('counters_v2'));
   db.exec(
     `INSERT INTO counters_v2 (profile, kind, name, calls, failures, healed_success, healed_failed, pass_through, pass_through_failed, tokens_saved)

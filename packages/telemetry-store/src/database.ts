@@ -605,12 +605,8 @@ export class TelemetryDatabase {
     const clauses: string[] = [];
     const params: SqlValue[] = [];
     if (filter.profile !== undefined && !this.holdsOnly(filter.profile)) {
-      // with other filters, their index is used and the profile tested per row (`+profile` keeps the planner off the
-      // profile index, which would walk the whole profile when it is most of the file, the usual case)
-      const others = ['tool', 'category', 'outcome', 'from', 'to', 'text'].some(
-        (key) => filter[key as keyof EventFilter] !== undefined && filter[key as keyof EventFilter] !== '',
-      );
-      clauses.push(others ? '+profile = ?' : 'profile = ?');
+      // the profile is tested per row on the rows the other filters' indexes (or the newest-first order) give
+      clauses.push('profile = ?');
       params.push(filter.profile);
     }
     if (filter.tool !== undefined) {
@@ -656,13 +652,14 @@ export class TelemetryDatabase {
   }
 
   /**
-   * True when no stored event belongs to another profile than `profile` (two index seeks): a filter on it then
-   * changes nothing, and leaving it out keeps the other filters' covering indexes in use.
+   * True when no other profile has stored events, by the per-profile row counts (a tiny table): a filter on
+   * `profile` then changes nothing, and leaving it out keeps the other filters' covering indexes in use.
    */
   private holdsOnly(profile: string): boolean {
     return (
-      this.statement('SELECT 1 AS found FROM events WHERE profile < ? LIMIT 1').get(profile) === undefined &&
-      this.statement('SELECT 1 AS found FROM events WHERE profile > ? LIMIT 1').get(profile) === undefined
+      this.statement(
+        "SELECT 1 AS found FROM counters WHERE kind = 'total' AND profile <> ? AND stored_events <> 0 LIMIT 1",
+      ).get(profile) === undefined
     );
   }
 
