@@ -5,15 +5,17 @@
  * whole batch or none of it. Counters are kept apart from event rows, so retention can delete old rows without
  * touching any count. Node only (`node:sqlite`).
  */
-import { renameSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { loadSqlite, type DatabaseSync, type SqlValue, type StatementSync } from './sqlite.js';
 import { Counters, OTHER } from './counters.js';
+import { DATABASE_VERSION, DEFAULT_PROFILE, FTS_SCHEMA, SCHEMA, migrateFromVersion1 } from './database-layout.js';
+import { createPrivateFile } from './private-files.js';
 import { isTelemetryEvent, type Bucket, type Outcome, type TelemetryEvent } from './schema.js';
+
+export { DATABASE_VERSION, DEFAULT_PROFILE };
 
 /** `PRAGMA application_id` of our database files ("TNor"): anything else with tables in it is foreign. */
 export const APPLICATION_ID = 0x544e6f72;
-/** `PRAGMA user_version`: the layout below. */
-export const DATABASE_VERSION = 1;
 
 /** Thrown for a file that is a SQLite database of something else (or of a newer layout): it is never modified. */
 export class ForeignDatabaseError extends Error {
@@ -31,6 +33,8 @@ export interface CountDelta {
 
 /** What one flush commits: event rows, counts per name, and the batch's repeats caught and dropped events. */
 export interface WriteBatch {
+  /** The DSH profile every row of the batch is recorded under (default `default`). */
+  profile?: string;
   events: TelemetryEvent[];
   counts: CountDelta[];
   /** Calls of this batch caught as repeats (kept in the meta row `repeats_caught`, like `dropped`). */
@@ -40,11 +44,14 @@ export interface WriteBatch {
 
 export interface RetentionLimits {
   maxRows: number;
+  /** Bytes on disk of the database file plus its WAL (see `diskBytes`). */
   maxBytes: number;
 }
 
 /** Filters of an events query; every field optional. `text` is matched case-insensitively as a substring. */
 export interface EventFilter {
+  /** Only this profile's events (undefined: every profile). */
+  profile?: string;
   tool?: string;
   category?: string;
   outcome?: Outcome;
@@ -52,50 +59,6 @@ export interface EventFilter {
   from?: number;
   to?: number;
 }
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  at REAL NOT NULL,
-  tool TEXT NOT NULL,
-  category TEXT NOT NULL,
-  outcome TEXT NOT NULL,
-  bytes INTEGER NOT NULL,
-  search TEXT NOT NULL,
-  json TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_at ON events(at);
-CREATE INDEX IF NOT EXISTS events_tool ON events(tool, seq);
-CREATE INDEX IF NOT EXISTS events_category ON events(category, seq);
-CREATE INDEX IF NOT EXISTS events_outcome ON events(outcome, seq);
-CREATE INDEX IF NOT EXISTS events_tool_outcome ON events(tool, outcome, seq);
-CREATE INDEX IF NOT EXISTS events_category_outcome ON events(category, outcome, seq);
-CREATE INDEX IF NOT EXISTS events_at_seq ON events(at, seq);
-CREATE TABLE IF NOT EXISTS counters (
-  kind TEXT NOT NULL,
-  name TEXT NOT NULL,
-  calls INTEGER NOT NULL DEFAULT 0,
-  failures INTEGER NOT NULL DEFAULT 0,
-  healed_success INTEGER NOT NULL DEFAULT 0,
-  healed_failed INTEGER NOT NULL DEFAULT 0,
-  pass_through INTEGER NOT NULL DEFAULT 0,
-  pass_through_failed INTEGER NOT NULL DEFAULT 0,
-  tokens_saved REAL NOT NULL DEFAULT 0,
-  PRIMARY KEY (kind, name)
-) WITHOUT ROWID;
-`;
-
-/**
- * Optional full-text index of `events.search`: FTS5 with the trigram tokenizer (any 3 or more characters match as a
- * substring), contentless, keyed by `seq`. Node's SQLite has FTS5 on Node 24 but not on 22.15, and processes of both
- * may share one file, so there are no triggers (a process without FTS5 could not write through them). Instead the
- * meta value `fts_through` says every row with `seq <= fts_through` is indexed; a process with FTS5 indexes the rows
- * above it (written by a process without) before it writes its own batch. Text queries use the index up to
- * `fts_through` and scan the rows above it, and always keep the exact `instr` test, so results are identical with,
- * without, or with a stale index.
- */
-const FTS_SCHEMA = `CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(search, content='', contentless_delete=1, tokenize='trigram');`;
 
 /** Matches counted for an events page's `total`; past it the page says `totalCapped` (counting stays cheap). */
 export const TOTAL_COUNT_CAP = 10_000;
@@ -145,21 +108,46 @@ const COUNTER_COLUMNS = [
   'tokens_saved',
 ] as const;
 
+/** Numbers of one profile's `total` row besides the call counts (layout 1 kept them in `meta`). */
+type TotalColumn =
+  | 'repeats_caught'
+  | 'dropped'
+  | 'folded_tools'
+  | 'folded_categories'
+  | 'stored_events'
+  | 'pruned_events';
+
+/** What `clear()` reached: `erased` is false when another process kept the WAL from being emptied (see README). */
+export interface ClearResult {
+  erased: boolean;
+}
+
+/** Largest share of `maxBytes` the WAL may take before it is checkpointed (at most 4 MiB). */
+function walBudgetBytes(maxBytes: number): number {
+  return Math.max(64 * 1024, Math.min(4 * 1024 * 1024, Math.floor(maxBytes / 8)));
+}
+
 export class TelemetryDatabase {
   readonly path: string;
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   /** True when the full-text index exists (SQLite built with FTS5); otherwise text filters scan the rows. */
   fullText = false;
+  private walLimitFor = 0;
+  private pageSize = 4096;
+  private busyTimeoutMs = 0;
 
   /**
-   * Opens (creating when needed) the database at `path` (`:memory:` for an in-memory one). Throws
+   * Opens (creating when needed, 0600) the database at `path` (`:memory:` for an in-memory one). Throws
    * ForeignDatabaseError for someone else's database and the SQLite error for a corrupt file.
    */
   constructor(path: string, options: { busyTimeoutMs: number; now: number }) {
     this.path = path;
     const { DatabaseSync } = loadSqlite();
+    // SQLite gives the -wal and -shm files the mode of the database file: create it private first
+    if (path !== ':memory:') createPrivateFile(path);
     this.db = new DatabaseSync(path, { timeout: options.busyTimeoutMs });
+    this.busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs));
     try {
       // The constructor's `timeout` option is ignored by Node releases before it existed (22.15 among them): without
       // a busy timeout a second process's flush fails at once with SQLITE_BUSY. The pragma works on every release.
@@ -169,6 +157,7 @@ export class TelemetryDatabase {
       if (path !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec('PRAGMA synchronous = NORMAL');
       this.initialize(options.now);
+      this.pageSize = Number(this.db.prepare('PRAGMA page_size').get()?.['page_size'] ?? 4096);
     } catch (error) {
       this.close();
       throw error;
@@ -177,7 +166,8 @@ export class TelemetryDatabase {
 
   /** How long later statements wait for another process's lock. */
   setBusyTimeout(busyTimeoutMs: number): void {
-    this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    this.busyTimeoutMs = Math.max(0, Math.floor(busyTimeoutMs));
+    this.db.exec(`PRAGMA busy_timeout = ${this.busyTimeoutMs}`);
   }
 
   /** Throws ForeignDatabaseError unless the file is ours or empty; returns true when it is ours already. */
@@ -202,7 +192,10 @@ export class TelemetryDatabase {
         this.db.exec(`PRAGMA user_version = ${DATABASE_VERSION}`);
       }
       const version = Number(this.db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
-      if (version !== DATABASE_VERSION) {
+      if (version === 1) {
+        migrateFromVersion1(this.db);
+        this.db.exec(`PRAGMA user_version = ${DATABASE_VERSION}`);
+      } else if (version !== DATABASE_VERSION) {
         throw new ForeignDatabaseError(
           `${this.path} has telemetry layout version ${version}; this version reads ${DATABASE_VERSION}; it is left untouched`,
         );
@@ -282,23 +275,42 @@ export class TelemetryDatabase {
     return Number(this.statement('SELECT value FROM meta WHERE key = ?').get(key)?.['value'] ?? 0);
   }
 
-  private addMeta(key: string, delta: number): void {
+  private pragma(name: 'page_count' | 'freelist_count'): number {
+    return Number(this.statement(`PRAGMA ${name}`).get()?.[name] ?? 0);
+  }
+
+  /** Adds `delta` to one number of a profile's `total` row. */
+  private addTotal(profile: string, column: TotalColumn, delta: number): void {
     if (delta === 0) return;
     this.statement(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value',
-    ).run(key, delta);
+      `INSERT INTO counters (profile, kind, name, ${column}) VALUES (?, 'total', '', ?)
+       ON CONFLICT(profile, kind, name) DO UPDATE SET ${column} = ${column} + excluded.${column}`,
+    ).run(profile, delta);
   }
 
   /** Adds one call outcome to a counter row, folding a new name into "other" past the cap. Returns true when folded. */
-  private addCounter(kind: 'total' | 'tool' | 'category', name: string, cap: number, delta: CountDelta): boolean {
+  private addCounter(
+    profile: string,
+    kind: 'total' | 'tool' | 'category',
+    name: string,
+    cap: number,
+    delta: CountDelta,
+  ): boolean {
     let key = name;
     let folded = false;
     if (
       key !== OTHER &&
-      !this.statement('SELECT 1 AS found FROM counters WHERE kind = ? AND name = ?').get(kind, key)
+      !this.statement('SELECT 1 AS found FROM counters WHERE profile = ? AND kind = ? AND name = ?').get(
+        profile,
+        kind,
+        key,
+      )
     ) {
       const names = Number(
-        this.statement("SELECT count(*) AS n FROM counters WHERE kind = ? AND name <> 'other'").get(kind)?.['n'] ?? 0,
+        this.statement("SELECT count(*) AS n FROM counters WHERE profile = ? AND kind = ? AND name <> 'other'").get(
+          profile,
+          kind,
+        )?.['n'] ?? 0,
       );
       if (names >= cap) {
         key = OTHER;
@@ -307,10 +319,11 @@ export class TelemetryDatabase {
     }
     const failed = delta.outcome === 'healed-failed' || delta.outcome === 'passthrough-failed' ? delta.calls : 0;
     this.statement(
-      `INSERT INTO counters (kind, name, calls, failures, healed_success, healed_failed, pass_through, pass_through_failed, tokens_saved)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(kind, name) DO UPDATE SET ${COUNTER_COLUMNS.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}`,
+      `INSERT INTO counters (profile, kind, name, calls, failures, healed_success, healed_failed, pass_through, pass_through_failed, tokens_saved)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(profile, kind, name) DO UPDATE SET ${COUNTER_COLUMNS.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}`,
     ).run(
+      profile,
       kind,
       key,
       delta.calls,
@@ -324,83 +337,168 @@ export class TelemetryDatabase {
     return folded;
   }
 
+  /** Keeps the WAL within its share of `maxBytes`: checkpointed at that size and truncated back to it when reset. */
+  private limitWal(maxBytes: number): void {
+    if (this.walLimitFor === maxBytes || this.path === ':memory:') return;
+    const wal = walBudgetBytes(maxBytes);
+    this.db.exec(`PRAGMA journal_size_limit = ${wal}`);
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(16, Math.floor(wal / this.pageSize))}`);
+    this.walLimitFor = maxBytes;
+  }
+
   /**
    * One flush in one transaction: the events, the counts, the repeats caught, the dropped-event count, then retention. Nothing of it
    * is visible to other processes, or survives a crash, unless all of it is.
    */
   writeBatch(batch: WriteBatch, caps: { maxTools: number; maxCategories: number }, retention: RetentionLimits): void {
+    const profile = batch.profile ?? DEFAULT_PROFILE;
+    this.limitWal(retention.maxBytes);
     this.transaction(() => {
       this.catchUpFullText();
+      // a row count that is not a whole number >= 0 (a damaged file) is recounted before it is added to
+      if (
+        this.statement(
+          "SELECT 1 AS bad FROM counters WHERE kind = 'total' AND (typeof(stored_events) <> 'integer' OR stored_events < 0) LIMIT 1",
+        ).get()
+      )
+        this.recountRows();
+      if (batch.events.length > 0) this.prune(retention, batch.events.length);
       const insert = this.statement(
-        'INSERT INTO events (at, tool, category, outcome, bytes, search, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO events (at, tool, category, outcome, bytes, search, json, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const index = this.fullText ? this.statement('INSERT INTO events_fts (rowid, search) VALUES (?, ?)') : undefined;
-      let bytes = 0;
       let lastSeq = 0;
       for (const event of batch.events) {
         const json = JSON.stringify(event);
         const search = searchText(event);
-        const size = json.length + search.length;
-        bytes += size;
         lastSeq = Number(
-          insert.run(event.at, event.tool, event.category, event.outcome, size, search, json).lastInsertRowid,
+          insert.run(
+            event.at,
+            event.tool,
+            event.category,
+            event.outcome,
+            json.length + search.length,
+            search,
+            json,
+            profile,
+          ).lastInsertRowid,
         );
         index?.run(lastSeq, search);
       }
       if (index !== undefined && lastSeq > 0) this.setMeta('fts_through', lastSeq);
-      this.addMeta('event_rows', batch.events.length);
-      this.addMeta('event_bytes', bytes);
+      this.addTotal(profile, 'stored_events', batch.events.length);
       let foldedTools = 0;
       let foldedCategories = 0;
       for (const delta of batch.counts) {
-        this.addCounter('total', '', Number.MAX_SAFE_INTEGER, delta);
-        if (this.addCounter('tool', delta.tool, caps.maxTools, delta)) foldedTools += delta.calls;
-        if (this.addCounter('category', delta.category, caps.maxCategories, delta)) foldedCategories += delta.calls;
+        this.addCounter(profile, 'total', '', Number.MAX_SAFE_INTEGER, delta);
+        if (this.addCounter(profile, 'tool', delta.tool, caps.maxTools, delta)) foldedTools += delta.calls;
+        if (this.addCounter(profile, 'category', delta.category, caps.maxCategories, delta))
+          foldedCategories += delta.calls;
       }
-      this.addMeta('folded_tools', foldedTools);
-      this.addMeta('folded_categories', foldedCategories);
-      this.addMeta('dropped', batch.dropped);
-      this.addMeta('repeats_caught', batch.repeats);
+      this.addTotal(profile, 'folded_tools', foldedTools);
+      this.addTotal(profile, 'folded_categories', foldedCategories);
+      this.addTotal(profile, 'dropped', batch.dropped);
+      this.addTotal(profile, 'repeats_caught', batch.repeats);
       this.prune(retention);
     });
+    this.truncateWal(walBudgetBytes(retention.maxBytes));
   }
 
-  /** Deletes the oldest event rows until both limits hold again with 10% headroom. Counter rows are never touched. */
-  private prune(limits: RetentionLimits): void {
-    const rows = this.meta('event_rows');
-    const bytes = this.meta('event_bytes');
-    if (rows <= limits.maxRows && bytes <= limits.maxBytes) return;
-    const targetRows = Math.floor(limits.maxRows * 0.9);
-    const targetBytes = Math.floor(limits.maxBytes * 0.9);
-    let deleteRows = Math.max(0, rows - targetRows);
-    let deleteBytes = 0;
-    let lastSeq = -1;
-    const oldest = this.statement('SELECT seq, bytes FROM events WHERE seq > ? ORDER BY seq LIMIT 1000');
-    let remainingBytes = bytes;
-    let counted = 0;
-    for (;;) {
-      const page = oldest.all(lastSeq);
-      if (page.length === 0) break;
-      let done = false;
-      for (const row of page) {
-        if (counted >= deleteRows && remainingBytes <= targetBytes) {
-          done = true;
-          break;
-        }
-        lastSeq = Number(row['seq']);
-        remainingBytes -= Number(row['bytes']);
-        deleteBytes += Number(row['bytes']);
-        counted += 1;
-      }
-      if (done) break;
+  private walBytes(): number {
+    if (this.path === ':memory:') return 0;
+    try {
+      return statSync(`${this.path}-wal`).size;
+    } catch {
+      return 0;
     }
-    deleteRows = counted;
-    if (deleteRows === 0) return;
-    this.statement('DELETE FROM events WHERE seq <= ?').run(lastSeq);
-    if (this.fullText) this.statement('DELETE FROM events_fts WHERE rowid <= ?').run(lastSeq);
-    this.addMeta('event_rows', -deleteRows);
-    this.addMeta('event_bytes', -deleteBytes);
-    this.addMeta('pruned', deleteRows);
+  }
+
+  /**
+   * When the WAL has grown past `limit` (one transaction can write more than the automatic checkpoint's threshold):
+   * copies it into the database and truncates it, without waiting (another process reading keeps it for now).
+   */
+  private truncateWal(limit: number): void {
+    if (this.walBytes() <= limit) return;
+    try {
+      this.db.exec('PRAGMA busy_timeout = 0');
+      this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    } catch {
+      // best effort: the next write tries again
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${this.busyTimeoutMs}`);
+    }
+  }
+
+  /** Stored event rows of every profile, as the counters say (cheap; `recountRows` is the truth). */
+  private countedRows(): number {
+    return Number(
+      this.statement("SELECT sum(stored_events) AS n FROM counters WHERE kind = 'total'").get()?.['n'] ?? 0,
+    );
+  }
+
+  /** Counts the rows of each profile and writes the counts back (a damaged count is repaired, never acted on). */
+  private recountRows(): number {
+    this.statement("UPDATE counters SET stored_events = 0 WHERE kind = 'total'").run();
+    let rows = 0;
+    for (const row of this.statement('SELECT profile, count(*) AS n FROM events GROUP BY profile').all()) {
+      const n = Number(row['n']);
+      rows += n;
+      this.addTotal(String(row['profile']), 'stored_events', n);
+    }
+    return rows;
+  }
+
+  /** Bytes of the database file's pages in use (free pages excluded). */
+  private usedBytes(): number {
+    return (this.pragma('page_count') - this.pragma('freelist_count')) * this.pageSize;
+  }
+
+  /** Deletes the `count` oldest event rows (and their index entries), counting them per profile as pruned. */
+  private deleteOldest(count: number): number {
+    const last = this.statement('SELECT seq FROM events ORDER BY seq LIMIT 1 OFFSET ?').get(Math.max(0, count - 1));
+    if (last === undefined) return 0;
+    const through = Number(last['seq']);
+    let deleted = 0;
+    for (const row of this.statement('SELECT profile, count(*) AS n FROM events WHERE seq <= ? GROUP BY profile').all(
+      through,
+    )) {
+      const n = Number(row['n']);
+      deleted += n;
+      this.addTotal(String(row['profile']), 'stored_events', -n);
+      this.addTotal(String(row['profile']), 'pruned_events', n);
+    }
+    this.statement('DELETE FROM events WHERE seq <= ?').run(through);
+    if (this.fullText) this.statement('DELETE FROM events_fts WHERE rowid <= ?').run(through);
+    return deleted;
+  }
+
+  /**
+   * Retention, inside the batch's transaction: deletes the oldest event rows until there are at most `maxRows` and the
+   * database's pages in use fit its share of `maxBytes` (the WAL has the rest), each with 10% headroom, then gives
+   * the file's free pages past that share back to the file system. A row count that looks over the limit is
+   * recounted before anything is deleted. Counter rows are never touched. With `incoming` rows about to be inserted,
+   * it makes room for them first (at the average size of a stored row), so the inserts reuse free pages instead of
+   * growing the file past the cap.
+   */
+  private prune(limits: RetentionLimits, incoming = 0): void {
+    let rows = this.countedRows();
+    if (!Number.isSafeInteger(rows) || rows < 0 || rows > limits.maxRows) rows = this.recountRows();
+    if (rows > limits.maxRows) rows -= this.deleteOldest(rows - Math.floor(limits.maxRows * 0.9));
+    const budget = limits.maxBytes - walBudgetBytes(limits.maxBytes);
+    // each pass deletes about as many rows as the excess holds on average; pages shared with newer rows may need more
+    for (let pass = 0; pass < 4 && rows > 0; pass += 1) {
+      const stored = this.usedBytes();
+      const perRow = stored / rows;
+      const used = stored + incoming * perRow;
+      if (used <= budget) break;
+      const excess = used - Math.floor(budget * 0.9);
+      rows -= this.deleteOldest(Math.min(rows, Math.max(1, Math.ceil(excess / perRow))));
+    }
+    const pages = this.pragma('page_count');
+    const budgetPages = Math.floor(budget / this.pageSize);
+    if (pages > budgetPages && this.pragma('freelist_count') > 0) {
+      this.db.exec(`PRAGMA incremental_vacuum(${pages - budgetPages})`);
+    }
   }
 
   /** Returns free pages to the file system (after a clear or a prune). */
@@ -412,15 +510,48 @@ export class TelemetryDatabase {
     }
   }
 
-  /** Every counter, as the in-memory Counters the stats are computed from. */
-  readCounters(caps: { maxTools: number; maxCategories: number }): {
+  /** Bytes the database takes on disk: its pages plus its WAL file (what `maxStoredBytes` bounds). */
+  diskBytes(): number {
+    return this.pragma('page_count') * this.pageSize + this.walBytes();
+  }
+
+  /** Profiles with counters, sorted. */
+  profiles(): string[] {
+    return this.statement("SELECT profile FROM counters WHERE kind = 'total' ORDER BY profile")
+      .all()
+      .map((row) => String(row['profile']));
+  }
+
+  /** The counters of one profile (undefined: every profile added up), as the Counters the stats are computed from. */
+  readCounters(
+    caps: { maxTools: number; maxCategories: number },
+    profile?: string,
+  ): {
     counters: Counters;
     dropped: number;
     pruned: number;
     storedEvents: number;
   } {
     const counters = new Counters(this.meta('since'), caps);
-    for (const row of this.statement('SELECT * FROM counters').all()) {
+    const where = profile === undefined ? '' : 'WHERE profile = ?';
+    const sums = [
+      ...COUNTER_COLUMNS,
+      'repeats_caught',
+      'dropped',
+      'folded_tools',
+      'folded_categories',
+      'stored_events',
+      'pruned_events',
+    ]
+      .map((column) => `sum(${column}) AS ${column}`)
+      .join(', ');
+    const rows = this.statement(`SELECT kind, name, ${sums} FROM counters ${where} GROUP BY kind, name`).all(
+      ...(profile === undefined ? [] : [profile]),
+    );
+    let dropped = 0;
+    let pruned = 0;
+    let storedEvents = 0;
+    for (const row of rows) {
       const bucket: Bucket = {
         calls: Number(row['calls']),
         failures: Number(row['failures']),
@@ -436,60 +567,48 @@ export class TelemetryDatabase {
           passThrough: Number(row['pass_through']),
           passThroughFailed: Number(row['pass_through_failed']),
           tokensSaved: bucket.tokensSaved,
-          repeatsCaught: 0,
+          repeatsCaught: Number(row['repeats_caught']),
         };
+        counters.tools.foldedCalls = Number(row['folded_tools']);
+        counters.categories.foldedCalls = Number(row['folded_categories']);
+        dropped = Number(row['dropped']);
+        pruned = Number(row['pruned_events']);
+        storedEvents = Math.max(0, Number(row['stored_events']));
       } else {
         const target = row['kind'] === 'tool' ? counters.tools : counters.categories;
         target.buckets.set(String(row['name']), bucket);
       }
     }
-    counters.totals.repeatsCaught = this.meta('repeats_caught');
-    counters.tools.foldedCalls = this.meta('folded_tools');
-    counters.categories.foldedCalls = this.meta('folded_categories');
-    return {
-      counters,
-      dropped: this.meta('dropped'),
-      pruned: this.meta('pruned'),
-      storedEvents: this.meta('event_rows'),
-    };
+    return { counters, dropped, pruned, storedEvents };
   }
 
-  /** Writes counters read from another database (the in-memory fallback carries the numbers already shown). */
-  loadCounters(counters: Counters, dropped: number): void {
+  /** Copies every counter row of `from` into this (empty) database: the in-memory stand-in keeps what was shown. */
+  copyCountersFrom(from: TelemetryDatabase): void {
+    const rows = from.statement('SELECT * FROM counters').all();
+    const since = from.meta('since');
     this.transaction(() => {
-      const insert = this.statement(
-        'INSERT OR REPLACE INTO counters (kind, name, calls, failures, healed_success, healed_failed, pass_through, pass_through_failed, tokens_saved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      const t = counters.totals;
-      insert.run(
-        'total',
-        '',
-        t.calls,
-        t.healedFailed + t.passThroughFailed,
-        t.healedSuccess,
-        t.healedFailed,
-        t.passThrough,
-        t.passThroughFailed,
-        t.tokensSaved,
-      );
-      for (const [kind, buckets] of [
-        ['tool', counters.tools],
-        ['category', counters.categories],
-      ] as const) {
-        for (const [name, b] of buckets.buckets)
-          insert.run(kind, name, b.calls, b.failures, b.healedSuccess, b.healedFailed, 0, 0, b.tokensSaved);
+      for (const row of rows) {
+        const columns = Object.keys(row);
+        this.db
+          .prepare(
+            `INSERT OR REPLACE INTO counters (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+          )
+          .run(...columns.map((column) => row[column] as SqlValue));
       }
-      this.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('since', counters.since);
-      this.addMeta('folded_tools', counters.tools.foldedCalls);
-      this.addMeta('folded_categories', counters.categories.foldedCalls);
-      this.addMeta('dropped', dropped);
-      this.addMeta('repeats_caught', counters.totals.repeatsCaught);
+      this.setMeta('since', since);
+      // the copy has no event rows: its counts of stored rows would only mislead retention
+      this.statement("UPDATE counters SET stored_events = 0 WHERE kind = 'total'").run();
     });
   }
 
   private where(filter: EventFilter): { sql: string; params: SqlValue[] } {
     const clauses: string[] = [];
     const params: SqlValue[] = [];
+    if (filter.profile !== undefined && !this.holdsOnly(filter.profile)) {
+      // the profile is tested per row on the rows the other filters' indexes (or the newest-first order) give
+      clauses.push('profile = ?');
+      params.push(filter.profile);
+    }
     if (filter.tool !== undefined) {
       clauses.push('tool = ?');
       params.push(filter.tool);
@@ -532,11 +651,26 @@ export class TelemetryDatabase {
     return { events, invalid };
   }
 
-  /** The newest `limit` events (any filter is applied by the caller). */
-  newestEvents(limit: number): { events: TelemetryEvent[]; invalid: number } {
-    return this.parseRows(this.statement('SELECT json FROM events ORDER BY seq DESC LIMIT ?').all(limit));
+  /**
+   * True when no other profile has stored events, by the per-profile row counts (a tiny table): a filter on
+   * `profile` then changes nothing, and leaving it out keeps the other filters' covering indexes in use.
+   */
+  private holdsOnly(profile: string): boolean {
+    return (
+      this.statement(
+        "SELECT 1 AS found FROM counters WHERE kind = 'total' AND profile <> ? AND stored_events <> 0 LIMIT 1",
+      ).get(profile) === undefined
+    );
   }
 
+  /** The newest `limit` events of one profile (undefined: every profile); any other filter is the caller's. */
+  newestEvents(limit: number, profile?: string): { events: TelemetryEvent[]; invalid: number } {
+    if (profile === undefined || this.holdsOnly(profile))
+      return this.parseRows(this.statement('SELECT json FROM events ORDER BY seq DESC LIMIT ?').all(limit));
+    return this.parseRows(
+      this.statement('SELECT json FROM events WHERE profile = ? ORDER BY seq DESC LIMIT ?').all(profile, limit),
+    );
+  }
   /**
    * A page of events matching `filter`, newest first, with the number of matches counted up to `countCap`
    * (`totalCapped` when there are more). A `text` of 3 or more characters walks the full-text index newest first
@@ -554,7 +688,7 @@ export class TelemetryDatabase {
     const sources: { sql: string; params: SqlValue[]; page?: string }[] = [];
     if (this.fullText && [...text].length >= FTS_MIN_CHARS) {
       const through = this.meta('fts_through');
-      const aliased = sql.replace(/\b(tool|category|outcome|at|search)\b/g, 'e.$1');
+      const aliased = sql.replace(/\b(profile|tool|category|outcome|at|search)\b/g, 'e.$1');
       sources.push({
         sql: `SELECT json FROM events ${sql} AND seq > ? ORDER BY seq DESC`,
         params: [...params, through],
@@ -597,17 +731,34 @@ export class TelemetryDatabase {
     return { ...this.parseRows(rows), total: Math.min(counted, countCap), totalCapped: counted > countCap };
   }
 
-  /** Deletes every event and counter and restarts the counting period at `now`. */
-  clear(now: number): void {
-    this.transaction(() => {
-      const through = this.meta('fts_through');
-      this.db.exec('DELETE FROM events; DELETE FROM counters; DELETE FROM meta;');
-      if (this.fullText) this.db.exec('DELETE FROM events_fts');
-      this.statement('INSERT INTO meta (key, value) VALUES (?, ?)').run('since', now);
-      // seq is never reused (AUTOINCREMENT), so the index stays valid for every row below the old mark
-      if (through > 0) this.setMeta('fts_through', through);
-    });
-    this.releaseFreePages();
+  /**
+   * Deletes every event and counter of every profile and restarts the counting period at `now`, so that nothing of
+   * them is left in the file: `secure_delete` zeroes what is deleted, the full-text index is dropped whole (a
+   * contentless index would otherwise keep deleted rows' terms until a merge), free pages go back to the file
+   * system and the WAL, which still holds the pages as they were, is checkpointed and truncated to zero bytes.
+   * `erased` is false when another process's open read kept the WAL from being emptied (retried a few times).
+   */
+  clear(now: number): ClearResult {
+    this.db.exec('PRAGMA secure_delete = ON');
+    try {
+      this.transaction(() => {
+        const through = this.meta('fts_through');
+        this.db.exec('DELETE FROM events; DELETE FROM counters; DELETE FROM meta;');
+        if (this.fullText) this.db.exec("INSERT INTO events_fts (events_fts) VALUES ('delete-all')");
+        this.statement('INSERT INTO meta (key, value) VALUES (?, ?)').run('since', now);
+        // seq is never reused (AUTOINCREMENT), so the index stays valid for every row below the old mark
+        if (through > 0) this.setMeta('fts_through', through);
+      });
+      this.db.exec('PRAGMA incremental_vacuum');
+    } finally {
+      this.db.exec('PRAGMA secure_delete = OFF');
+    }
+    if (this.path === ':memory:') return { erased: true };
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const row = this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+      if (Number(row?.['busy'] ?? 1) === 0) return { erased: true };
+    }
+    return { erased: false };
   }
 
   close(): void {

@@ -6,6 +6,7 @@ export {
   DEFAULT_MAX_QUEUED_EVENTS,
   DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_STORED_EVENTS,
+  DEFAULT_PROFILE,
   LOG_FILE_NAME,
   createTelemetryStore,
   type TelemetryStore,

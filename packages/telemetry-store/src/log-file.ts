@@ -1,7 +1,7 @@
 /**
  * File operations of the JSONL sink (Node only): whole-line O_APPEND writes that never interleave with another
  * process's lines, size-capped rotation that keeps the newest events, atomic replacement of the summary file
- * (write a temp file, then rename), and bounded reads for boot.
+ * (write a temp file, then rename), and bounded reads for boot. Every file it creates is 0600.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +16,7 @@ const NEWLINE = 0x0a;
  * first line is not glued onto the torn one. Returns the file size after the write.
  */
 export async function appendLines(path: string, data: string): Promise<number> {
-  const handle = await open(path, 'a+');
+  const handle = await open(path, 'a+', 0o600);
   try {
     const { size } = await handle.stat();
     let text = data;
@@ -78,7 +78,7 @@ export async function rotateLog(path: string, keepBytes: number): Promise<number
 
 /** Empties the log (keeps the inode, so another process appending with O_APPEND continues at the new end). */
 export async function truncateLog(path: string): Promise<void> {
-  await writeFile(path, '', { flag: 'w' });
+  await writeFile(path, '', { flag: 'w', mode: 0o600 });
 }
 
 export interface FileTail {

@@ -3,7 +3,10 @@
  * the pure aggregation functions. Imports nothing from Node or the DOM.
  */
 export {
+  ALL_PROFILES,
   Bucket,
+  CLEAR_SCOPE,
+  ProfileSelector,
   EVENT_LIMITS,
   EventsPage,
   EventsQuery,
@@ -53,6 +56,7 @@ export {
   DEFAULT_MIN_CALLS,
   DEFAULT_EVENTS_LIMIT,
   DEFAULT_RECENT_LIMIT,
+  QueryError,
   StatsQueryError,
   computeStats,
   eventsQueryFromSearchParams,

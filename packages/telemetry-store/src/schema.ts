@@ -47,6 +47,8 @@ export const TelemetryEvent = Type.Object({
   model: Type.Optional(Type.String({ maxLength: EVENT_LIMITS.modelChars + 64 })),
   /** Set when the call was a repeat caught: the Nth (>= 2) identical failure in its session (see `isRepeatCaught`). */
   repeat: Type.Optional(Type.Integer({ minimum: 2 })),
+  /** The DSH profile the call was recorded under (events written before profiles existed have none: `default`). */
+  profile: Type.Optional(Type.String({ maxLength: 128 })),
 });
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 
@@ -86,6 +88,25 @@ export function isRepeatCaught(input: { repeat?: unknown }): boolean {
 
 const Count = Type.Integer({ minimum: 0 });
 
+/** A query's text: any characters but NUL (refused as a bad query, never sent to SQLite). */
+const QueryText = Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' });
+
+/**
+ * A query's profile: a profile name, or `*` for every profile (the URL parsers also read `all` as `*`). Left out,
+ * the store answers for its own profile.
+ */
+export const ProfileSelector = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]*$' });
+
+/** The query value that selects every profile. */
+export const ALL_PROFILES = '*';
+
+/**
+ * What `clear()` erases and keeps, in one sentence the dashboard shows next to its Clear button (one definition: the
+ * store's behaviour and this text change together).
+ */
+export const CLEAR_SCOPE =
+  "Clear erases every stored event and every counter of all profiles and of every DSH process sharing this folder, from the database, its write-ahead log, its free pages and the journal; nothing of them stays on disk. It keeps only this process's own count of dropped events (a metric that never goes down) and what other processes have not written yet.";
+
 /** Counters of one tool or one category. `failures` = failures the model saw (healed-failed + passthrough-failed). */
 export const Bucket = Type.Object({
   calls: Count,
@@ -122,10 +143,11 @@ export type Summary = Static<typeof Summary>;
 
 /** Filters of a stats request. Every field is optional; `text` matches tool, category, rule ids, previews and error. */
 export const StatsQuery = Type.Object({
-  tool: Type.Optional(Type.String({ maxLength: 200 })),
-  category: Type.Optional(Type.String({ maxLength: 200 })),
+  profile: Type.Optional(ProfileSelector),
+  tool: Type.Optional(QueryText),
+  category: Type.Optional(QueryText),
   outcome: Type.Optional(Outcome),
-  text: Type.Optional(Type.String({ maxLength: 200 })),
+  text: Type.Optional(QueryText),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
   minCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
 });
@@ -133,10 +155,11 @@ export type StatsQuery = Static<typeof StatsQuery>;
 
 /** Filters and paging of the stored-events query (the whole history, newest first). */
 export const EventsQuery = Type.Object({
-  tool: Type.Optional(Type.String({ maxLength: 200 })),
-  category: Type.Optional(Type.String({ maxLength: 200 })),
+  profile: Type.Optional(ProfileSelector),
+  tool: Type.Optional(QueryText),
+  category: Type.Optional(QueryText),
   outcome: Type.Optional(Outcome),
-  text: Type.Optional(Type.String({ maxLength: 200 })),
+  text: Type.Optional(QueryText),
   /** Events at or after this epoch ms. */
   from: Type.Optional(Type.Number({ minimum: 0 })),
   /** Events before this epoch ms (pin it to page through a fixed window while new events arrive). */
@@ -182,6 +205,10 @@ export const StatsPayload = Type.Object({
   v: Type.Literal(SCHEMA_VERSION),
   generatedAt: Type.Number(),
   since: Type.Number(),
+  /** The profile these numbers are of (`*`: every profile added up). */
+  profile: Type.Optional(Type.String()),
+  /** Every profile with counters in the database (to offer as choices). */
+  profiles: Type.Optional(Type.Array(Type.String())),
   totals: Totals,
   rates: Type.Object({
     healingSuccessRate: Rate,
@@ -207,8 +234,20 @@ export const StatsPayload = Type.Object({
     dropped: Count,
     /** Event rows deleted by retention (counters keep them). */
     prunedEvents: Count,
-    /** Event rows in the database now. */
+    /** Event rows in the database now (of the payload's profile). */
     storedEvents: Count,
+    /** Bytes the database takes on disk (file pages plus WAL; what `maxStoredBytes` bounds), all profiles. */
+    storedBytes: Type.Optional(Count),
+    /** True while nothing this process records reaches the file (a write episode, or a foreign file in the way). */
+    memoryOnly: Type.Optional(Type.Boolean()),
+    /** Episodes of this process in which the file could not be written (disk full, removed, permissions). */
+    writeEpisodes: Type.Optional(Count),
+    /** The error of the last such episode. */
+    lastWriteError: Type.Optional(Type.String()),
+    /** Events kept in memory during the current episode, saved when the file can be written again. */
+    unsavedEvents: Type.Optional(Count),
+    /** Set when the numbers could not be read (e.g. `the store is closed`): the payload is then empty. */
+    error: Type.Optional(Type.String()),
   }),
 });
 export type StatsPayload = Static<typeof StatsPayload>;

@@ -3,6 +3,7 @@
  * serve, and parses stats queries. The rates are defined here once (see README "Stats definitions"). Pure module.
  */
 import {
+  ALL_PROFILES,
   SCHEMA_VERSION,
   isRepeatCaught,
   eventsQueryValidator,
@@ -36,11 +37,31 @@ export interface StorageInfo {
   dropped: number;
   prunedEvents: number;
   storedEvents: number;
+  storedBytes?: number;
+  memoryOnly?: boolean;
+  writeEpisodes?: number;
+  lastWriteError?: string;
+  unsavedEvents?: number;
+  error?: string;
 }
 
-/** Thrown for a stats query that does not match the `StatsQuery` schema. */
-export class StatsQueryError extends TypeError {
-  override name = 'StatsQueryError';
+/**
+ * Thrown for a stats or events query that does not match its schema (a route answers 400 with its message). The
+ * store's queries throw nothing else for bad input.
+ */
+export class QueryError extends TypeError {
+  override name = 'QueryError';
+}
+
+/** The former name of QueryError (the same class). */
+export const StatsQueryError = QueryError;
+export type StatsQueryError = QueryError;
+
+/** A `profile` search parameter: `all` and `*` select every profile; empty means the store's own. */
+function profileParam(params: URLSearchParams, query: Record<string, unknown>): void {
+  const value = params.get('profile');
+  if (value === null || value === '') return;
+  query['profile'] = value === 'all' ? ALL_PROFILES : value;
 }
 
 /** Returns the query when it matches the schema; throws a StatsQueryError naming the first bad field otherwise. */
@@ -49,9 +70,7 @@ export function validateStatsQuery(query: unknown): StatsQuery {
   if (statsQueryValidator.Check(query)) return query;
   const [first] = statsQueryValidator.Errors(query);
   const where = first?.instancePath || '(query)';
-  throw new StatsQueryError(
-    `invalid stats query at ${where}: ${first?.message ?? 'does not match the StatsQuery schema'}`,
-  );
+  throw new QueryError(`invalid stats query at ${where}: ${first?.message ?? 'does not match the StatsQuery schema'}`);
 }
 
 /**
@@ -60,6 +79,7 @@ export function validateStatsQuery(query: unknown): StatsQuery {
  */
 export function statsQueryFromSearchParams(params: URLSearchParams): StatsQuery {
   const query: Record<string, unknown> = {};
+  profileParam(params, query);
   for (const key of ['tool', 'category', 'outcome', 'text'] as const) {
     const value = params.get(key);
     if (value !== null && value !== '') query[key] = value;
@@ -80,14 +100,18 @@ export function validateEventsQuery(query: unknown): EventsQuery {
   if (eventsQueryValidator.Check(query)) return query;
   const [first] = eventsQueryValidator.Errors(query);
   const where = first?.instancePath || '(query)';
-  throw new StatsQueryError(
+  throw new QueryError(
     `invalid events query at ${where}: ${first?.message ?? 'does not match the EventsQuery schema'}`,
   );
 }
 
-/** Builds an EventsQuery from URL search parameters (for a future events route). Empty values are ignored. */
+/**
+ * Builds an EventsQuery from URL search parameters (the events route's query string). Empty values are ignored; a
+ * bad value is a QueryError.
+ */
 export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuery {
   const query: Record<string, unknown> = {};
+  profileParam(params, query);
   for (const key of ['tool', 'category', 'outcome', 'text'] as const) {
     const value = params.get(key);
     if (value !== null && value !== '') query[key] = value;
@@ -101,6 +125,8 @@ export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuer
 
 /** True when an event passes every filter of the query (text: case-insensitive substring of the visible fields). */
 export function matchesQuery(event: TelemetryEvent, query: StatsQuery, lowerText?: string): boolean {
+  if (query.profile !== undefined && query.profile !== ALL_PROFILES && (event.profile ?? 'default') !== query.profile)
+    return false;
   if (query.tool !== undefined && event.tool !== query.tool) return false;
   if (query.category !== undefined && event.category !== query.category) return false;
   if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
@@ -160,6 +186,10 @@ export interface ComputeStatsInput {
   now: number;
   defaultMinCalls?: number;
   storage: StorageInfo;
+  /** The profile the counters and events are of (`*`: all). */
+  profile?: string;
+  /** Every profile known to the database. */
+  profiles?: string[];
 }
 
 /** The stats payload. Work is proportional to the number of distinct tools/categories and recent events, not to calls. */
@@ -184,6 +214,8 @@ export function computeStats(input: ComputeStatsInput): StatsPayload {
     v: SCHEMA_VERSION,
     generatedAt: input.now,
     since: counters.since,
+    ...(input.profile === undefined ? {} : { profile: input.profile }),
+    ...(input.profiles === undefined ? {} : { profiles: input.profiles }),
     totals,
     rates: {
       healingSuccessRate: rate(totals.healedSuccess, totals.healedSuccess + totals.healedFailed),

@@ -130,7 +130,8 @@ describe('kill -9 at any instant', () => {
           for (const match of chunk.toString().matchAll(/committed (\d+)/g)) lastCommitted[index] = Number(match[1]);
         });
       });
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 400)));
+      // long enough for a child to start and commit on a loaded machine (2 cores shared by parallel test files)
+      await new Promise((resolve) => setTimeout(resolve, 600 + Math.floor(Math.random() * 600)));
       for (const child of children) child.kill('SIGKILL');
       await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
       acknowledged += lastCommitted.reduce((a, b) => a + b, 0);

@@ -1,0 +1,52 @@
+/**
+ * The JSONL journal beside the database: the stored (redacted) events appended after each commit, rotated past its
+ * size. It is never read back and never the source of a count, so a failed append only loses journal lines: it warns
+ * once per run of failures and is tried again on the next commit (a full disk that gets space back is written again).
+ * Node only.
+ */
+import { appendLines, rotateLog, truncateLog } from './log-file.js';
+import { serializeEvent } from './log-format.js';
+import { makePrivateDir } from './private-files.js';
+import type { TelemetryEvent } from './schema.js';
+import { errorCode } from './store-options.js';
+
+export class Journal {
+  /** False while appends fail (until one succeeds again). */
+  healthy = true;
+
+  constructor(
+    readonly path: string,
+    private readonly dir: string,
+    private readonly maxBytes: number,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  async append(events: readonly TelemetryEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    try {
+      makePrivateDir(this.dir);
+      const size = await appendLines(this.path, events.map(serializeEvent).join(''));
+      if (size > this.maxBytes) await rotateLog(this.path, Math.floor(this.maxBytes / 2));
+      this.healthy = true;
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** Empties the journal (what `clear()` erases). */
+  async truncate(): Promise<void> {
+    try {
+      await truncateLog(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.failed(error);
+    }
+  }
+
+  private failed(error: unknown): void {
+    if (!this.healthy) return;
+    this.healthy = false;
+    this.warn(
+      `the telemetry journal ${this.path} could not be written (${errorCode(error)}); the database still counts, and the journal is tried again on the next write`,
+    );
+  }
+}
