@@ -149,7 +149,7 @@ const PROVIDER_TOKENS = [
   String.raw`dop_v1_[a-f0-9]{64}|do[or]_v1_[a-f0-9]{64}`, // DigitalOcean
   String.raw`pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{30,}`, // PlanetScale
   String.raw`rubygems_[a-f0-9]{48}`, // RubyGems
-  String.raw`sntr[ysu]_[A-Za-z0-9+/=_]{40,}`, // Sentry auth tokens
+  String.raw`sntry[su]_[A-Za-z0-9+/=_]{40,}`, // Sentry org and user auth tokens
   String.raw`PMAK-[a-f0-9]{24}-[a-f0-9]{34}`, // Postman
   String.raw`xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}`, // Brevo (Sendinblue)
   String.raw`ATATT3[A-Za-z0-9_=-]{100,}`, // Atlassian API token
@@ -296,7 +296,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'redis-conf',
     hint: '',
-    pattern: /(\b(?:requirepass|masterauth)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi,
+    pattern: /((?:\b|(?<=\\n))(?:requirepass|masterauth)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi,
     replace: `$1${REDACTED}`,
   },
   // mysql/mariadb -p<password> or -p <password>; docker/podman/helm login -p; sshpass -p.
@@ -346,7 +346,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'netrc',
     hint: 'machine',
-    pattern: /(\b(?:password|passwd|account)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi,
+    pattern: /((?:\b|(?<=\\n))(?:password|passwd|account)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi,
     replace: `$1${REDACTED}`,
   },
   // Azure connection strings and SAS signatures; signed URLs (AWS SigV4, Google).
@@ -376,7 +376,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'python-auth-tuple',
     hint: 'auth',
     pattern:
-      /(\b(?:auth\s*=\s*\(|(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth)\s*\(|auth\s*=\s*\[)\s*(?:'[^'\r\n]{0,200}'|"[^"\r\n]{0,200}")\s*,\s*)(?:'[^'\r\n]*'|"[^"\r\n]*"|[^\s,)\]]+)/g,
+      /(\b(?:auth\s*=\s*\(|(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth)\s*\(|auth\s*=\s*\[)\s*(?:'[^'\r\n]{0,200}'|\\*"[^"\\\r\n]{0,200}\\*")\s*,\s*)(?:'[^'\r\n]*'|\\*"[^"\\\r\n]*\\*"|[^\s,)\]]+)/g,
     replace: `$1'${REDACTED}'`,
   },
   // XML elements named like a secret: <password>...</password>, <apiToken>...</apiToken>.
@@ -393,7 +393,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'set-name-value',
     hint: 'set',
     pattern: new RegExp(
-      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?(?:[A-Za-z0-9_.-]{0,40}:)?${SECRET_KEY}(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
+      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?(?:[A-Za-z0-9_.-]{0,40}:)?${SECRET_KEY}(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
       'gi',
     ),
     replace: `$1${REDACTED}`,
@@ -459,6 +459,14 @@ export const RULES: readonly RedactionRule[] = [
     pattern: new RegExp(String.raw`(\s-p\s*)(?!-)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
+  // Archivers and key tools that take the password as an option: zip/unzip -P, 7z -p<pw>, ssh-keygen -N/-P.
+  {
+    name: 'archive-password',
+    hint: '',
+    command: /\b(?:zip|unzip|7z|7za|ssh-keygen)\b/g,
+    pattern: new RegExp(String.raw`(\s-(?:P\s+|p(?=[^\s-])|[NP]\s+))(?!-)${QUOTED_OR_BARE}`, 'g'),
+    replace: `$1${REDACTED}`,
+  },
   // htpasswd -b (password on the command line): its last argument.
   {
     name: 'htpasswd-b',
@@ -480,7 +488,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'echo-to-stdin',
     hint: '|',
     pattern:
-      /(\b(?:echo|printf)(?:\s+-[neE]+)*\s+)(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\|]+)(?=\s*\|[^\r\n|;&]*?(?:-stdin\b|\bchpasswd\b|\bpasswd\b|\bsudo\b[^\r\n|;&]*?\s(?:-S|--stdin)\b|\bsecrets?\s+(?:put|set|create)\b|\blogin\b))/g,
+      /(\b(?:echo(?:\s+-[neE]+)*|printf(?:\s+(?:'[^'\r\n]{0,100}'|\\*"[^"\r\n]{0,100}"))?)\s+)(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\|]+)(?=\s*\|[^\r\n|;&]*?(?:-stdin\b|\bchpasswd\b|\bpasswd\b|\bsudo\b[^\r\n|;&]*?\s(?:-S|--stdin)\b|\bsecrets?\s+(?:put|set|create)\b|\blogin\b))/g,
     replace: `$1${REDACTED}`,
   },
   // .pgpass lines: host:port:database:user:password (the host starts where a run of host characters starts).
