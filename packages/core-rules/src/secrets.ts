@@ -110,12 +110,21 @@ const TOKEN_COUNT_NAME = new RegExp(`^${TOKEN_COUNT_PREFIX}tokens?$|^tokens?${TO
  * leading part): the rules that find `key = value` anywhere start at the word itself, so a long identifier run
  * is never re-scanned from each of its characters.
  */
-const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9]_?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|(?<![A-Za-z])salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?<![A-Za-z0-9_.-])(?:pwd|pw|pass)(?=\\*["']?\s*=))`;
+const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9]_?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?<![A-Za-z0-9_.-])(?:pwd|pw|pass)(?=\\*["']?\s*=))`;
 const SECRET_KEY_TAIL = String.raw`${SECRET_WORD}[A-Za-z0-9_.-]{0,40}`;
+/** A flag or variable name, captured whole (dash-separated parts, so a run of `--x--x` is not one name). */
+const FLAG_NAME = String.raw`[A-Za-z0-9_.]{1,60}(?:-[A-Za-z0-9_.]{1,60}){0,8}`;
+const SECRET_WORD_IN_NAME = new RegExp(SECRET_WORD, 'i');
+/** True when a captured flag or variable name says it holds a secret (read as if `name=` followed). */
+function namesSecret(name: string): boolean {
+  return SECRET_WORD_IN_NAME.test(`${name}=`);
+}
 /** A whole key name that says it holds a secret, for rules anchored at the name's start (a quote, `<`, `--`). */
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}${SECRET_KEY_TAIL}`;
 /** The same, plus whole key names that are secret only as a whole (`"auth"` in docker's config.json). */
 const JSON_SECRET_KEY = String.raw`(?:${SECRET_KEY}|auth|pw|pwd|pass)`;
+/** A bare value that is a type or a literal (`password: string`, `token?: null`), not a secret. */
+const TYPE_WORD = String.raw`(?:string|number|boolean|bigint|unknown|any|undefined|null|true|false|None|str|int|bool)(?![A-Za-z0-9_.-])`;
 /** Value of an unquoted `key=value`: up to whitespace, a quote or an escape; `&`/`;` end it only before another `key=`. */
 const BARE_VALUE = String.raw`(?:[^\s"'\\&;]|[&;](?![A-Za-z_][A-Za-z0-9_.-]{0,60}=))+`;
 /** A flat bracketed value: `[...]` or `{...}` without nesting (an opening bracket ends the search, so it stays linear). */
@@ -274,7 +283,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'key-value',
     hint: '',
     pattern: new RegExp(
-      String.raw`(${SECRET_KEY_TAIL}["']?\s*[=:]\s*)(?:(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60|${FLAT_BRACKETED}|(?![\["'\\{\x60])${BARE_VALUE})`,
+      String.raw`(${SECRET_KEY_TAIL}["']?\s*[=:]\s*)(?:(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60|${FLAT_BRACKETED}|(?![\["'\\{\x60])(?!${TYPE_WORD})${BARE_VALUE})`,
       'gi',
     ),
     replace: (match: string, key = '', backslashes?: string) => {
@@ -289,8 +298,8 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'cli-flag',
     hint: '--',
-    pattern: new RegExp(String.raw`((?<!-)--${SECRET_KEY}[\s=]+)(?!-)${ARG_VALUE}`, 'gi'),
-    replace: `$1${REDACTED}`,
+    pattern: new RegExp(String.raw`((?<!-)--(${FLAG_NAME})[\s=]+)(?!-)${ARG_VALUE}`, 'g'),
+    replace: (match: string, flag = '', name = '') => (namesSecret(name) ? `${flag}${REDACTED}` : match),
   },
   // Config directives whose value follows a space: redis.conf `requirepass x` / `masterauth x`.
   {
@@ -393,16 +402,16 @@ export const RULES: readonly RedactionRule[] = [
     name: 'set-name-value',
     hint: 'set',
     pattern: new RegExp(
-      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?(?:[A-Za-z0-9_.-]{0,40}:)?${SECRET_KEY}(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
+      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?([A-Za-z0-9_.:-]{1,80})(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
       'gi',
     ),
-    replace: `$1${REDACTED}`,
+    replace: (match: string, head = '', name = '') => (namesSecret(name) ? `${head}${REDACTED}` : match),
   },
   {
     name: 'secret-set-body',
     hint: 'secret',
     command: /\bsecrets?\s+set\b/gi,
-    pattern: new RegExp(String.raw`(\s(?:--body|-b)[\s=]+)${QUOTED_OR_BARE}`, 'g'),
+    pattern: new RegExp(String.raw`(\s(?:--body|-b)[\s=]+)(?!\[REDACTED)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   // `rclone config create|update name type key value ...`: the value of each secret-named setting.
