@@ -3,8 +3,8 @@
  * (any of the four, in any comment syntax, in the same text or another text of the event) switches it off. The
  * tokens are shapes only secretlint's rules know, with fresh random values, so only that layer can catch them.
  */
-import { describe, expect, it } from 'vitest';
-import { SLICE_CHARS, SLICE_OVERLAP, scanSecrets } from '../src/secret-scan.js';
+import { describe, expect, it, vi } from 'vitest';
+import { DIRECTIVE_RULE_ID, SLICE_CHARS, SLICE_OVERLAP, scanSecrets } from '../src/secret-scan.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HEX = '0123456789abcdef';
@@ -85,4 +85,27 @@ describe('scanSecrets', () => {
       expect(out.includes('[REDACTED]')).toBe(true);
     }
   }, 60_000);
+});
+
+describe('scanSecrets without the directive rule to leave out', () => {
+  it('refuses to run (the store then keeps free text as "secret scan unavailable") instead of honouring directives', async () => {
+    vi.resetModules();
+    vi.doMock('@secretlint/secretlint-rule-preset-recommend', async (importOriginal) => {
+      const real = await importOriginal<typeof import('@secretlint/secretlint-rule-preset-recommend')>();
+      // A preset release that renamed the directive rule: its id is no longer the one left out.
+      const rules = real.creator.rules.map((rule) =>
+        rule.meta.id === DIRECTIVE_RULE_ID ? { ...rule, meta: { ...rule.meta, id: `${DIRECTIVE_RULE_ID}-v2` } } : rule,
+      );
+      return { ...real, creator: { ...real.creator, rules } };
+    });
+    try {
+      const fresh = await import('../src/secret-scan.js');
+      await expect(
+        fresh.scanSecrets(['// secretlint-disable\nshpat_0123456789abcdef0123456789abcdef']),
+      ).rejects.toThrow(/directives could not be switched off/);
+    } finally {
+      vi.doUnmock('@secretlint/secretlint-rule-preset-recommend');
+      vi.resetModules();
+    }
+  });
 });
