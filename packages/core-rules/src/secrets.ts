@@ -228,6 +228,13 @@ export const RULES: readonly RedactionRule[] = [
     pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi,
     replace: `$1$2${REDACTED}`,
   },
+  // `token <value>` (GitHub's `Authorization: token x`, prose that pastes one) when the value has a digit.
+  {
+    name: 'token-word',
+    hint: 'token',
+    pattern: /\b(token)(\s+)(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{8,}/gi,
+    replace: `$1$2${REDACTED}`,
+  },
   {
     name: 'basic',
     hint: 'basic',
