@@ -102,7 +102,8 @@ function redactJsonString(text: string, depth: number): string {
 /** Prefixes and suffixes that make a `token` name a count or a limit (`max_tokens`, `tokenCount`), not a secret. */
 const TOKEN_COUNT_PREFIX = '(?:max|min|num|input|output|prompt|completion|total|cached|reasoning|context)[_-]?';
 const TOKEN_COUNT_SUFFIX = 's?[_-]?(?:count|limit|budget|usage|used|length|len)(?![a-z])';
-const TOKEN_NOT_A_COUNT = `(?<!${TOKEN_COUNT_PREFIX})token(?!${TOKEN_COUNT_SUFFIX})`;
+// The literal first, the look-behind after it: a look-behind tried at every position costs more than the match.
+const TOKEN_NOT_A_COUNT = `token(?<!${TOKEN_COUNT_PREFIX}token)(?!${TOKEN_COUNT_SUFFIX})`;
 const TOKEN_COUNT_NAME = new RegExp(`^${TOKEN_COUNT_PREFIX}tokens?$|^tokens?${TOKEN_COUNT_SUFFIX}$`);
 
 /**
@@ -110,7 +111,7 @@ const TOKEN_COUNT_NAME = new RegExp(`^${TOKEN_COUNT_PREFIX}tokens?$|^tokens?${TO
  * leading part): the rules that find `key = value` anywhere start at the word itself, so a long identifier run
  * is never re-scanned from each of its characters.
  */
-const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9]_?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?<![A-Za-z0-9_.-])(?:pwd|pw|pass)(?=\\*["']?\s*=))`;
+const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9]_?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?:pwd|pw|pass)(?<![A-Za-z0-9_.-](?:pwd|pw|pass))(?=\\*["']?\s*=))`;
 const SECRET_KEY_TAIL = String.raw`${SECRET_WORD}[A-Za-z0-9_.-]{0,40}`;
 /** A flag or variable name, captured whole (dash-separated parts, so a run of `--x--x` is not one name). */
 const FLAG_NAME = String.raw`[A-Za-z0-9_.]{1,60}(?:-[A-Za-z0-9_.]{1,60}){0,8}`;
@@ -409,7 +410,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'set-name-value',
     hint: 'set',
     pattern: new RegExp(
-      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?([A-Za-z0-9_.:-]{1,80})(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
+      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?(?!-)([A-Za-z0-9_.:-]{1,80})(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
       'gi',
     ),
     replace: (match: string, head = '', name = '') => (namesSecret(name) ? `${head}${REDACTED}` : match),
