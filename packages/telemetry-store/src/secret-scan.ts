@@ -52,9 +52,11 @@ function loadScanner(): Promise<Scanner> {
 
 /**
  * Longest piece of a text secretlint scans in one call; a longer text is scanned in pieces that overlap by
- * `SLICE_OVERLAP`, so a token on a piece boundary lies whole inside one of them. Bounds one call's work.
+ * `SLICE_OVERLAP`, so a token on a piece boundary lies whole inside one of them. Bounds one call's work (a
+ * crafted 16 KiB piece takes about 8 ms; secretlint's rules run synchronously inside one call), and the scan
+ * yields to the event loop between calls, so DSH's other work runs between pieces.
  */
-export const SLICE_CHARS = 64 * 1024;
+export const SLICE_CHARS = 16 * 1024;
 /** Overlap between pieces: longer than any token secretlint's rules match on one line. */
 export const SLICE_OVERLAP = 4 * 1024;
 
@@ -65,10 +67,14 @@ export const SLICE_OVERLAP = 4 * 1024;
  */
 export const MIN_SCANNED_CHARS = 8;
 
+/** Lets timers and I/O run (a resolved promise would not: it continues in the same macrotask). */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The ranges secretlint reports for one text (offsets into that text). */
 async function findRanges(text: string, { lintSource, options }: Scanner): Promise<[number, number][]> {
   const ranges: [number, number][] = [];
   for (let start = 0; start < text.length; start += SLICE_CHARS - SLICE_OVERLAP) {
+    if (start > 0) await yieldToEventLoop();
     const content = text.slice(start, start + SLICE_CHARS);
     const result = await lintSource({
       source: { filePath: '/telemetry-text.txt', content, contentType: 'text' },
@@ -104,6 +110,7 @@ export async function scanSecrets(texts: readonly string[]): Promise<string[]> {
       out.push(text);
       continue;
     }
+    if (out.length > 0) await yieldToEventLoop();
     const ranges = await findRanges(text, loaded);
     out.push(ranges.length === 0 ? text : replaceRanges(text, ranges));
   }
