@@ -11,10 +11,19 @@ import { ADVERSARIAL_SHAPES } from './adversarial-shapes.js';
 const KIB64 = 64 * 1024;
 const MIB = 1024 * 1024;
 
-function elapsed(fn: () => void): number {
+function once(fn: () => void): number {
   const start = performance.now();
   fn();
   return performance.now() - start;
+}
+
+/**
+ * Time of `fn`, measured again (best of three) when the first run is over `bound`: on a shared machine one run
+ * can lose the CPU or meet a garbage collection, while a quadratic pattern is slow every time.
+ */
+function elapsed(fn: () => void, bound: number): number {
+  const first = once(fn);
+  return first < bound ? first : Math.min(first, once(fn), once(fn));
 }
 
 describe('redaction runs in linear time', () => {
@@ -23,8 +32,8 @@ describe('redaction runs in linear time', () => {
     const big = shape.make(MIB);
     expect(small.length).toBeGreaterThanOrEqual(KIB64);
     // Quadratic patterns took seconds on 64 KiB; linear ones take milliseconds. The bounds allow a loaded machine.
-    expect(elapsed(() => redact(small))).toBeLessThan(400);
-    expect(elapsed(() => redact(big))).toBeLessThan(4000);
+    expect(elapsed(() => redact(small), 400)).toBeLessThan(400);
+    expect(elapsed(() => redact(big), 4000)).toBeLessThan(4000);
   });
 
   it('no single rule is slow on any shape at 64 KiB', () => {
@@ -32,7 +41,7 @@ describe('redaction runs in linear time', () => {
     for (const shape of ADVERSARIAL_SHAPES) {
       const text = shape.make(KIB64);
       for (const rule of RULES) {
-        const ms = elapsed(() => applyRule(rule, text));
+        const ms = elapsed(() => applyRule(rule, text), 150);
         if (ms > 150) slow.push(`${rule.name} on ${shape.name}: ${ms.toFixed(0)} ms`);
       }
     }
