@@ -1,10 +1,11 @@
 /**
  * Small text helpers shared by the rules: bounded previews for receipts (worded like telemetry-store's
- * previews: `head...[N chars omitted]...tail`), a small redaction of obvious secret shapes, and the short
+ * previews: `head...[N chars omitted]...tail`), first lines redacted with the shared secret rules, and the short
  * display descriptions the engine writes when a required `description` is missing (derived from the call's
  * own arguments, never invented content; a shell command is described by its program, subcommands and bare
  * flags only, never by an argument that could be a password or token).
  */
+import { redact } from './secrets.js';
 
 /** Text of any value for a preview; never throws (hostile getters and `toString`s included). */
 function textOf(value: unknown): string {
@@ -41,46 +42,9 @@ export function errorText(error: unknown): string {
   }
 }
 
-const REDACTED = '[REDACTED]';
-/** Names that mark the value after them as secret (`GITHUB_TOKEN=`, `--password`, `api_key:`). */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|pass|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth|credential|session)[A-Za-z0-9_.-]*`;
-
-const SECRET_SHAPES: readonly [RegExp, string][] = [
-  // Authorization headers.
-  [/(\b(?:Bearer|Basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`],
-  // NAME=value / NAME: value / --name value / --name=value with a secret-looking name.
-  [new RegExp(String.raw`(\b${SECRET_NAME}\s*[=:]\s*)(?:"[^"\n]*"|'[^'\n]*'|[^\s"',;&|)]+)`, 'gi'), `$1${REDACTED}`],
-  [new RegExp(String.raw`(--${SECRET_NAME}[\s=]+)(?!-)(?:"[^"\n]*"|'[^'\n]*'|[^\s"']+)`, 'gi'), `$1${REDACTED}`],
-  // Credentials in URLs: scheme://user:password@host.
-  [/(:\/\/[^\s:/@"']{0,200}:)[^\s/@"']{1,400}@/g, `$1${REDACTED}@`],
-  // Provider token shapes.
-  [
-    /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|glpat-[A-Za-z0-9_-]{16,}|sk-[A-Za-z0-9_-]{12,}|[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|xox[abposre]-[A-Za-z0-9-]{8,}|npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|AIza[0-9A-Za-z_-]{30,})/g,
-    REDACTED,
-  ],
-  [/(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])/g, REDACTED],
-  [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g, REDACTED],
-  // mysql-style -p<password>.
-  [/(\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass)\b[^\n|;&]*?\s-p)(?!\s*-)\s*[^\s"']+/g, `$1${REDACTED}`],
-];
-
-/**
- * Replaces obvious secrets (secret-named assignments and flags, bearer tokens, URL credentials, provider token
- * shapes) with `[REDACTED]`. Small and pure: it runs on text the engine derives descriptions from, which the
- * host shows and stores. Telemetry applies its own, fuller redaction to everything it records.
- */
-export function redactSecrets(text: string): string {
-  let out = text;
-  for (const [pattern, replacement] of SECRET_SHAPES) {
-    pattern.lastIndex = 0;
-    out = out.replace(pattern, replacement);
-  }
-  return out;
-}
-
 /** First line of `text`, whitespace-collapsed, redacted, and cut to `max` characters. */
 export function firstLine(text: string, max = 60): string {
-  const line = redactSecrets((text.slice(0, 2000).trim().split('\n', 1)[0] ?? '').replace(/\s+/g, ' ').trim());
+  const line = redact((text.slice(0, 2000).trim().split('\n', 1)[0] ?? '').replace(/\s+/g, ' ').trim());
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 

@@ -113,6 +113,11 @@ describe('redact', () => {
     'call_0_8f2c rule json-repair tool bash category CODE_RUN_FAILED',
     'git clone ssh://git@github.com/o/r && git checkout -b feature/x && set -x PATH /usr/bin',
     'echo hello | grep h; openssl enc -pass env:PW',
+    'const salt = crypto.randomBytes(16); hash = bcrypt(pw, salt=gen_salt())',
+    'interface Login { password: string; token?: string; auth_code: number | null }',
+    'openai api --max-tokens 100 --temperature 0.2 && zip -r out.zip dir && unzip -o out.zip',
+    'ssh-keygen -t ed25519 -C me@example.com -f ~/.ssh/id && setx PATH C:/bin && set -e',
+    'Enter your password in the field below, then press login.',
   ])('leaves %j untouched (same string)', (text) => {
     expect(redact(text)).toBe(text);
     expect(previewValue({ text }, 10_000)).toBe(JSON.stringify({ text }));
