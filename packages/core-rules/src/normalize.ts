@@ -8,8 +8,9 @@
 import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
 import { receipt } from './catalogue.js';
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';
-import { coerceScalars, dropNullOptionals, fillDescription, isBlank, renameAliasKeys } from './rules/arguments.js';
-import { absoluteEditorPath, EDITOR, editorViolations, reshapeViewRange } from './rules/editor.js';
+import { coerceScalars, dropNullOptionals, fillDescription, renameAliasKeys } from './rules/arguments.js';
+import { checksBeyondSchema } from './host-checks.js';
+import { absoluteEditorPath, EDITOR, reshapeViewRange } from './rules/editor.js';
 import type { RuleOutcome } from './rules/outcome.js';
 import { dispatchProgram, MAX_WRAPPED_CHARS, normalizeRunCode } from './rules/run-code.js';
 import { describeCall, errorText, preview } from './text.js';
@@ -29,18 +30,12 @@ function unchanged(call: ToolCall, reason: string, extra: Partial<NormalizeResul
 export function hostViolations(tool: ToolSchema, args: Record<string, unknown>): string[] {
   const violations = validateArguments(tool.parameters, args);
   if (violations.length > 0) return violations;
-  if (tool.name === RUN_CODE && isBlank(args.description)) return ['invalid description: expected a non-empty string'];
-  if (tool.name === 'bash' && isBlank(args.description)) return ['invalid description: expected a non-empty string'];
-  if (tool.name === EDITOR) return editorViolations(args);
-  return [];
+  return checksBeyondSchema(tool.name, args);
 }
 
 /** Fast form of `hostViolations(...).length === 0` for the valid path. */
 function hostAccepts(tool: ToolSchema, args: Record<string, unknown>): boolean {
-  if (!passesSchema(tool.parameters, args)) return false;
-  if (tool.name === RUN_CODE || tool.name === 'bash') return !isBlank(args.description);
-  if (tool.name === EDITOR) return editorViolations(args).length === 0;
-  return true;
+  return passesSchema(tool.parameters, args) && checksBeyondSchema(tool.name, args).length === 0;
 }
 
 type ArgumentRepair = (args: Record<string, unknown>) => RuleOutcome;

@@ -113,6 +113,42 @@ describe('changes that must never happen', () => {
     expect(Object.getPrototypeOf(result.call.arguments)).toBe(Object.prototype);
   });
 
+  // The schema says number, but the host's own checks reject the coerced value: a coercion there trades one
+  // error for another (issue 25). Each row is left exactly as sent.
+  it.each<[string, ToolCall]>([
+    ['a negative read offset', { name: 'read', arguments: { file_path: '/workspace/a.txt', offset: '-5' } }],
+    ['a fractional read limit', { name: 'read', arguments: { file_path: '/workspace/a.txt', limit: '20.5' } }],
+    ['a zero read offset', { name: 'read', arguments: { file_path: '/workspace/a.txt', offset: '0' } }],
+    ['a read limit over the cap', { name: 'read', arguments: { file_path: '/workspace/a.txt', limit: '5000' } }],
+    ['a zero bash timeout', { name: 'bash', arguments: { command: 'ls', description: 'List', timeoutMs: '0' } }],
+    ['a negative bash timeout', { name: 'bash', arguments: { command: 'ls', description: 'List', timeoutMs: '-1' } }],
+    ['a blank description beside an empty command', { name: 'bash', arguments: { command: '', description: '' } }],
+    ['a missing description beside a blank command', { name: 'bash', arguments: { command: '   ' } }],
+    ['a cmd alias that is empty', { name: 'bash', arguments: { cmd: '', description: 'Run' } }],
+    [
+      'an empty old_str alias on edit',
+      { name: 'edit', arguments: { file_path: '/w/a', old_str: '', new_string: 'x' } },
+    ],
+  ])('%s is not "repaired" into a call the host still rejects', (_what, call) => {
+    const result = normalizeCall(call, nativeEnv);
+    expect(result.changed, result.reason).toBe(false);
+    expect(result.call).toBe(call);
+  });
+
+  it('an inner tools.bash with an empty command gets no description filled in', () => {
+    const code = 'const r = await tools.bash({ command: "", description: "" });\nreturn r;';
+    const call = { name: 'run_code', arguments: { code, description: 'Run it' } };
+    expect(normalizeCall(call, codeEnv).call).toBe(call);
+  });
+
+  it.each<[string, ToolCall, Record<string, unknown>]>([
+    ['a positive read offset', { name: 'read', arguments: { file_path: '/w/a', offset: '5' } }, { offset: 5 }],
+    ['an integral read limit', { name: 'read', arguments: { file_path: '/w/a', limit: '20' } }, { limit: 20 }],
+    ['a bash timeout', { name: 'bash', arguments: { command: 'ls', description: 'L', timeoutMs: '2.5' } }, {}],
+  ])('%s the host accepts is still coerced', (_what, call, expected) => {
+    expect(expectValidChange(call, nativeEnv).call.arguments).toMatchObject(expected);
+  });
+
   it.each([
     'console.log("hello")',
     'const x: number = 41;\nreturn x + 1;',

@@ -19,6 +19,7 @@ import {
   type TextEdit,
   toolCallSites,
 } from '@dsh-tool-normalizer/syntax-healer';
+import { checksBeyondSchema } from '../host-checks.js';
 import { fillableKeys, findTool, requiredKeys } from '../tools.js';
 import { describeCall, describeCommand } from '../text.js';
 import type { Environment, ToolSchema } from '../types.js';
@@ -31,13 +32,18 @@ export interface InnerFill {
   edit: TextEdit;
 }
 
-function descriptionFor(tool: ToolSchema, object: AstNode): string {
+/** The properties of an object literal whose values are static strings (the rest cannot be read before it runs). */
+function stringLiterals(object: AstNode): Record<string, unknown> {
   const literals: Record<string, unknown> = {};
   for (const property of object.properties as AstNode[]) {
     const key = propertyKey(property);
     const value = staticString(property.value);
     if (key !== undefined && key !== '__proto__' && value !== undefined) literals[key] = value;
   }
+  return literals;
+}
+
+function descriptionFor(tool: ToolSchema, literals: Record<string, unknown>): string {
   if (tool.name === 'bash') return describeCommand(typeof literals.command === 'string' ? literals.command : '');
   return describeCall(tool.name, literals);
 }
@@ -71,7 +77,12 @@ export function planInnerFills(program: AstNode, env: Environment): InnerFill[] 
       return property?.type === 'ObjectProperty' && !property.shorthand && isBlankLiteral(property.value);
     });
     if (missing.length + blank.length === 0 || !missing.every((key) => fillable.includes(key))) continue;
-    const description = JSON.stringify(descriptionFor(tool, argument));
+    const literals = stringLiterals(argument);
+    const text = descriptionFor(tool, literals);
+    // The filled call must pass the host's own checks too (a bash call with an empty command still fails).
+    const filled = { ...literals, ...Object.fromEntries([...missing, ...blank].map((key) => [key, text])) };
+    if (checksBeyondSchema(tool.name, filled).length > 0) continue;
+    const description = JSON.stringify(text);
     const line = lineOf(argument);
     for (const key of blank) {
       const value = (present.get(key) as AstNode).value as AstNode;
