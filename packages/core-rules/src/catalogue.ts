@@ -103,6 +103,15 @@ export const ruleCatalogue = Object.freeze([
       'A tools.x({...}) literal lacking a required description gets one spliced in; every other byte of the program is kept.',
   },
   {
+    id: 'run_code.inner-rename-alias',
+    stage: 'normalize',
+    category: 'inner-invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Rename inner-call alias key',
+    description:
+      'A tools.x({...}) literal sending a required key under an alias (read({path}) for file_path) gets the key renamed in the program before it runs, one-to-one only; every other byte is kept.',
+  },
+  {
     id: 'code.bridge-direct-call',
     stage: 'normalize',
     category: 'code-mode-direct-call',

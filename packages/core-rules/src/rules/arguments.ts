@@ -30,7 +30,8 @@ const TOOL_KEY_ALIASES: Record<string, Record<string, readonly string[]>> = {
   web_search: { queries: ['query'] },
 };
 
-function aliasesFor(tool: ToolSchema, target: string): readonly string[] {
+/** The keys models send instead of `target` on `tool`. */
+export function aliasesFor(tool: ToolSchema, target: string): readonly string[] {
   return TOOL_KEY_ALIASES[tool.name]?.[target] ?? KEY_ALIASES[target] ?? [];
 }
 
