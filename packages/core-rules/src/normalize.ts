@@ -6,6 +6,7 @@
  * of its arguments that passed the host's checks as copied (no NaN, BigInt, cycles, or `__proto__` tricks).
  */
 import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
+import { tooLarge } from './bounds.js';
 import { receipt } from './catalogue.js';
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';
 import { coerceScalars, dropNullOptionals, fillDescription, renameAliasKeys } from './rules/arguments.js';
@@ -167,6 +168,8 @@ function normalizeUnsafe(
     return unchanged(call, 'not a tool call');
   if (typeof env !== 'object' || env === null || !Array.isArray(env.tools))
     return unchanged(call, 'no tool environment');
+  const large = tooLarge('arguments', call.arguments);
+  if (large) return unchanged(call, large);
   const toggles = resolveToggles(toggleInput);
   const receipts: Receipt[] = [];
   let tool = findTool(env, call.name);

@@ -298,10 +298,10 @@ describe('shapes the engine now reaches', () => {
   );
 
   it('near-JSON over the size bound is refused without calling jsonrepair (its time grows superlinearly)', () => {
-    const text = `{'file_path': 'a', 'content': '${'ab\\n'.repeat(100_000)}'}`;
+    const text = `{'file_path': 'a', 'content': '${'ab\\n'.repeat(30_000)}'}`;
     const result = normalizeCall({ name: 'write', arguments: text }, nativeEnv);
     expect(result.changed).toBe(false);
-    expect(result.reason).toMatch(/over 256 KB/);
+    expect(result.reason).toMatch(/over 64 KB/);
   });
 
   it('empty argument text in Code Mode is read as {} (the host reading) and bridged', () => {
