@@ -166,6 +166,24 @@ export const ruleCatalogue = Object.freeze([
       'A string that is exactly the canonical text of the declared type ("10" for an integer, "true" for a boolean, "[...]" for a list; no padding, no leading zeros) becomes that value.',
   },
   {
+    id: 'args.wrap-scalar-in-list',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'One value for a list',
+    description:
+      'A single value where the schema wants a list ("queries": "rust async runtime") becomes the list of that value, when the list passes the schema; text that reads as a JSON list is parsed instead.',
+  },
+  {
+    id: 'args.parse-object-text',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Object sent as JSON text',
+    description:
+      'An object sent as JSON text where the schema wants an object ("meta": "{\\"name\\": ...}") becomes that object, when the text is exactly one JSON object that passes the schema.',
+  },
+  {
     id: 'call.strip-name-prefix',
     stage: 'normalize',
     category: 'unknown-tool',

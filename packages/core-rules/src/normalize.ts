@@ -9,7 +9,14 @@ import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
 import { tooLarge } from './bounds.js';
 import { receipt } from './catalogue.js';
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';
-import { coerceScalars, dropNullOptionals, fillDescription, renameAliasKeys } from './rules/arguments.js';
+import {
+  coerceScalars,
+  dropNullOptionals,
+  fillDescription,
+  parseObjectText,
+  renameAliasKeys,
+  wrapScalarInList,
+} from './rules/arguments.js';
 import { checksBeyondSchema } from './host-checks.js';
 import { absoluteEditorPath, EDITOR, reshapeViewRange } from './rules/editor.js';
 import type { RuleOutcome } from './rules/outcome.js';
@@ -49,6 +56,8 @@ function argumentRules(tool: ToolSchema, env: Environment, toggles: RuleToggles)
     rules.push((args) => dropNullOptionals(tool, args));
     // On the editor, view_range has its own reshaping rule; insert_line ("5") is an ordinary integer.
     rules.push((args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : []));
+    rules.push((args) => wrapScalarInList(tool, args));
+    rules.push((args) => parseObjectText(tool, args));
     rules.push((args) => fillDescription(tool, args));
   }
   if (toggles.autoClampRanges && tool.name === EDITOR) {

@@ -220,6 +220,41 @@ describe('shapes the engine now reaches', () => {
     expect(expectValidChange({ name, arguments: args }, nativeEnv).call.arguments).toEqual(expected);
   });
 
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, string]>([
+    ['web_search', { queries: 'rust async runtime' }, { queries: ['rust async runtime'] }, 'args.wrap-scalar-in-list'],
+    [
+      'workflow',
+      { script: 'return 1;', meta: '{"name": "count-files", "description": "Count the files"}' },
+      { script: 'return 1;', meta: { name: 'count-files', description: 'Count the files' } },
+      'args.parse-object-text',
+    ],
+    [
+      'workflow',
+      { script: 'return 1;', meta: { name: 'n', description: 'd' }, args: ' {"files": ["a.ts"]} ' },
+      { script: 'return 1;', meta: { name: 'n', description: 'd' }, args: { files: ['a.ts'] } },
+      'args.parse-object-text',
+    ],
+  ])('%s: a shape the schema reads one way only, %j, is repaired', (name, args, expected, ruleId) => {
+    const result = expectValidChange({ name, arguments: args }, nativeEnv);
+    expect(result.call.arguments).toEqual(expected);
+    expect(result.receipts.map((receipt) => receipt.ruleId)).toEqual([ruleId]);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    // the object text does not pass meta's schema (name and description are required)
+    ['workflow', { script: 'return 1;', meta: '{"name": "only-a-name"}' }],
+    // not one JSON object
+    ['workflow', { script: 'return 1;', meta: '{"name": "a", "description": "b"} {"x": 1}' }],
+    ['workflow', { script: 'return 1;', meta: 'name: a, description: b' }],
+    // a list of objects is not one string
+    ['todo_write', { todos: 'write the tests' }],
+    // five queries where the tool takes 1-4 is for the host to reject, not for a rule to cut
+    ['web_search', { queries: ['a', 'b', 'c', 'd', 'e'] }],
+  ])('%s: %j has no single passing reading and is left alone', (name, args) => {
+    const call = { name, arguments: args };
+    expect(normalizeCall(call, nativeEnv).call).toBe(call);
+  });
+
   it.each([
     ['edit', { path: '/a', filename: '/b', old_string: 'a', new_string: 'b' }],
     ['grep', { query: 'a', regex: 'b' }],
