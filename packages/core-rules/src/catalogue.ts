@@ -166,6 +166,24 @@ export const ruleCatalogue = Object.freeze([
       'A string that is exactly the canonical text of the declared type ("10" for an integer, "true" for a boolean, "[...]" for a list; no padding, no leading zeros) becomes that value.',
   },
   {
+    id: 'args.strip-dsml-markup',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'DSML markup in arguments',
+    description:
+      "Argument text that is not JSON because DeepSeek's DSML markup leaked into it (vLLM/SGLang parser misses): DSML parameters become the object they name, stray DSML tags around one JSON object are dropped; valid JSON is never touched.",
+  },
+  {
+    id: 'args.strip-edge-nul',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'NUL bytes around a command or path',
+    description:
+      'NUL bytes at the start or end of a bash command or a file path (which no system call accepts) are dropped; a NUL inside the text is left to the host.',
+  },
+  {
     id: 'args.wrap-scalar-in-list',
     stage: 'normalize',
     category: 'invalid-args',

@@ -19,6 +19,24 @@ function blankText(args: Record<string, unknown>, key: string): string[] {
   return typeof value === 'string' && value.trim() === '' ? [`invalid ${key}: expected a non-empty string`] : [];
 }
 
+/** Keys whose text reaches a system call (a spawned command, a file path): Node refuses a NUL byte in them. */
+export const SYSCALL_TEXT_KEYS: Readonly<Record<string, readonly string[]>> = {
+  bash: ['command'],
+  read: ['file_path'],
+  write: ['file_path'],
+  edit: ['file_path'],
+  read_image: ['file_path'],
+  [EDITOR]: ['path'],
+};
+
+/** Node's child_process and fs refuse strings with NUL bytes (ERR_INVALID_ARG_VALUE: "must be a string without null bytes"). */
+function noNul(toolName: string, args: Record<string, unknown>): string[] {
+  const keys = Object.hasOwn(SYSCALL_TEXT_KEYS, toolName) ? (SYSCALL_TEXT_KEYS[toolName] as readonly string[]) : [];
+  return keys
+    .filter((key) => typeof args[key] === 'string' && (args[key] as string).includes('\0'))
+    .map((key) => `${key} must be a string without null bytes`);
+}
+
 /** `dsh-tool-fs` `parsePositiveInteger`: finite, integral, >= 1 when given. */
 function positiveInteger(args: Record<string, unknown>, key: string): string[] {
   const value = args[key];
@@ -67,5 +85,6 @@ const CHECKS: Record<string, Check> = {
 /** What the host's own checks reject in arguments that already pass the schema (empty: nothing). */
 export function checksBeyondSchema(toolName: string, args: Record<string, unknown>): string[] {
   const check = Object.hasOwn(CHECKS, toolName) ? CHECKS[toolName] : undefined;
-  return check ? check(args) : [];
+  const violations = check ? check(args) : [];
+  return [...violations, ...noNul(toolName, args)];
 }

@@ -15,6 +15,7 @@ import {
   fillDescription,
   parseObjectText,
   renameAliasKeys,
+  stripEdgeNuls,
   wrapScalarInList,
 } from './rules/arguments.js';
 import { checksBeyondSchema } from './host-checks.js';
@@ -58,6 +59,7 @@ function argumentRules(tool: ToolSchema, env: Environment, toggles: RuleToggles)
     rules.push((args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : []));
     rules.push((args) => wrapScalarInList(tool, args));
     rules.push((args) => parseObjectText(tool, args));
+    rules.push((args) => stripEdgeNuls(tool, args));
     rules.push((args) => fillDescription(tool, args));
   }
   if (toggles.autoClampRanges && tool.name === EDITOR) {
@@ -107,6 +109,13 @@ function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
         : 'the arguments were a JSON string inside a JSON string';
     return receipt('args.unwrap-double-encoded', why, preview(raw), '(plain JSON object)');
   }
+  if (kind === 'dsml-markup')
+    return receipt(
+      'args.strip-dsml-markup',
+      "the arguments carried DeepSeek's DSML tool-call markup (a vLLM/SGLang parser leak); read as the JSON it stands for",
+      preview(raw),
+      '(plain JSON object)',
+    );
   if (kind === 'fenced-json')
     return receipt(
       'args.unwrap-fenced-json',

@@ -10,6 +10,7 @@ import { receipt } from '../catalogue.js';
 import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, preview } from '../text.js';
 import type { ToolSchema } from '../types.js';
+import { SYSCALL_TEXT_KEYS } from '../host-checks.js';
 import { passesSchema } from '../validate.js';
 import type { RuleOutcome } from './outcome.js';
 
@@ -273,6 +274,36 @@ export function parseObjectText(tool: ToolSchema, args: Record<string, unknown>)
       'args.parse-object-text',
       `${tool.name}: ${keys.map((key) => `"${key}"`).join(', ')} takes an object; it was sent as JSON text holding exactly one`,
       preview(Object.fromEntries(keys.map((key) => [key, args[key]]))),
+      preview(Object.fromEntries(changes)),
+    ),
+  };
+}
+
+const EDGE_NULS = /^\0+|\0+$/g;
+
+/**
+ * NUL bytes leaked at the start or end of a command or a path (reported from vLLM-served DeepSeek) are dropped: the
+ * host cannot pass them to a system call at all. A NUL inside the text is left to the host (dropping it would join
+ * two words into a new one).
+ */
+export function stripEdgeNuls(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const keys = (Object.hasOwn(SYSCALL_TEXT_KEYS, tool.name) ? SYSCALL_TEXT_KEYS[tool.name] : undefined) ?? [];
+  const changes = new Map<string, string>();
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value !== 'string' || !value.includes('\0')) continue;
+    const stripped = value.replace(EDGE_NULS, '');
+    if (stripped !== value && !stripped.includes('\0') && stripped.trim() !== '') changes.set(key, stripped);
+  }
+  if (changes.size === 0) return undefined;
+  const names = [...changes.keys()];
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
+    receipt: receipt(
+      'args.strip-edge-nul',
+      `${tool.name}: ${names.map((key) => `"${key}"`).join(', ')} began or ended with NUL bytes, which no command or path can hold`,
+      preview(Object.fromEntries(names.map((key) => [key, args[key]]))),
       preview(Object.fromEntries(changes)),
     ),
   };
