@@ -149,6 +149,9 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
     return { args, receipts: [], reason: '"code" is not a string; left for the host to reject' };
 
   const healed = healProgram(code);
+  // Past the healer's bounds nothing was judged: say so, and leave no diagnostic (a hint would claim a failure).
+  if (!healed.ok && healed.diagnostic?.kind === 'too-large-to-check')
+    return { args, receipts: [], reason: healed.diagnostic.message };
   if (!healed.ok) {
     return {
       args,
