@@ -115,7 +115,8 @@ for (const [shape, make] of Object.entries(shapes)) {
     push({
       case: `normalizeCall: ${shape}`,
       size,
-      ms: ms.toFixed(1), 'cpu ms': cpuMs.toFixed(1),
+      ms: ms.toFixed(1),
+      'cpu ms': cpuMs.toFixed(1),
       answer: result.changed ? 'changed' : (result.reason ?? '').slice(0, 60),
     });
   }
@@ -126,7 +127,8 @@ for (const size of sizes) {
   push({
     case: 'healProgram: fenced program',
     size,
-    ms: ms.toFixed(1), 'cpu ms': cpuMs.toFixed(1),
+    ms: ms.toFixed(1),
+    'cpu ms': cpuMs.toFixed(1),
     answer: result.changed ? 'changed' : (result.diagnostic?.kind ?? 'ok'),
   });
 }
@@ -140,7 +142,13 @@ for (const size of sizes) {
     },
   };
   const { ms, cpuMs, result } = time(() => planRecovery(call, error, nativeEnv));
-  push({ case: 'planRecovery: read alias', size, ms: ms.toFixed(1), 'cpu ms': cpuMs.toFixed(1), answer: result ? result.ruleId : 'none' });
+  push({
+    case: 'planRecovery: read alias',
+    size,
+    ms: ms.toFixed(1),
+    'cpu ms': cpuMs.toFixed(1),
+    answer: result ? result.ruleId : 'none',
+  });
 }
 // A schema pattern with catastrophic backtracking, the way an AI SDK user might write one.
 const evil = {
@@ -157,7 +165,8 @@ for (const size of [30, 1e3, 1e5, 1e6]) {
   push({
     case: 'normalizeCall: pattern ^(a+)+$',
     size,
-    ms: ms.toFixed(1), 'cpu ms': cpuMs.toFixed(1),
+    ms: ms.toFixed(1),
+    'cpu ms': cpuMs.toFixed(1),
     answer: result.changed ? 'changed' : (result.reason ?? '').slice(0, 60),
   });
 }

@@ -40,6 +40,9 @@ function schemaMap(map: unknown): unknown {
   return Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, withLinearPatterns(schema)]));
 }
 
+/** Longest string matched against a schema `pattern`; a longer one makes the call uncheckable (left to the host). */
+export const MAX_PATTERN_INPUT_CHARS = 256 * 1024;
+
 /**
  * A `pattern` for typebox: a RegExp (typebox accepts only a string or a RegExp there, and calls only `test`) whose
  * `test` is RE2's linear-time search. The backtracking engine of the RegExp itself is never run.
@@ -51,7 +54,11 @@ class LinearPattern extends RegExp {
     this.#linear = RE2JS.compile(RE2JS.translateRegExp(source));
   }
   override test(value: string): boolean {
-    return this.#linear.test(String(value));
+    const text = String(value);
+    // RE2 is linear but not free (about 85 ns per character here): a longer text is not judged at all.
+    if (text.length > MAX_PATTERN_INPUT_CHARS)
+      throw new Error(`a text over ${MAX_PATTERN_INPUT_CHARS / 1024} KiB is not matched against a pattern`);
+    return this.#linear.test(text);
   }
 }
 

@@ -176,6 +176,13 @@ describe('a schema pattern is matched in linear time', () => {
     expect(ms).toBeLessThan(1000);
   });
 
+  it('a text over 256 KiB under a pattern is not judged: the call goes to the host as sent', () => {
+    const call = { name: 'lookup', arguments: { id: 'a'.repeat(300_000), n: '5' } };
+    const result = normalizeCall(call, env);
+    expect(result.call).toBe(call);
+    expect(result.reason).toMatch(/not matched against a pattern/);
+  });
+
   it('a call that matches the pattern is still repaired', () => {
     const result = normalizeCall({ name: 'lookup', arguments: { id: 'aaaa', n: '5' } }, env);
     expect(result.changed).toBe(true);
