@@ -654,6 +654,44 @@ return { lines: r.lines.length, out: b.stdout.text };`),
     ),
   ),
   scenario(
+    'c_inner_read_path_alias',
+    'code',
+    'inner-invalid-args',
+    "inner tools.read({path}) (the editor's key name), uncaught: the program is edited to file_path before it runs",
+    call('c_inner_read_path_alias', 'run_code', program(`return await tools.read({ path: "${F}" });`)),
+    healed(
+      {
+        isError: true,
+        startsWith: `Error: code run failed (exception): ToolCallError: invalid arguments: missing required property "file_path"${TRACE}`,
+      },
+      { includes: ['line 10'], excludes: ['render'] },
+    ),
+  ),
+  scenario(
+    'c_inner_read_path_dynamic',
+    'code',
+    'inner-invalid-args',
+    'inner tools.read(args) with {path} built at run time: the retry cannot be rendered for the original arguments, so the host\'s own error is kept (never "output.render failed")',
+    call(
+      'c_inner_read_path_dynamic',
+      'run_code',
+      program(`const args = { path: "${F}" };\nreturn await tools.read(args);`),
+    ),
+    {
+      without: {
+        isError: true,
+        startsWith: `Error: code run failed (exception): ToolCallError: invalid arguments: missing required property "file_path"${TRACE}`,
+      },
+      with: {
+        isError: true,
+        startsWith:
+          'Error: code run failed (exception): ToolCallError: invalid arguments: missing required property "file_path"',
+        excludes: ['render failed', 'invalid output'],
+        outcome: 'kept-error',
+      },
+    },
+  ),
+  scenario(
     'c_inner_unknown_binding',
     'code',
     'inner-unknown-binding',
@@ -802,6 +840,8 @@ export const capturedErrorCodes: Readonly<Record<string, string>> = {
   c_g_ts_enum: 'CODE_RUN_FAILED',
   c_runtime_throw: 'CODE_RUN_FAILED',
   c_h_inner_bash_no_description: 'CODE_RUN_FAILED',
+  c_inner_read_path_alias: 'CODE_RUN_FAILED',
+  c_inner_read_path_dynamic: 'CODE_RUN_FAILED',
   c_inner_unknown_binding: 'CODE_RUN_FAILED',
   c_inner_non_json_args: 'CODE_RUN_FAILED',
   // malformed argument JSON: measured by this lab's baseline tier on rc.8 (not in the shared captures)

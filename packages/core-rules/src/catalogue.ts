@@ -103,6 +103,15 @@ export const ruleCatalogue = Object.freeze([
       'A tools.x({...}) literal lacking a required description gets one spliced in; every other byte of the program is kept.',
   },
   {
+    id: 'run_code.inner-rename-alias',
+    stage: 'normalize',
+    category: 'inner-invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Rename inner-call alias key',
+    description:
+      'A tools.x({...}) literal sending a required key under an alias (read({path}) for file_path) gets the key renamed in the program before it runs, one-to-one only; every other byte is kept.',
+  },
+  {
     id: 'code.bridge-direct-call',
     stage: 'normalize',
     category: 'code-mode-direct-call',
@@ -155,6 +164,42 @@ export const ruleCatalogue = Object.freeze([
     title: 'Lossless scalar forms',
     description:
       'A string that is exactly the canonical text of the declared type ("10" for an integer, "true" for a boolean, "[...]" for a list; no padding, no leading zeros) becomes that value.',
+  },
+  {
+    id: 'args.strip-dsml-markup',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'DSML markup in arguments',
+    description:
+      "Argument text that is not JSON because DeepSeek's DSML markup leaked into it (vLLM/SGLang parser misses): DSML parameters become the object they name, stray DSML tags around one JSON object are dropped; valid JSON is never touched.",
+  },
+  {
+    id: 'args.strip-edge-nul',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'NUL bytes around a command or path',
+    description:
+      'NUL bytes at the start or end of a bash command or a file path (which no system call accepts) are dropped; a NUL inside the text is left to the host.',
+  },
+  {
+    id: 'args.wrap-scalar-in-list',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'One value for a list',
+    description:
+      'A single value where the schema wants a list ("queries": "rust async runtime") becomes the list of that value, when the list passes the schema; text that reads as a JSON list is parsed instead.',
+  },
+  {
+    id: 'args.parse-object-text',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'Object sent as JSON text',
+    description:
+      'An object sent as JSON text where the schema wants an object ("meta": "{\\"name\\": ...}") becomes that object, when the text is exactly one JSON object that passes the schema.',
   },
   {
     id: 'call.strip-name-prefix',

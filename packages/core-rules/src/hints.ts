@@ -133,7 +133,7 @@ function innerArgsHint(call: ToolCall, message: string, env: Environment): strin
   const missing = missingFields(message);
   const program = programOf(call);
   const parsed = program === undefined ? undefined : parseProgram(program);
-  const where = parsed ? planInnerFills(parsed, env)[0] : undefined;
+  const where = parsed ? planInnerFills(parsed, env).find((fill) => fill.kind === 'fill') : undefined;
   const fields = missing.length > 0 ? quoteList(missing) : 'every required field';
   if (where)
     return `Hint: tools.${where.tool} at line ${where.line} is missing ${fields}; add ${fillText(where)} to that call and resend.`;

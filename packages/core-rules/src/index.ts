@@ -10,6 +10,8 @@ export { failureFingerprint, repeatHint, STOP_RETRYING_AT } from './repeats.js';
 export { trimStackTrace } from './stack-trace.js';
 export { ruleCatalogue, categoryCatalogue, receipt, categoryOf } from './catalogue.js';
 export { validateArguments } from './validate.js';
+export { MAX_INPUT_CHARS } from './bounds.js';
+export { checksBeyondSchema } from './host-checks.js';
 export { defaultToggles, TOGGLE_KEYS } from './toggles.js';
 export {
   createRepairKit,

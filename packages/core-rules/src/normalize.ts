@@ -6,10 +6,20 @@
  * of its arguments that passed the host's checks as copied (no NaN, BigInt, cycles, or `__proto__` tricks).
  */
 import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
+import { tooLarge } from './bounds.js';
 import { receipt } from './catalogue.js';
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';
-import { coerceScalars, dropNullOptionals, fillDescription, isBlank, renameAliasKeys } from './rules/arguments.js';
-import { absoluteEditorPath, EDITOR, editorViolations, reshapeViewRange } from './rules/editor.js';
+import {
+  coerceScalars,
+  dropNullOptionals,
+  fillDescription,
+  parseObjectText,
+  renameAliasKeys,
+  stripEdgeNuls,
+  wrapScalarInList,
+} from './rules/arguments.js';
+import { checksBeyondSchema } from './host-checks.js';
+import { absoluteEditorPath, EDITOR, reshapeViewRange } from './rules/editor.js';
 import type { RuleOutcome } from './rules/outcome.js';
 import { dispatchProgram, MAX_WRAPPED_CHARS, normalizeRunCode } from './rules/run-code.js';
 import { describeCall, errorText, preview } from './text.js';
@@ -29,18 +39,12 @@ function unchanged(call: ToolCall, reason: string, extra: Partial<NormalizeResul
 export function hostViolations(tool: ToolSchema, args: Record<string, unknown>): string[] {
   const violations = validateArguments(tool.parameters, args);
   if (violations.length > 0) return violations;
-  if (tool.name === RUN_CODE && isBlank(args.description)) return ['invalid description: expected a non-empty string'];
-  if (tool.name === 'bash' && isBlank(args.description)) return ['invalid description: expected a non-empty string'];
-  if (tool.name === EDITOR) return editorViolations(args);
-  return [];
+  return checksBeyondSchema(tool.name, args);
 }
 
 /** Fast form of `hostViolations(...).length === 0` for the valid path. */
 function hostAccepts(tool: ToolSchema, args: Record<string, unknown>): boolean {
-  if (!passesSchema(tool.parameters, args)) return false;
-  if (tool.name === RUN_CODE || tool.name === 'bash') return !isBlank(args.description);
-  if (tool.name === EDITOR) return editorViolations(args).length === 0;
-  return true;
+  return passesSchema(tool.parameters, args) && checksBeyondSchema(tool.name, args).length === 0;
 }
 
 type ArgumentRepair = (args: Record<string, unknown>) => RuleOutcome;
@@ -53,6 +57,9 @@ function argumentRules(tool: ToolSchema, env: Environment, toggles: RuleToggles)
     rules.push((args) => dropNullOptionals(tool, args));
     // On the editor, view_range has its own reshaping rule; insert_line ("5") is an ordinary integer.
     rules.push((args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : []));
+    rules.push((args) => wrapScalarInList(tool, args));
+    rules.push((args) => parseObjectText(tool, args));
+    rules.push((args) => stripEdgeNuls(tool, args));
     rules.push((args) => fillDescription(tool, args));
   }
   if (toggles.autoClampRanges && tool.name === EDITOR) {
@@ -102,6 +109,13 @@ function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
         : 'the arguments were a JSON string inside a JSON string';
     return receipt('args.unwrap-double-encoded', why, preview(raw), '(plain JSON object)');
   }
+  if (kind === 'dsml-markup')
+    return receipt(
+      'args.strip-dsml-markup',
+      "the arguments carried DeepSeek's DSML tool-call markup (a vLLM/SGLang parser leak); read as the JSON it stands for",
+      preview(raw),
+      '(plain JSON object)',
+    );
   if (kind === 'fenced-json')
     return receipt(
       'args.unwrap-fenced-json',
@@ -172,6 +186,8 @@ function normalizeUnsafe(
     return unchanged(call, 'not a tool call');
   if (typeof env !== 'object' || env === null || !Array.isArray(env.tools))
     return unchanged(call, 'no tool environment');
+  const large = tooLarge('arguments', call.arguments);
+  if (large) return unchanged(call, large);
   const toggles = resolveToggles(toggleInput);
   const receipts: Receipt[] = [];
   let tool = findTool(env, call.name);

@@ -10,6 +10,7 @@
  * arguments. Anchor failures are never retried; nothing is planned for a cancelled call or for a result a plan
  * produced. The file a plan reads is the one the call's own arguments name, resolved against the session cwd.
  */
+import { tooLarge } from './bounds.js';
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
 import { normalizeCall } from './normalize.js';
@@ -257,6 +258,7 @@ export function planRecovery(
   options: RecoveryOptions = {},
 ): RecoveryPlan | undefined {
   try {
+    if (tooLarge('calls', [call?.arguments, result?.error?.message])) return undefined;
     return planUnsafe(call, result, env, options ?? {});
   } catch {
     return undefined;

@@ -20,8 +20,18 @@ export const defaultToggles: Readonly<RuleToggles> = Object.freeze(
   Object.fromEntries(TOGGLE_KEYS.map((key) => [key, true])) as RuleToggles,
 );
 
-/** Fills unset switches with the defaults; anything that is not `false` counts as on. */
+/**
+ * Fills unset switches with the defaults; anything that is not `false` counts as on. A switch that cannot be read
+ * (a Proxy or a getter that throws) counts as off: the engine then does less, never more.
+ */
 export function resolveToggles(toggles: Partial<RuleToggles> | undefined): RuleToggles {
   if (!toggles || typeof toggles !== 'object') return defaultToggles;
-  return Object.fromEntries(TOGGLE_KEYS.map((key) => [key, toggles[key] !== false])) as RuleToggles;
+  const read = (key: ToggleKey): boolean => {
+    try {
+      return toggles[key] !== false;
+    } catch {
+      return false;
+    }
+  };
+  return Object.fromEntries(TOGGLE_KEYS.map((key) => [key, read(key)])) as RuleToggles;
 }

@@ -7,7 +7,13 @@
  * WeakMap) and, for hosts that hand out fresh schema objects on every call, per schema text in a small
  * bounded map. Violations are worded like the host words them (`missing required property "x"`), so a hint
  * can quote them.
+ *
+ * A schema `pattern` is matched by RE2 (re2js, linear time in the input) instead of a backtracking RegExp, so a
+ * pattern such as `^(a+)+$` cannot hang the engine (typebox calls `.test` on a non-string pattern). A pattern RE2
+ * cannot read (lookaround, backreferences) and `patternProperties` (typebox compiles its keys with RegExp) make the
+ * schema unsupported: nothing is repaired against it, and the call is left to the host.
  */
+import { RE2JS } from 're2js';
 import { Compile, type Validator } from 'typebox/schema';
 
 interface TypeboxError {
@@ -24,9 +30,64 @@ const bySchemaObject = new WeakMap<object, CompiledSchema>();
 const bySchemaText = new Map<string, CompiledSchema>();
 const SCHEMA_TEXT_CACHE_LIMIT = 128;
 
+/** Keywords whose values are data, not schemas: a `pattern` key inside them is left alone. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+/** Keywords whose values map names to schemas: the names are not keywords. */
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+
+function schemaMap(map: unknown): unknown {
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return withLinearPatterns(map);
+  return Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, withLinearPatterns(schema)]));
+}
+
+/** Longest string matched against a schema `pattern`; a longer one makes the call uncheckable (left to the host). */
+export const MAX_PATTERN_INPUT_CHARS = 256 * 1024;
+
+/**
+ * A `pattern` for typebox: a RegExp (typebox accepts only a string or a RegExp there, and calls only `test`) whose
+ * `test` is RE2's linear-time search. The backtracking engine of the RegExp itself is never run.
+ */
+class LinearPattern extends RegExp {
+  readonly #linear: RE2JS;
+  constructor(source: string) {
+    super(source, 'u');
+    this.#linear = RE2JS.compile(RE2JS.translateRegExp(source));
+  }
+  override test(value: string): boolean {
+    const text = String(value);
+    // RE2 is linear but not free (about 85 ns per character here): a longer text is not judged at all.
+    if (text.length > MAX_PATTERN_INPUT_CHARS)
+      throw new Error(`a text over ${MAX_PATTERN_INPUT_CHARS / 1024} KiB is not matched against a pattern`);
+    return this.#linear.test(text);
+  }
+}
+
+/**
+ * A copy of a (plain JSON) schema whose `pattern` strings are linear-time matchers. Throws for what RE2 cannot
+ * match and for `patternProperties`.
+ */
+function withLinearPatterns(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withLinearPatterns);
+  if (typeof node !== 'object' || node === null) return node;
+  // Built from entries, so a `__proto__` key stays data (never the copy's prototype).
+  const entries = Object.entries(node).map(([key, value]): [string, unknown] => {
+    if (key === 'patternProperties')
+      throw new Error('patternProperties is not supported (its keys would be matched by a backtracking RegExp)');
+    if (SCHEMA_MAPS.has(key)) return [key, schemaMap(value)];
+    if (key !== 'pattern' || typeof value !== 'string')
+      return [key, DATA_KEYWORDS.has(key) ? value : withLinearPatterns(value)];
+    try {
+      return [key, new LinearPattern(value)];
+    } catch {
+      throw new Error(`the pattern ${JSON.stringify(value.slice(0, 80))} cannot be matched in linear time`);
+    }
+  });
+  return Object.fromEntries(entries);
+}
+
 function compileSchema(schema: object): CompiledSchema {
   try {
-    return { validator: Compile(schema as never) as unknown as Validator };
+    return { validator: Compile(withLinearPatterns(schema) as never) as unknown as Validator };
   } catch (error) {
     return { unsupported: error instanceof Error ? error.message : String(error) };
   }
@@ -49,7 +110,7 @@ export function compiledSchemaFor(schema: unknown): CompiledSchema {
   }
   let compiled = bySchemaText.get(text);
   if (!compiled) {
-    compiled = compileSchema(schema);
+    compiled = compileSchema(JSON.parse(text) as object);
     if (bySchemaText.size >= SCHEMA_TEXT_CACHE_LIMIT) {
       const oldest = bySchemaText.keys().next().value;
       if (oldest !== undefined) bySchemaText.delete(oldest);

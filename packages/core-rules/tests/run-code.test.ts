@@ -120,13 +120,50 @@ describe('inner calls', () => {
       'return await tools.grep({ pattern: "x" });',
       'const extra = { description: "d" }; return await tools.bash({ command: "ls", ...extra });',
       'const args = { command: "ls" }; return await tools.bash(args);',
-      'return await tools.bash({ cmd: "ls" });',
       'return await tools.bash({ [key]: "ls" });',
+      'return await tools.bash({ cmd: "" });',
     ]) {
       const call = runCode({ code, description: 'Probe' });
       const result = normalizeCall(call, codeEnv);
       expect({ code, same: result.call === call }).toEqual({ code, same: true });
     }
+  });
+
+  it.each([
+    [
+      'return await tools.read({ path: "/ws/docs/guide.md" });',
+      'return await tools.read({ file_path: "/ws/docs/guide.md" });',
+    ],
+    [
+      'const path = "/a";\nreturn await tools.read({ path, limit: 5 });',
+      'const path = "/a";\nreturn await tools.read({ file_path: path, limit: 5 });',
+    ],
+    ['return await tools.read({ "filePath": "/a" });', 'return await tools.read({ file_path: "/a" });'],
+    [
+      'return await tools.bash({ cmd: "ls -la" });',
+      'return await tools.bash({ command: "ls -la", description: "Run: ls -la" });',
+    ],
+    [
+      'return await tools.edit({ file_path: "/a", old_str: "x", new_str: "y" });',
+      'return await tools.edit({ file_path: "/a", old_string: "x", new_string: "y" });',
+    ],
+  ])('an inner alias key is renamed in the program before it runs: %j', (code, expected) => {
+    const result = normalizeCall(runCode({ code, description: 'Probe' }), codeEnv);
+    expect(argsOf(result.call).code).toBe(expected);
+    expect(result.receipts.map((receipt) => receipt.ruleId)).toContain('run_code.inner-rename-alias');
+  });
+
+  it.each([
+    // two aliases for one key, the key itself present, a list target, a dynamic object, a computed key
+    'return await tools.read({ path: "/a", file: "/b" });',
+    'return await tools.read({ path: "/a", file_path: "/b" });',
+    'return await tools.web_search({ query: "rust" });',
+    'const a = { path: "/a" };\nreturn await tools.read(a);',
+    'return await tools.read({ ["path"]: "/a" });',
+    'return await tools.read({ path: "/a", ...rest });',
+  ])('an inner alias that is not one-to-one is left alone: %j', (code) => {
+    const call = runCode({ code, description: 'Probe' });
+    expect(normalizeCall(call, codeEnv).call).toBe(call);
   });
 
   it('an empty object literal gets the field only when it is the sole missing one (never for bash, which also needs command)', () => {

@@ -11,7 +11,10 @@
  * error result returned from this waterfall as it is, so the host's structured error (`info.code`, `info.name`)
  * survives, which a post-execute `block` would drop. A recovered top-level call is answered with the retry's value
  * only, so the host renders it for THIS call and computes its presentation metadata (a nested result has none, and
- * the UI would show a generic card). A successful call costs one promise hop: nothing else is read or allocated.
+ * the UI would show a generic card). The host renders whatever success this seam returns with the call's ORIGINAL
+ * arguments, so a retry's value is first tried with the tool's own renderer; one that cannot be rendered for the
+ * original arguments (read({path}) retried as read({file_path})) falls back to the host's own error. A successful
+ * call costs one promise hop: nothing else is read or allocated.
  */
 import { planRecovery, showsObservedContent } from '@dsh-tool-normalizer/core-rules';
 import type { Environment, RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
@@ -94,6 +97,10 @@ async function recover(
     }
     if (last === undefined) return { result, explanation: { environment } };
     if (!last.isError) {
+      // The host renders a waterfall's success with THIS call's arguments (`normalizeDispatchResult`): a retry
+      // with other arguments (read({path}) retried as read({file_path})) can yield a value the tool cannot render
+      // for the original ones. Then the model gets the host's own error, not `output.render failed`.
+      if (!rendersForCall(state, exec, last)) return { result, explanation: { environment } };
       recovery.recovered = true;
       return { result: presentable(exec, plan, last) };
     }
@@ -122,6 +129,35 @@ function presentable(exec: ToolDispatchExecution, plan: RecoveryPlan, last: Tool
     content: last.content,
     ...(last.additionalContexts === undefined ? {} : { additionalContexts: last.additionalContexts }),
   } as ToolExecutionResult;
+}
+
+/** The slice of a DSH tool definition the render check reads (`ToolDefinition.output`). */
+interface RenderingTool {
+  output?: {
+    render?: (args: unknown, value: unknown) => unknown;
+    presentationMeta?: (args: unknown, value: unknown) => unknown;
+  };
+}
+
+/**
+ * Would the host be able to render `last.value` for this call? It calls `output.render(exec.arguments, value)` (and
+ * `presentationMeta` for a top-level call) on any success a `tools/execute` listener returns; both are pure
+ * projections, so they are tried here first. A tool without a render step, or a value the host made for these very
+ * arguments, passes.
+ */
+function rendersForCall(state: PluginState, exec: ToolDispatchExecution, last: ToolExecutionResult): boolean {
+  if (last.isError) return true;
+  try {
+    const tool = state.ctx.tools.get(exec.name, exec.agent) as RenderingTool | undefined;
+    const output = tool?.output;
+    if (typeof output?.render !== 'function') return true;
+    output.render(exec.arguments, last.value);
+    if (exec.parent === undefined && typeof output.presentationMeta === 'function')
+      output.presentationMeta(exec.arguments, last.value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function sameJson(left: unknown, right: unknown): boolean {

@@ -22,6 +22,9 @@ import type { PluginState } from './plugin-state.js';
 /** Longest file excerpt a refused `write` shows the model (the read itself is bounded to 200 lines). */
 export const MAX_SHOWN_FILE_CHARS = 12_000;
 
+/** How a hint starts inside an error message (a sub-call's hint travels inside its program's error). */
+const INNER_HINT = '\nHint: ';
+
 /** What a recovery contributed to the explanation. */
 export interface Explanation {
   /** The plan's own hint (it replaces the engine's generic one). */
@@ -70,7 +73,8 @@ export function explainedMessage(
     const fingerprint = failureFingerprint(call, result);
     if (fingerprint !== undefined) repeat = state.countFailure(exec.agent?.id ?? '(no session)', fingerprint);
   }
-  if (config.errorHints) {
+  // A program that failed on a sub-call's error already carries the hint written for that sub-call: one hint only.
+  if (config.errorHints && !original.includes(INNER_HINT)) {
     let hint = extra.hint ?? engineHint(state, exec, call, result, extra.environment);
     if (repeat !== undefined && repeat >= 2) hint = repeatHint(call, result, repeat, hint) ?? hint;
     if (hint !== undefined) message = appendHint(message, hint);

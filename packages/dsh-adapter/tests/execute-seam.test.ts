@@ -169,6 +169,32 @@ describe('str_replace_editor', () => {
   });
 });
 
+describe('a retry the host cannot render for the original arguments', () => {
+  it('an inner read({path}) gets the host\'s own error, never "output.render failed"', async () => {
+    host = await bootHost({ mode: 'code' });
+    const path = host.file('guide.md', 'hello guide\n');
+    const outer = Symbol('dsh.tool.execution');
+    const result = await host.execute('read', { path }, { callId: 'outer:code:1', rootCallId: 'outer', parent: outer });
+    expect(result.isError).toBe(true);
+    expect(result.error?.message).not.toContain('render');
+    expect(result.error?.message.startsWith('invalid arguments: missing required property "file_path"')).toBe(true);
+    // The retry did run (and read the file): its value was not answered because read renders from the call's
+    // own arguments (parseReadArgs), which lack file_path.
+    const retry = host.results.find((entry) => entry.callId === 'outer:code:1:heal:1');
+    expect(retry?.name).toBe('read');
+    expect(retry?.result.isError).toBe(false);
+  });
+
+  it('a top-level read({path}) in native mode is answered the same way', async () => {
+    host = await bootHost();
+    const path = host.file('guide.md', 'hello guide\n');
+    const result = await host.execute('read', { path }, { callId: 'r1' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).not.toContain('render failed');
+    expect(text(result).startsWith('Error: invalid arguments: missing required property "file_path"')).toBe(true);
+  });
+});
+
 describe('unknown tools', () => {
   it('are not recovered at execution: the host would turn the success back into UNKNOWN_TOOL after side effects', async () => {
     host = await bootHost();

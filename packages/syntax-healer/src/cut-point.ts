@@ -9,6 +9,7 @@
  * literals are told apart from blocks of statements).
  */
 import { parse } from '@babel/parser';
+import { MAX_PARSE_CHARS } from './limits.js';
 import { type AstNode as AnyNode, childNodes, isNode } from './program-analysis.js';
 
 /** A node of a parse without error recovery: every node has its offsets. */
@@ -85,6 +86,7 @@ function lineOf(text: string, offset: number): number {
  * truncation repair would append.
  */
 export function unfinishedStatementAtCut(closed: string, cutEnd: number): string | undefined {
+  if (closed.length > MAX_PARSE_CHARS) return 'the program is too large to judge where it was cut';
   const wrapped = WRAP_PREFIX + closed + WRAP_SUFFIX;
   const cut = WRAP_PREFIX.length + cutEnd;
   let ast: { program: { body: AstNode[] } };

@@ -16,12 +16,13 @@ import {
   repairTruncation,
   type RepairOutcome,
 } from './repairs.js';
+import { DEFAULT_MAX_COMPILED_CHARS, MAX_PROGRAM_CHARS } from './limits.js';
 import type { Diagnostic, HealOptions, HealResult, Repair } from './types.js';
 
 /** Default cap on host-equivalent compiles per call (the worst case uses 7: original, fence body, 4 classes, 1 combination). */
 export const DEFAULT_MAX_COMPILE_ATTEMPTS = 8;
-/** Default size above which a failing program is diagnosed but not repaired (256 KiB of text). */
-export const DEFAULT_MAX_REPAIR_CHARS = 256 * 1024;
+/** Default size above which a failing program is diagnosed but not repaired (64 KiB of text). */
+export const DEFAULT_MAX_REPAIR_CHARS = 64 * 1024;
 
 /** The repair classes 2-5 in the order they are tried. */
 const REPAIR_CLASSES: readonly ((code: string) => RepairOutcome)[] = [
@@ -31,16 +32,30 @@ const REPAIR_CLASSES: readonly ((code: string) => RepairOutcome)[] = [
   repairTruncation,
 ];
 
-/** Counts compiles against the per-call cap. */
+/**
+ * Counts compiles against the per-call cap, and the characters compiled against the per-call work budget (a
+ * deterministic stand-in for time: about 0.3 us per character when TypeScript has to be stripped). The program's own
+ * verdict is always computed; a repair candidate is compiled only while both allow it.
+ */
 class CompileBudget {
   used = 0;
-  constructor(readonly limit: number) {}
+  chars = 0;
+  constructor(
+    readonly limit: number,
+    readonly maxChars: number,
+  ) {}
   get exhausted(): boolean {
-    return this.used >= this.limit;
+    return this.used >= this.limit || this.chars >= this.maxChars;
   }
   compile(code: string): CompileVerdict {
     this.used++;
+    this.chars += code.length;
     return compileVerdict(code);
+  }
+  /** Compiles a repair candidate when the budget allows it (else: not passing). */
+  tryCompile(code: string): CompileVerdict | undefined {
+    if (this.used >= this.limit || this.chars + code.length > this.maxChars) return undefined;
+    return this.compile(code);
   }
   compiles(code: string): boolean {
     return this.compile(code).ok;
@@ -78,8 +93,7 @@ function repairBody(body: string, hostMessage: string, budget: CompileBudget, ma
     if (outcome.kind === 'refused') refusals.push(outcome.diagnostic);
     if (outcome.kind !== 'candidate') continue;
     applied.push(repairClass);
-    if (budget.exhausted) continue;
-    if (budget.compiles(outcome.code)) passing.push({ code: outcome.code, repair: outcome.repair });
+    if (budget.tryCompile(outcome.code)?.ok) passing.push({ code: outcome.code, repair: outcome.repair });
   }
   const distinct = new Set(passing.map((candidate) => candidate.code));
   if (distinct.size === 1) return { ok: true, code: passing[0]!.code, repairs: [passing[0]!.repair] };
@@ -109,7 +123,8 @@ function repairBody(body: string, hostMessage: string, budget: CompileBudget, ma
       combined = outcome.code;
       repairs.push(outcome.repair);
     }
-    if (!chainRefusal && repairs.length >= 2 && budget.compiles(combined)) return { ok: true, code: combined, repairs };
+    if (!chainRefusal && repairs.length >= 2 && budget.tryCompile(combined)?.ok)
+      return { ok: true, code: combined, repairs };
   }
   const truncated = refusals.find((diagnostic) => diagnostic.kind === 'truncated');
   return { ok: false, diagnostic: chainRefusal ?? truncated ?? refusals[0] ?? diagnoseFailure(body, hostMessage) };
@@ -130,8 +145,51 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
       diagnostic: { kind: 'invalid-input', message: `The program must be a string, got ${got}; nothing was run.` },
     };
   }
-  const budget = new CompileBudget(Math.max(1, options.maxCompileAttempts ?? DEFAULT_MAX_COMPILE_ATTEMPTS));
-  const maxRepairChars = options.maxRepairChars ?? DEFAULT_MAX_REPAIR_CHARS;
+  const { maxCompileAttempts, maxRepairChars, maxCompiledChars } = readOptions(options);
+  if (code.length > MAX_PROGRAM_CHARS) {
+    return unchanged(code, false, {
+      kind: 'too-large-to-check',
+      message: `The program is too large (${code.length} characters) to check or repair automatically; it was left to the host.`,
+    });
+  }
+  const budget = new CompileBudget(maxCompileAttempts, maxCompiledChars);
+  try {
+    return healWithin(code, budget, maxRepairChars);
+  } catch (error) {
+    return unchanged(code, false, {
+      kind: 'too-large-to-check',
+      message: `The program could not be checked (${error instanceof Error ? error.name : 'internal error'}); it was left to the host.`,
+    });
+  }
+}
+
+/** A number option read defensively (options may be a Proxy or carry throwing getters): the default otherwise. */
+function numberOption(options: HealOptions, key: keyof HealOptions, fallback: number, minimum: number): number {
+  try {
+    const value = options?.[key];
+    return typeof value === 'number' && Number.isFinite(value) ? Math.max(minimum, value) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function readOptions(options: HealOptions): Required<HealOptions> {
+  return {
+    maxCompileAttempts: numberOption(options, 'maxCompileAttempts', DEFAULT_MAX_COMPILE_ATTEMPTS, 1),
+    maxRepairChars: numberOption(options, 'maxRepairChars', DEFAULT_MAX_REPAIR_CHARS, 0),
+    maxCompiledChars: numberOption(options, 'maxCompiledChars', DEFAULT_MAX_COMPILED_CHARS, 0),
+  };
+}
+
+/** A verdict the bounds kept from deciding: the program is left to the host. */
+function leftToHost(code: string, verdict: CompileVerdict): HealResult {
+  return unchanged(code, false, {
+    kind: 'too-large-to-check',
+    message: `${verdict.ok ? '' : verdict.message}.`.replace(/^./, (first) => first.toUpperCase()),
+  });
+}
+
+function healWithin(code: string, budget: CompileBudget, maxRepairChars: number): HealResult {
   if (code.trim() === '') {
     return unchanged(code, compileVerdict(code).ok, {
       kind: 'empty-program',
@@ -181,6 +239,7 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
     };
     const bodyVerdict = budget.compile(fence.body);
     if (bodyVerdict.ok) return { ok: true, changed: true, code: fence.body, repairs: [fenceRepair] };
+    if (bodyVerdict.undecided) return leftToHost(code, bodyVerdict);
     const inner = repairBody(fence.body, bodyVerdict.message, budget, maxRepairChars);
     if (inner.ok) return { ok: true, changed: true, code: inner.code, repairs: [fenceRepair, ...inner.repairs] };
     return unchanged(code, false, shiftLines(inner.diagnostic, fence.lineOffset));
@@ -191,6 +250,7 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
     const shell = diagnoseCompilingShell(code);
     return shell ? unchanged(code, false, shell) : unchanged(code, true);
   }
+  if (verdict.undecided) return leftToHost(code, verdict);
   const outcome = repairBody(code, verdict.message, budget, maxRepairChars);
   return outcome.ok
     ? { ok: true, changed: true, code: outcome.code, repairs: outcome.repairs }

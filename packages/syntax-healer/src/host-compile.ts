@@ -20,9 +20,16 @@
  */
 import { parse } from '@babel/parser';
 import { eraseTypes, NonErasableTypeScriptError } from './erase-types.js';
+import { EAGER_COMPILE_CHARS, MAX_PARSE_CHARS, MAX_PROGRAM_CHARS, MAX_STRIP_CHARS } from './limits.js';
 
-/** The verdict alone: does the host compile this program? `line` and `column` are 1-based positions in the program text. */
-export type CompileVerdict = { ok: true } | { ok: false; message: string; line?: number; column?: number };
+/**
+ * The verdict alone: does the host compile this program? `line` and `column` are 1-based positions in the program
+ * text. `undecided` means the engine's bounds kept it from deciding (a large program with TypeScript-looking text,
+ * or one the lazy check could not place): the host decides.
+ */
+export type CompileVerdict =
+  | { ok: true }
+  | { ok: false; message: string; line?: number; column?: number; undecided?: true };
 
 /** Which implementation of the type-strip step is in use. */
 export type StripBackend = 'node-strip-types' | 'babel-erase';
@@ -87,13 +94,47 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Step 4: the AsyncFunction compile, in strict mode, with the host's three parameter names. */
+function undecided(message: string): CompileVerdict {
+  return { ok: false, message, undecided: true };
+}
+
+/**
+ * Step 4: the AsyncFunction compile, in strict mode, with the host's three parameter names. Up to
+ * EAGER_COMPILE_CHARS it is the host's own call. Above, `new AsyncFunction` compiles the whole body eagerly, which is
+ * quadratic in awaits x locals, so the body is checked by V8's lazy parse instead, twice:
+ * - as the body of an inner async function with the same parameters and prologue (`return async function (tools,
+ *   ToolCallError, console) { 'use strict'; <body> }`), which V8 only pre-parses: the same early errors as the host
+ *   for a body that stays inside its function;
+ * - wrapped in a block labelled with a name the body does not contain, followed by `break <label>`: that break
+ *   compiles only if the body closed nothing it did not open (a `}` that ends the function early, then code after it,
+ *   would leave the break outside its label). A body this second check refuses (a block scope changes a few rules,
+ *   e.g. duplicate function declarations) is left undecided.
+ */
 function compileBody(body: string): CompileVerdict {
+  if (body.length > EAGER_COMPILE_CHARS) return lazyCompileBody(body);
   try {
     new AsyncFunction(...HOST_PARAMETERS, STRICT_PROLOGUE + body);
     return { ok: true };
   } catch (error) {
     return { ok: false, message: messageOf(error) };
+  }
+}
+
+const INNER_HEAD = `return async function __dsh_program__(${HOST_PARAMETERS.join(', ')}) {\n${STRICT_PROLOGUE}`;
+
+function lazyCompileBody(body: string): CompileVerdict {
+  try {
+    new Function(`${INNER_HEAD}${body}\n}`);
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+  let label = '__dsh_end__';
+  while (body.includes(label)) label += '_';
+  try {
+    new Function(`${INNER_HEAD}${label}: {\n${body}\nbreak ${label};\n}\n}`);
+    return { ok: true };
+  } catch {
+    return undecided('the program is too large to check the way the host compiles it; left to the host');
   }
 }
 
@@ -120,6 +161,8 @@ export function plainJavaScriptVerdict(code: string): { ok: true } | undefined {
 function verdictWithNodeStrip(code: string, stripTypes: StripTypeScriptTypes): CompileVerdict {
   const plain = plainJavaScriptVerdict(code);
   if (plain) return plain;
+  if (code.length > MAX_STRIP_CHARS)
+    return undecided('the program is too large to strip its TypeScript the way the host does; left to the host');
   let wrapped: string;
   try {
     wrapped = stripTypes(WRAP_PREFIX + code + WRAP_SUFFIX, { mode: 'strip' });
@@ -131,7 +174,9 @@ function verdictWithNodeStrip(code: string, stripTypes: StripTypeScriptTypes): C
 
 function verdictWithBabel(code: string): CompileVerdict {
   const plain = compileBody(code);
-  if (plain.ok) return plain;
+  if (plain.ok || plain.undecided) return plain;
+  if (code.length > MAX_STRIP_CHARS)
+    return undecided('the program is too large to strip its TypeScript the way the host does; left to the host');
   let erased: string;
   try {
     erased = eraseTypes(WRAP_PREFIX + code + WRAP_SUFFIX);
@@ -147,6 +192,8 @@ function verdictWithBabel(code: string): CompileVerdict {
  * (the repair loop) use this; `compilesLikeHost` adds a position to failures.
  */
 export function compileVerdict(code: string): CompileVerdict {
+  if (code.length > MAX_PROGRAM_CHARS)
+    return undecided(`the program is too large to check (${code.length} characters); left to the host`);
   const stripTypes = activeStripTypes();
   return stripTypes ? verdictWithNodeStrip(code, stripTypes) : verdictWithBabel(code);
 }
@@ -156,6 +203,7 @@ export function compileVerdict(code: string): CompileVerdict {
  * parses: the failure is then an early error such as a redeclared `tools`, which has no position).
  */
 export function locateSyntaxError(code: string): { message: string; line: number; column: number } | undefined {
+  if (code.length > MAX_PARSE_CHARS) return undefined;
   try {
     parse(WRAP_PREFIX + code + WRAP_SUFFIX, { sourceType: 'script', plugins: ['typescript'], errorRecovery: false });
     return undefined;
@@ -175,7 +223,7 @@ export function compilesLikeHost(code: string): CompileVerdict {
   if (typeof code !== 'string')
     return { ok: false, message: `program must be a string, got ${code === null ? 'null' : typeof code}` };
   const verdict = compileVerdict(code);
-  if (verdict.ok || verdict.line !== undefined) return verdict;
+  if (verdict.ok || verdict.line !== undefined || verdict.undecided) return verdict;
   const located = locateSyntaxError(code);
   return located ? { ...verdict, line: located.line, column: located.column } : verdict;
 }

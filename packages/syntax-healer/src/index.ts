@@ -4,3 +4,4 @@ export { healProgram, DEFAULT_MAX_COMPILE_ATTEMPTS, DEFAULT_MAX_REPAIR_CHARS } f
 export { compilesLikeHost, stripBackend, type CompileVerdict, type StripBackend } from './host-compile.js';
 export * from './program-analysis.js';
 export { RUN_CODE } from './tool-name.js';
+export { MAX_PARSE_CHARS, MAX_PROGRAM_CHARS } from './limits.js';

@@ -226,6 +226,13 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
         if (options.guessTemplateContent) {
           let run = 1;
           while (code[index + run] === '`') run++;
+          // An inline `command` that ends the template: its closing backtick, then the template's (`echo `pwd``).
+          if (run === 2 && inlineCode && looksLikeTemplateCloser(code, index + 1)) {
+            result.innerBackticks.push(index);
+            inlineCode = false;
+            index++;
+            continue;
+          }
           if (run >= 2) {
             for (let offset = 0; offset < run; offset++) result.innerBackticks.push(index + offset);
             index += run;

@@ -5,6 +5,7 @@
  * every byte outside an edit stays as written. One place for this job, so both packages agree.
  */
 import { parse } from '@babel/parser';
+import { MAX_PARSE_CHARS } from './limits.js';
 
 /** A Babel AST node, read structurally (only @babel/parser is a dependency, not @babel/types). */
 export interface AstNode {
@@ -23,7 +24,7 @@ export interface TextEdit {
 }
 
 /** Longest program parsed for analysis (bounded work). */
-export const MAX_ANALYSED_CHARS = 512 * 1024;
+export const MAX_ANALYSED_CHARS = MAX_PARSE_CHARS;
 
 /** Keys of a Babel node that never hold child nodes (locations, comments, parser extras). */
 export const NON_CHILD_KEYS: ReadonlySet<string> = new Set([

@@ -21,6 +21,7 @@ export type DiagnosticKind =
   | 'multiple-fences'
   | 'code-after-fence'
   | 'too-large-to-repair'
+  | 'too-large-to-check'
   | 'ambiguous-repair'
   | 'truncated'
   | 'python-string-prefix'
@@ -55,6 +56,8 @@ export interface HealResult {
 export interface HealOptions {
   /** Upper bound on host-equivalent compile attempts for one call (bounded worst case). */
   maxCompileAttempts?: number;
-  /** A failing program longer than this many characters is diagnosed but not repaired (default 256 KiB). */
+  /** A failing program longer than this many characters is diagnosed but not repaired (default 64 KiB). */
   maxRepairChars?: number;
+  /** Work budget: characters compiled over all attempts of one call (default 160 KiB). */
+  maxCompiledChars?: number;
 }

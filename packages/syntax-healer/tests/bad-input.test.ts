@@ -23,18 +23,30 @@ describe('bad input', () => {
     },
   );
 
-  it('a 1 MB valid program is returned unchanged', () => {
+  it('a 1 MB valid program is left to the host at once, unchanged, saying why', () => {
     const code = validLine.repeat(Math.ceil(1_000_000 / validLine.length));
     const result = healProgram(code);
-    expect(result.ok).toBe(true);
-    expect(result.code).toBe(code);
+    expect(result).toMatchObject({ ok: false, changed: false, code });
+    expect(result.diagnostic?.kind).toBe('too-large-to-check');
   }, 60_000);
 
-  it('a 1 MB broken program is diagnosed without repair attempts', () => {
+  it('a 1 MB broken program is left to the host the same way', () => {
     const code = validLine.repeat(Math.ceil(1_000_000 / validLine.length)) + "const s = 'cut";
     const result = healProgram(code);
     expect(result).toMatchObject({ ok: false, changed: false });
-    expect(result.diagnostic?.kind).toBe('too-large-to-repair');
+    expect(result.diagnostic?.kind).toBe('too-large-to-check');
+  }, 60_000);
+
+  it('a 100 KB broken program is diagnosed without repair attempts', () => {
+    const code = validLine.repeat(Math.ceil(100_000 / validLine.length)) + "const s = 'cut";
+    const result = healProgram(code);
+    expect(result).toMatchObject({ ok: false, changed: false });
+    expect(['too-large-to-repair', 'too-large-to-check']).toContain(result.diagnostic?.kind);
+  }, 60_000);
+
+  it('a 200 KB valid program is checked by the lazy parse and returned unchanged', () => {
+    const code = validLine.repeat(Math.ceil(200_000 / validLine.length));
+    expect(healProgram(code)).toMatchObject({ ok: true, changed: false, code });
   }, 60_000);
 
   it.each([[200], [10_000]])(

@@ -119,3 +119,33 @@ describe('specific promises', () => {
     expect(Object.is(healProgram(code).code, code)).toBe(true);
   });
 });
+
+describe('shell command substitution that ends a template', () => {
+  // The shape the healer missed (issue 25): the substitution's closing backtick is followed at once by the
+  // template's own, so the two read as one run of backticks.
+  it.each([
+    [
+      'const dir = "/w";\nconst out = await tools.bash({ command: `cd ${dir} && echo `pwd``, description: "d" });\nreturn out;',
+      'const dir = "/w";\nconst out = await tools.bash({ command: `cd ${dir} && echo \\`pwd\\``, description: "d" });\nreturn out;',
+    ],
+    [
+      'await tools.bash({ command: `git tag v`date +%Y.%m.%d``, description: "d" });',
+      'await tools.bash({ command: `git tag v\\`date +%Y.%m.%d\\``, description: "d" });',
+    ],
+    [
+      'await tools.bash({ command: `echo \\`date\\` and `uname -a``, description: "d" });',
+      'await tools.bash({ command: `echo \\`date\\` and \\`uname -a\\``, description: "d" });',
+    ],
+  ])('%j is escaped, every other byte kept', (code, expected) => {
+    const result = healProgram(code);
+    expect(result).toMatchObject({ ok: true, changed: true, code: expected });
+    expect(result.repairs.map((repair) => repair.kind)).toEqual(['template-escape']);
+  });
+
+  it('a fence inside a template still reads as content (a run of three backticks)', () => {
+    const code = 'await tools.write({ file_path: "/w/a.md", content: `intro `x`\n```js\nx\n```\n` });';
+    const result = healProgram(code);
+    if (result.ok) expect(result.code).not.toBe(code);
+    else expect(result.code).toBe(code);
+  });
+});

@@ -10,6 +10,8 @@ import { receipt } from '../catalogue.js';
 import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, preview } from '../text.js';
 import type { ToolSchema } from '../types.js';
+import { SYSCALL_TEXT_KEYS } from '../host-checks.js';
+import { passesSchema } from '../validate.js';
 import type { RuleOutcome } from './outcome.js';
 
 /** Required key -> the keys models send instead of it, for any tool. */
@@ -30,7 +32,8 @@ const TOOL_KEY_ALIASES: Record<string, Record<string, readonly string[]>> = {
   web_search: { queries: ['query'] },
 };
 
-function aliasesFor(tool: ToolSchema, target: string): readonly string[] {
+/** The keys models send instead of `target` on `tool`. */
+export function aliasesFor(tool: ToolSchema, target: string): readonly string[] {
   return TOOL_KEY_ALIASES[tool.name]?.[target] ?? KEY_ALIASES[target] ?? [];
 }
 
@@ -194,6 +197,113 @@ export function coerceScalars(
       'args.coerce-scalar',
       `${tool.name}: ${[...changes.keys()].map((key) => `"${key}"`).join(', ')} sent as ${ids}; the schema reads it one way only`,
       preview(Object.fromEntries([...changes.keys()].map((key) => [key, args[key]]))),
+      preview(Object.fromEntries(changes)),
+    ),
+  };
+}
+
+/** The declared properties of `args` whose value `read` turns into one that passes the property's own schema. */
+function readings(
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  read: (schema: Record<string, unknown>, value: unknown) => { value: unknown } | undefined,
+): Map<string, unknown> {
+  const changes = new Map<string, unknown>();
+  for (const key of Object.keys(args)) {
+    const schema = propertySchema(tool, key);
+    if (!schema || passesSchema(schema, args[key])) continue;
+    const reading = read(schema, args[key]);
+    if (reading && passesSchema(schema, reading.value)) changes.set(key, reading.value);
+  }
+  return changes;
+}
+
+function looksLikeJsonList(value: unknown): boolean {
+  return typeof value === 'string' && value.trimStart().startsWith('[') && value.trimEnd().endsWith(']');
+}
+
+/**
+ * A single value where the schema wants a list (`web_search {"queries": "rust async runtime"}`) becomes the list of
+ * that one value, when the list passes the property's schema. A string that reads as a JSON list is left to
+ * `coerceScalars` (one reading per value, never two).
+ */
+export function wrapScalarInList(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const changes = readings(tool, args, (schema, value) =>
+    typeOf(schema) === 'array' &&
+    (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+    !looksLikeJsonList(value)
+      ? { value: [value] }
+      : undefined,
+  );
+  if (changes.size === 0) return undefined;
+  const keys = [...changes.keys()];
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
+    receipt: receipt(
+      'args.wrap-scalar-in-list',
+      `${tool.name}: ${keys.map((key) => `"${key}"`).join(', ')} takes a list; one value was sent, so it is the list of that value`,
+      preview(Object.fromEntries(keys.map((key) => [key, args[key]]))),
+      preview(Object.fromEntries(changes)),
+    ),
+  };
+}
+
+/**
+ * An object sent as JSON text where the schema wants an object (`workflow {"meta": "{\"name\": ...}"}`) becomes that
+ * object, when the text is exactly one JSON object and the object passes the property's schema.
+ */
+export function parseObjectText(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const changes = readings(tool, args, (schema, value) => {
+    if (typeOf(schema) !== 'object' || typeof value !== 'string') return undefined;
+    const text = value.trim();
+    if (!text.startsWith('{') || !text.endsWith('}')) return undefined;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      return isRecord(parsed) ? { value: parsed } : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  if (changes.size === 0) return undefined;
+  const keys = [...changes.keys()];
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
+    receipt: receipt(
+      'args.parse-object-text',
+      `${tool.name}: ${keys.map((key) => `"${key}"`).join(', ')} takes an object; it was sent as JSON text holding exactly one`,
+      preview(Object.fromEntries(keys.map((key) => [key, args[key]]))),
+      preview(Object.fromEntries(changes)),
+    ),
+  };
+}
+
+const EDGE_NULS = /^\0+|\0+$/g;
+
+/**
+ * NUL bytes leaked at the start or end of a command or a path (reported from vLLM-served DeepSeek) are dropped: the
+ * host cannot pass them to a system call at all. A NUL inside the text is left to the host (dropping it would join
+ * two words into a new one).
+ */
+export function stripEdgeNuls(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
+  const keys = (Object.hasOwn(SYSCALL_TEXT_KEYS, tool.name) ? SYSCALL_TEXT_KEYS[tool.name] : undefined) ?? [];
+  const changes = new Map<string, string>();
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value !== 'string' || !value.includes('\0')) continue;
+    const stripped = value.replace(EDGE_NULS, '');
+    if (stripped !== value && !stripped.includes('\0') && stripped.trim() !== '') changes.set(key, stripped);
+  }
+  if (changes.size === 0) return undefined;
+  const names = [...changes.keys()];
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
+    receipt: receipt(
+      'args.strip-edge-nul',
+      `${tool.name}: ${names.map((key) => `"${key}"`).join(', ')} began or ended with NUL bytes, which no command or path can hold`,
+      preview(Object.fromEntries(names.map((key) => [key, args[key]]))),
       preview(Object.fromEntries(changes)),
     ),
   };

@@ -19,25 +19,34 @@ import {
   type TextEdit,
   toolCallSites,
 } from '@dsh-tool-normalizer/syntax-healer';
-import { fillableKeys, findTool, requiredKeys } from '../tools.js';
+import { checksBeyondSchema } from '../host-checks.js';
+import { fillableKeys, findTool, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, describeCommand } from '../text.js';
 import type { Environment, ToolSchema } from '../types.js';
+import { aliasesFor } from './arguments.js';
 
-/** One planned fill of an inner call: the edit and what it is for. */
+/** One planned edit of an inner call: a fill (a missing or blank description) or a rename (an alias key). */
 export interface InnerFill {
+  kind: 'fill' | 'rename';
   tool: string;
   keys: string[];
   line: number;
   edit: TextEdit;
 }
 
-function descriptionFor(tool: ToolSchema, object: AstNode): string {
+/** The properties of an object literal whose values are static strings (the rest cannot be read before it runs). */
+function stringLiterals(object: AstNode, renames: ReadonlyMap<string, string>): Record<string, unknown> {
   const literals: Record<string, unknown> = {};
   for (const property of object.properties as AstNode[]) {
-    const key = propertyKey(property);
+    const raw = propertyKey(property);
+    const key = raw === undefined ? undefined : (renames.get(raw) ?? raw);
     const value = staticString(property.value);
     if (key !== undefined && key !== '__proto__' && value !== undefined) literals[key] = value;
   }
+  return literals;
+}
+
+function descriptionFor(tool: ToolSchema, literals: Record<string, unknown>): string {
   if (tool.name === 'bash') return describeCommand(typeof literals.command === 'string' ? literals.command : '');
   return describeCall(tool.name, literals);
 }
@@ -47,15 +56,46 @@ function isBlankLiteral(node: unknown): boolean {
   return value !== undefined && value.trim() === '';
 }
 
-/** Plans the fills for every inner call whose object literal lacks (or blanks) only fillable required keys. */
+/**
+ * Alias keys of a literal that stand for a missing required key (`path` for read's `file_path`), one-to-one: the
+ * alias is not itself declared, exactly one alias of the target is present, and the value needs no reshaping (a
+ * target that takes a list is left to the host). Undefined when a rename would be ambiguous.
+ */
+function aliasRenames(tool: ToolSchema, present: ReadonlyMap<string, AstNode>): Map<string, string> | undefined {
+  const renames = new Map<string, string>();
+  for (const target of requiredKeys(tool)) {
+    if (present.has(target)) continue;
+    const aliases = aliasesFor(tool, target).filter((alias) => present.has(alias) && !propertySchema(tool, alias));
+    if (aliases.length === 0) continue;
+    if (aliases.length > 1 || renames.has(aliases[0] as string)) return undefined;
+    if (propertySchema(tool, target)?.type === 'array') continue;
+    renames.set(aliases[0] as string, target);
+  }
+  return renames;
+}
+
+/** The edit that renames one property's key (a shorthand `{ path }` keeps its value: `file_path: path`). */
+function renameEdit(property: AstNode, alias: string, target: string): TextEdit | undefined {
+  const key = property.key as AstNode | undefined;
+  if (!key || typeof key.start !== 'number' || typeof key.end !== 'number' || property.computed) return undefined;
+  if (property.type !== 'ObjectProperty') return undefined;
+  const text = property.shorthand ? `${target}: ${alias}` : target;
+  return { start: key.start, end: key.end, text };
+}
+
+/**
+ * Plans the edits for every inner call whose object literal can be completed: alias keys renamed to the required
+ * key they stand for, then missing or blank fillable keys filled. A call is edited only when, after the edits,
+ * every required key is present and the host's checks beyond the schema pass on what can be read statically.
+ */
 export function planInnerFills(program: AstNode, env: Environment): InnerFill[] {
   const fills: InnerFill[] = [];
   for (const site of toolCallSites(program)) {
     if (site.name === RUN_CODE) continue;
     const tool = findTool(env, site.name);
-    const fillable = tool ? fillableKeys(tool) : [];
     const argument = site.argument;
-    if (!tool || fillable.length === 0 || !argument || argument.type !== 'ObjectExpression') continue;
+    if (!tool || !argument || argument.type !== 'ObjectExpression') continue;
+    const fillable = fillableKeys(tool);
     const properties = argument.properties as AstNode[];
     const present = new Map<string, AstNode>();
     let opaque = false;
@@ -65,18 +105,34 @@ export function planInnerFills(program: AstNode, env: Environment): InnerFill[] 
       else present.set(key, property);
     }
     if (opaque) continue;
-    const missing = requiredKeys(tool).filter((key) => !present.has(key));
+    const renames = aliasRenames(tool, present);
+    if (!renames) continue;
+    const renamed = new Set(renames.values());
+    const missing = requiredKeys(tool).filter((key) => !present.has(key) && !renamed.has(key));
     const blank = fillable.filter((key) => {
       const property = present.get(key);
       return property?.type === 'ObjectProperty' && !property.shorthand && isBlankLiteral(property.value);
     });
-    if (missing.length + blank.length === 0 || !missing.every((key) => fillable.includes(key))) continue;
-    const description = JSON.stringify(descriptionFor(tool, argument));
+    if (missing.length + blank.length + renames.size === 0 || !missing.every((key) => fillable.includes(key))) continue;
+    const literals = stringLiterals(argument, renames);
+    const text = descriptionFor(tool, literals);
+    // The edited call must pass the host's own checks too (a bash call with an empty command still fails).
+    const filled = { ...literals, ...Object.fromEntries([...missing, ...blank].map((key) => [key, text])) };
+    if (checksBeyondSchema(tool.name, filled).length > 0) continue;
     const line = lineOf(argument);
+    const siteEdits: InnerFill[] = [];
+    for (const [alias, target] of renames) {
+      const edit = renameEdit(present.get(alias) as AstNode, alias, target);
+      if (!edit) break;
+      siteEdits.push({ kind: 'rename', tool: site.name, keys: [target], line, edit });
+    }
+    if (siteEdits.length !== renames.size) continue;
+    const description = JSON.stringify(text);
     for (const key of blank) {
       const value = (present.get(key) as AstNode).value as AstNode;
       if (typeof value.start === 'number' && typeof value.end === 'number') {
-        fills.push({
+        siteEdits.push({
+          kind: 'fill',
           tool: site.name,
           keys: [key],
           line,
@@ -84,51 +140,63 @@ export function planInnerFills(program: AstNode, env: Environment): InnerFill[] 
         });
       }
     }
-    if (missing.length === 0) continue;
-    const assignment = missing.map((key) => `${key}: ${description}`).join(', ');
-    const last = properties[properties.length - 1];
-    if (last && typeof last.end === 'number')
-      fills.push({
-        tool: site.name,
-        keys: missing,
-        line,
-        edit: { start: last.end, end: last.end, text: `, ${assignment}` },
-      });
-    else if (typeof argument.start === 'number')
-      fills.push({
-        tool: site.name,
-        keys: missing,
-        line,
-        edit: { start: argument.start + 1, end: argument.start + 1, text: ` ${assignment} ` },
-      });
+    if (missing.length > 0) {
+      const assignment = missing.map((key) => `${key}: ${description}`).join(', ');
+      const last = properties[properties.length - 1];
+      if (last && typeof last.end === 'number')
+        siteEdits.push({
+          kind: 'fill',
+          tool: site.name,
+          keys: missing,
+          line,
+          edit: { start: last.end, end: last.end, text: `, ${assignment}` },
+        });
+      else if (typeof argument.start === 'number')
+        siteEdits.push({
+          kind: 'fill',
+          tool: site.name,
+          keys: missing,
+          line,
+          edit: { start: argument.start + 1, end: argument.start + 1, text: ` ${assignment} ` },
+        });
+    }
+    fills.push(...siteEdits);
   }
   return fills;
 }
 
-/** The call-site pattern for the tools in `env` with fillable keys, cached per tools array. */
-const fillableByTools = new WeakMap<readonly ToolSchema[], { pattern: RegExp | undefined; keys: Set<string> }>();
+/**
+ * The call-site pattern for the tools in `env` whose literal the engine may complete, and per tool the keys a literal
+ * must show (fillable ones, and required ones models send under an alias), cached per tools array.
+ */
+const fillableByTools = new WeakMap<
+  readonly ToolSchema[],
+  { pattern: RegExp | undefined; keys: Map<string, readonly string[]> }
+>();
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function fillableIndex(env: Environment): { pattern: RegExp | undefined; keys: Set<string> } {
+function keysToShow(tool: ToolSchema): string[] {
+  const aliased = requiredKeys(tool).filter((key) => aliasesFor(tool, key).length > 0);
+  return [...new Set([...fillableKeys(tool), ...aliased])];
+}
+
+function fillableIndex(env: Environment): { pattern: RegExp | undefined; keys: Map<string, readonly string[]> } {
   let index = fillableByTools.get(env.tools);
   if (!index) {
-    const tools = new Set<string>();
-    const keys = new Set<string>();
+    const keys = new Map<string, readonly string[]>();
     for (const tool of env.tools) {
-      const fillable = tool && typeof tool.name === 'string' && tool.name !== RUN_CODE ? fillableKeys(tool) : [];
-      if (fillable.length === 0) continue;
-      tools.add(tool.name);
-      for (const key of fillable) keys.add(key);
+      const shown = tool && typeof tool.name === 'string' && tool.name !== RUN_CODE ? keysToShow(tool) : [];
+      if (shown.length > 0 && !keys.has(tool.name)) keys.set(tool.name, shown);
     }
-    const names = [...tools]
+    const names = [...keys.keys()]
       .sort((left, right) => right.length - left.length)
       .map(escapeRegExp)
       .join('|');
     const pattern =
-      tools.size === 0
+      keys.size === 0
         ? undefined
         : new RegExp(`\\btools\\s*(?:\\?\\.\\s*|\\.\\s*|\\[\\s*["'\`])(${names})(?![\\w$])[^(]{0,8}?\\(`, 'g');
     index = { pattern, keys };
@@ -303,9 +371,9 @@ function plainlyHasKey(code: string, open: number, key: string): boolean {
 }
 
 /**
- * Could some call of a tool with fillable keys lack one (or carry it blank)? Cheap and conservative: a call
- * whose first argument is not an object literal is skipped (it cannot be filled before the run), and any
- * literal this scan cannot read goes to the parser.
+ * Could some inner call lack a fillable key (or carry it blank), or send a required key under an alias? Cheap and
+ * conservative: a call whose first argument is not an object literal is skipped (it cannot be edited before the
+ * run), and any literal this scan cannot read goes to the parser.
  */
 export function mayNeedInnerFill(code: string, env: Environment): boolean {
   const { pattern, keys } = fillableIndex(env);
@@ -316,10 +384,11 @@ export function mayNeedInnerFill(code: string, env: Environment): boolean {
     SPACE.test(code);
     const index = SPACE.lastIndex;
     if (code[index] !== '{') continue;
-    if ([...keys].every((key) => plainlyHasKey(code, index, key))) continue;
+    const shown = keys.get(match[1] as string) ?? [];
+    if (shown.every((key) => plainlyHasKey(code, index, key))) continue;
     const literal = literalKeys(code, index);
     if (!literal) return true;
-    for (const key of keys) {
+    for (const key of shown) {
       if (!literal.has(key) || literal.get(key) === true) return true;
     }
   }

@@ -19,7 +19,7 @@ import { describeCommand, describeFromComment, describeProgram, preview } from '
 import { passesSchema } from '../validate.js';
 import type { Diagnostic, Environment, Receipt, ToolSchema } from '../types.js';
 import { isBlank } from './arguments.js';
-import { mayNeedInnerFill, planInnerFills } from './inner-calls.js';
+import { type InnerFill, mayNeedInnerFill, planInnerFills } from './inner-calls.js';
 
 /** Longest shell command or program the engine wraps into a new program (bounded work; longer ones are left to the host). */
 export const MAX_WRAPPED_CHARS = 256 * 1024;
@@ -149,6 +149,9 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
     return { args, receipts: [], reason: '"code" is not a string; left for the host to reject' };
 
   const healed = healProgram(code);
+  // Past the healer's bounds nothing was judged: say so, and leave no diagnostic (a hint would claim a failure).
+  if (!healed.ok && healed.diagnostic?.kind === 'too-large-to-check')
+    return { args, receipts: [], reason: healed.diagnostic.message };
   if (!healed.ok) {
     return {
       args,
@@ -182,17 +185,10 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
           )
         : undefined;
     if (filled !== undefined && compilesLikeHost(filled).ok) {
-      receipts.push(
-        receipt(
-          'run_code.inner-fill-description',
-          preview(
-            fills.map((fill) => `tools.${fill.tool} (line ${fill.line}) requires ${fill.keys.join(', ')}`).join('; '),
-            300,
-          ),
-          preview(fills.map((fill) => `tools.${fill.tool}({...})`).join(' ')),
-          preview(fills.map((fill) => fill.edit.text.replace(/^[ ,]+|\s+$/g, '')).join(' ')),
-        ),
-      );
+      for (const kind of ['rename', 'fill'] as const) {
+        const group = fills.filter((fill) => fill.kind === kind);
+        if (group.length > 0) receipts.push(innerReceipt(kind, group));
+      }
       current = { ...current, code: filled };
       program = undefined;
     }
@@ -222,6 +218,20 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
     return { args, receipts: [], reason: 'the repaired call would still fail the run_code schema' };
   }
   return { args: current, receipts };
+}
+
+/** One receipt per kind of inner-call edit (renamed alias keys; filled descriptions). */
+function innerReceipt(kind: InnerFill['kind'], fills: readonly InnerFill[]): Receipt {
+  const what = kind === 'rename' ? 'sends an alias for' : 'requires';
+  return receipt(
+    kind === 'rename' ? 'run_code.inner-rename-alias' : 'run_code.inner-fill-description',
+    preview(
+      fills.map((fill) => `tools.${fill.tool} (line ${fill.line}) ${what} ${fill.keys.join(', ')}`).join('; '),
+      300,
+    ),
+    preview(fills.map((fill) => `tools.${fill.tool}({...})`).join(' ')),
+    preview(fills.map((fill) => fill.edit.text.replace(/^[ ,]+|\s+$/g, '')).join(' ')),
+  );
 }
 
 function calledToolsOf(program: ReturnType<typeof parseProgram>): string[] {
