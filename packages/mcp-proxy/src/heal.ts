@@ -1,0 +1,81 @@
+/**
+ * The healing decision for one MCP `tools/call`: the arguments are checked against the `inputSchema` the server
+ * advertised in `tools/list` (its own contract); a call that passes is never touched; a failing call is repaired by
+ * core-rules' `normalizeCall` only when the repair is unique, made of rules that are safe for any server, and the
+ * repaired arguments pass the schema; anything else is left as sent with the schema's complaint. Pure: no I/O.
+ */
+import { normalizeCall, validateArguments, type Receipt, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
+
+/**
+ * The core-rules rules that may change an MCP call. Each one reads what the model sent one way only (decoding,
+ * a provider prefix on the name, an alias key the schema maps one-to-one, a lossless scalar form, a null for an
+ * optional key). Rules that invent content (`args.fill-description` writes a description) or that model DeepSeek
+ * Harness's own tools (run_code programs, the editor's paths and ranges, Code Mode bridging) are never applied to
+ * a third-party server's tools, whatever the tool is called.
+ */
+export const MCP_RULE_IDS: ReadonlySet<string> = new Set([
+  'call.strip-name-prefix',
+  'args.unwrap-double-encoded',
+  'args.unwrap-fenced-json',
+  'args.repair-near-json',
+  'args.rename-alias',
+  'args.drop-null-optional',
+  'args.coerce-scalar',
+]);
+
+/** What the proxy does with one call. */
+export type HealVerdict =
+  /** Valid as sent, or a tool the proxy has no schema for: forwarded as it came. */
+  | { kind: 'untouched'; reason: 'valid' | 'no-schema' | 'no-arguments' | 'unknown-tool' }
+  /** Repaired: forward `name` and `arguments` instead. */
+  | { kind: 'healed'; name: string; arguments: Record<string, unknown>; receipts: Receipt[] }
+  /** Fails the schema and no single safe repair passes it. `violations` are worded like `missing required property "x"`. */
+  | { kind: 'unhealable'; violations: string[]; reason: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The schema's complaints about `args` (a non-object is one complaint). */
+function violationsOf(tool: ToolSchema, args: unknown): string[] {
+  if (!isRecord(args))
+    return [`arguments must be a JSON object, got ${Array.isArray(args) ? 'an array' : typeof args}`];
+  return validateArguments(tool.parameters, args);
+}
+
+/** The verdict for a call to `name` with `args`, given the tools the server listed (name -> schema). */
+export function healCall(tools: ReadonlyMap<string, ToolSchema>, name: unknown, args: unknown): HealVerdict {
+  if (typeof name !== 'string' || tools.size === 0) return { kind: 'untouched', reason: 'no-schema' };
+  if (args === undefined) return { kind: 'untouched', reason: 'no-arguments' };
+  const tool = tools.get(name);
+  const violations = tool ? violationsOf(tool, args) : [`unknown tool "${name.slice(0, 80)}"`];
+  if (violations.length === 0) return { kind: 'untouched', reason: 'valid' };
+  const result = normalizeCall({ name, arguments: args }, { tools: [...tools.values()], mode: 'native' });
+  const target = result.changed ? tools.get(result.call.name) : undefined;
+  if (!result.changed || !target) {
+    if (!tool) return { kind: 'untouched', reason: 'unknown-tool' };
+    return { kind: 'unhealable', violations, reason: result.reason ?? 'no rule repairs' };
+  }
+  const unsafe = result.receipts.find((receipt) => !MCP_RULE_IDS.has(receipt.ruleId));
+  if (unsafe) {
+    if (!tool) return { kind: 'untouched', reason: 'unknown-tool' };
+    return {
+      kind: 'unhealable',
+      violations,
+      reason: `the only repair uses ${unsafe.ruleId}, which the proxy never applies`,
+    };
+  }
+  const repaired = result.call.arguments;
+  if (!isRecord(repaired) || violationsOf(target, repaired).length > 0) {
+    if (!tool) return { kind: 'untouched', reason: 'unknown-tool' };
+    return { kind: 'unhealable', violations, reason: 'the repaired call would still fail the schema' };
+  }
+  return { kind: 'healed', name: target.name, arguments: repaired, receipts: result.receipts };
+}
+
+/** The one hint an `--answer-errors` result carries: what the schema says is wrong, and that nothing ran. */
+export function invalidArgumentsHint(name: string, violations: readonly string[]): string {
+  const listed = violations.slice(0, 3).join('; ');
+  const more = violations.length > 3 ? ` (and ${violations.length - 3} more)` : '';
+  return `Invalid arguments for tool "${name.slice(0, 80)}": ${listed}${more}. The tool did not run; call it again with arguments that match its inputSchema.`;
+}
