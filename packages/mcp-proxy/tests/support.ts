@@ -111,3 +111,44 @@ export async function connectThroughProxy(
   };
   return { client, transport, stderr: () => stderr, sent, received };
 }
+
+/** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A child process started by a test, with its output collected; `waitFor` resolves when its output matches. */
+export async function startProcess(command: string, args: string[], env: Record<string, string> = {}) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      if (child.exitCode !== null || Date.now() > until)
+        throw new Error(`process did not print ${pattern} (exit ${child.exitCode}); output:\n${output.slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return { child, output: () => output, waitFor, exited, stop };
+}
