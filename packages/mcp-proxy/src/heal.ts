@@ -4,7 +4,13 @@
  * core-rules' `normalizeCall` only when the repair is unique, made of rules that are safe for any server, and the
  * repaired arguments pass the schema; anything else is left as sent with the schema's complaint. Pure: no I/O.
  */
-import { normalizeCall, validateArguments, type Receipt, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
+import {
+  normalizeCall,
+  receipt,
+  validateArguments,
+  type Receipt,
+  type ToolSchema,
+} from '@dsh-tool-normalizer/core-rules';
 
 /**
  * The core-rules rules that may change an MCP call. Each one reads what the model sent one way only (decoding,
@@ -43,12 +49,50 @@ function violationsOf(tool: ToolSchema, args: unknown): string[] {
   return validateArguments(tool.parameters, args);
 }
 
+const PREVIEW_CHARS = 200;
+
+/**
+ * MCP's `arguments` is a JSON object; a JSON object sent as a JSON string is encoded twice. core-rules reads one
+ * layer of JSON text as the wire form of DSH's arguments, so that layer is read here, with its receipt.
+ */
+function objectFromText(args: string): { value: Record<string, unknown>; receipt: Receipt } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const before = args.length > PREVIEW_CHARS ? `${args.slice(0, PREVIEW_CHARS)}…` : args;
+  const why = 'the arguments were a JSON object sent as a JSON string';
+  return { value, receipt: receipt('args.unwrap-double-encoded', why, before, '(plain JSON object)') };
+}
+
 /** The verdict for a call to `name` with `args`, given the tools the server listed (name -> schema). */
 export function healCall(tools: ReadonlyMap<string, ToolSchema>, name: unknown, args: unknown): HealVerdict {
   if (typeof name !== 'string' || tools.size === 0) return { kind: 'untouched', reason: 'no-schema' };
   if (args === undefined) return { kind: 'untouched', reason: 'no-arguments' };
   const tool = tools.get(name);
   const violations = tool ? violationsOf(tool, args) : [`unknown tool "${name.slice(0, 80)}"`];
+  if (violations.length === 0) return { kind: 'untouched', reason: 'valid' };
+  const text = typeof args === 'string' ? objectFromText(args) : undefined;
+  const verdict = healObject(tools, tool, name, text ? text.value : args, violations);
+  if (!text || verdict.kind === 'unhealable' || (verdict.kind === 'untouched' && verdict.reason !== 'valid'))
+    return verdict;
+  const receipts = verdict.kind === 'healed' ? [text.receipt, ...verdict.receipts] : [text.receipt];
+  const healedName = verdict.kind === 'healed' ? verdict.name : name;
+  const healedArgs = verdict.kind === 'healed' ? verdict.arguments : text.value;
+  return { kind: 'healed', name: healedName, arguments: healedArgs, receipts };
+}
+
+function healObject(
+  tools: ReadonlyMap<string, ToolSchema>,
+  tool: ToolSchema | undefined,
+  name: string,
+  args: unknown,
+  sentViolations: string[],
+): HealVerdict {
+  const violations = tool ? violationsOf(tool, args) : sentViolations;
   if (violations.length === 0) return { kind: 'untouched', reason: 'valid' };
   const result = normalizeCall({ name, arguments: args }, { tools: [...tools.values()], mode: 'native' });
   const target = result.changed ? tools.get(result.call.name) : undefined;

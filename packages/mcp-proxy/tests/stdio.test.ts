@@ -143,7 +143,9 @@ describe('stdio proxy with server-everything', () => {
     expect(long.isError).toBeFalsy();
     // All three progress notifications reached the client (the SDK may run the last one after the result).
     const notified = received.filter((message) => 'method' in message && message.method === 'notifications/progress');
-    expect(notified.map((message) => (message as { params: { progress: number } }).params.progress)).toEqual([1, 2, 3]);
+    expect(notified.map((message) => (message as unknown as { params: { progress: number } }).params.progress)).toEqual(
+      [1, 2, 3],
+    );
     expect(progress.length).toBeGreaterThanOrEqual(2);
 
     await client.setLoggingLevel('debug');

@@ -97,17 +97,17 @@ export async function connectThroughProxy(
   });
   const sent: string[] = [];
   const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
+  transport.send = (message: JSONRPCMessage) => {
     sent.push(JSON.stringify(message));
-    return send(message, options);
+    return send(message);
   };
   const client = new Client({ name: 'mcp-proxy-test', version: '1.0.0' }, clientOptions);
   await client.connect(transport);
   const received: JSONRPCMessage[] = [];
   const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  transport.onmessage = (message: JSONRPCMessage) => {
     received.push(message);
-    deliver?.(message, extra);
+    deliver?.(message);
   };
   return { client, transport, stderr: () => stderr, sent, received };
 }
