@@ -6,19 +6,29 @@
 import { mkdirSync } from 'node:fs';
 import type { TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 
+function hasSqlite(): boolean {
+  const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  try {
+    return typeof getBuiltin === 'function' && getBuiltin('node:sqlite') !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Opens the store in `dir`. A directory that does not exist yet is created private to the user (0700): the store
- * writes its files with the process's default mode, so the folder is what keeps them from other users.
+ * Opens the store in `dir`, or throws a one-line reason. A directory that does not exist yet is created private to
+ * the user (0700): the store writes its files with the process's default mode, so the folder keeps them private.
  */
 export async function openStore(dir: string, warn: (line: string) => void): Promise<TelemetryStore> {
+  if (!hasSqlite())
+    throw new Error(
+      `--store needs Node >= 22.13 (node:sqlite); this is Node ${process.version}. Run without --store, or on a newer Node.`,
+    );
   const { createTelemetryStore } = await import('@dsh-tool-normalizer/telemetry-store');
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     return createTelemetryStore({ dir, warn });
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `--store ${dir}: ${detail} (the store needs Node >= 22.13 with node:sqlite; this is ${process.version})`,
-    );
+    throw new Error(`--store ${dir}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
