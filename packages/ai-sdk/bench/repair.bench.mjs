@@ -5,7 +5,7 @@
  */
 import { asSchema, InvalidToolInputError, NoSuchToolError, tool } from 'ai';
 import { z } from 'zod';
-import { createToolCallRepair } from '../dist/index.js';
+import { healToolCalls } from '../dist/index.js';
 
 const tools = {
   bash: tool({ inputSchema: z.object({ command: z.string(), description: z.string() }), execute: async () => '' }),
@@ -16,12 +16,12 @@ const tools = {
   write: tool({ inputSchema: z.object({ file_path: z.string(), content: z.string() }), execute: async () => '' }),
 };
 const inputSchema = async ({ toolName }) => asSchema(tools[toolName].inputSchema).jsonSchema;
-const repair = createToolCallRepair();
+const { repairToolCall: repair, experimental_refineToolInput: refine } = healToolCalls(tools);
 
 const big = 'x'.repeat(100_000);
 const cases = [
   ['alias + fill (bash {"cmd"})', 'bash', '{"cmd":"ls -la /tmp"}'],
-  ['near-JSON (write, 3 fields)', 'write', "{file_path: '/w/a.md', 'content': 'hello',}"],
+  ['near-JSON (write, 2 fields)', 'write', "{file_path: '/w/a.md', 'content': 'hello',}"],
   ['unknown name (read_file)', 'read_file', '{"file_path":"/w/a.txt"}'],
   ['refused: cut-off JSON', 'bash', '{"command": "rm -rf /srv/app/rel'],
   ['near-JSON, 100 KB content', 'write', `{file_path: '/w/big.txt', 'content': '${big}'}`],
@@ -48,5 +48,22 @@ for (const [label, toolName, input] of cases) {
   const perCall = ((performance.now() - start) * 1000) / iterations;
   console.log(
     `${label.padEnd(32)} ${perCall.toFixed(1).padStart(8)} µs/call  (${repaired === iterations ? 'repaired' : repaired === 0 ? 'null' : 'mixed'}, ${iterations} calls)`,
+  );
+}
+
+// The refine seam runs for every parsed call: its cost on a valid call is what every call pays.
+const refineCases = [
+  ['refine: valid bash call', 'bash', { command: 'ls -la', description: 'List files' }],
+  ['refine: valid write, 100 KB content', 'write', { file_path: '/w/big.txt', content: big }],
+];
+for (const [label, toolName, input] of refineCases) {
+  const iterations = JSON.stringify(input).length > 10_000 ? 500 : 5_000;
+  for (let i = 0; i < 50; i++) await refine[toolName](input);
+  const start = performance.now();
+  let same = 0;
+  for (let i = 0; i < iterations; i++) if ((await refine[toolName](input)) === input) same += 1;
+  const perCall = ((performance.now() - start) * 1000) / iterations;
+  console.log(
+    `${label.padEnd(40)} ${perCall.toFixed(1).padStart(8)} µs/call  (${same === iterations ? 'unchanged' : same === 0 ? 'refined' : 'mixed'}, ${iterations} calls)`,
   );
 }

@@ -7,7 +7,7 @@
 import { generateText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { createToolCallRepair } from '@dsh-tool-normalizer/ai-sdk';
+import { healToolCalls } from '@dsh-tool-normalizer/ai-sdk';
 
 const tools = {
   bash: tool({
@@ -41,10 +41,10 @@ const result = await generateText({
   model,
   tools,
   prompt: 'List the files, then read the README.',
-  repairToolCall: createToolCallRepair({
+  ...healToolCalls(tools, {
     onReport: (report) =>
       console.log(
-        `repair ${report.repaired ? 'applied' : 'declined'}: ${report.requestedTool} -> ${report.tool} [${report.ruleIds.join(', ')}]`,
+        `${report.seam}: ${report.repaired ? 'applied' : 'declined'}: ${report.requestedTool} -> ${report.tool} [${report.ruleIds.join(', ')}]`,
       ),
   }),
 });

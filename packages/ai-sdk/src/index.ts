@@ -1,4 +1,4 @@
 /** Public entry of @dsh-tool-normalizer/ai-sdk: re-exports only. */
 export type * from './types.js';
-export { createToolCallRepair } from './repair.js';
-export { readNearJson, type NearJsonReading } from './near-json.js';
+export { createToolCallRepair, createToolInputRefinement, healToolCalls } from './repair.js';
+export { dshHostChecks } from '@dsh-tool-normalizer/core-rules';

@@ -1,6 +1,7 @@
 /**
  * The package is pure: its sources import nothing from `node:*`, the DOM or DSH, and the whole package with its
- * dependencies (the AI SDK included) bundles for the browser with no Node built-in left to resolve.
+ * dependencies (the AI SDK included) bundles for the browser with no Node built-in left to resolve, and Babel's
+ * parser is in a bundle only when the `programs` entry is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,5 +39,31 @@ describe('purity', () => {
     const inputs = Object.keys(result.metafile!.inputs);
     expect(inputs.some((input) => input.includes('node_modules/ai/'))).toBe(true);
     expect(inputs.filter((input) => input.startsWith('node:'))).toEqual([]);
+  }, 60_000);
+
+  it("leaves Babel's parser and the healer out unless the programs entry is imported", async () => {
+    const inputsOf = async (entry: string) => {
+      const result = await build({
+        entryPoints: [`${srcDir}${entry}`],
+        bundle: true,
+        write: false,
+        minify: true,
+        platform: 'browser',
+        format: 'esm',
+        metafile: true,
+        logLevel: 'silent',
+        conditions: [SOURCE_CONDITION, 'module'],
+      });
+      const output = Object.values(result.metafile!.outputs)[0]!;
+      return Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path);
+    };
+    const main = await inputsOf('index.ts');
+    expect(main.filter((path) => path.includes('@babel/'))).toEqual([]);
+    expect(main.filter((path) => /syntax-healer\/src\/(?!tool-name)/.test(path))).toEqual([]);
+    expect(main.some((path) => path.includes('core-rules/src/kit.ts'))).toBe(true);
+    const programs = await inputsOf('programs.ts');
+    expect(programs.some((path) => path.includes('@babel/parser'))).toBe(true);
   }, 60_000);
 });

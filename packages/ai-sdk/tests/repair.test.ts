@@ -5,14 +5,16 @@
  */
 import { InvalidToolInputError, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
+import type { KitPrograms } from '@dsh-tool-normalizer/core-rules';
 import { createToolCallRepair, type RepairReport } from '../src/index.js';
+import { healProgram } from '../src/programs.js';
 import { codingTools, runOneStep, type Executions, type ScriptedCall } from './sdk-loop.js';
 
 async function run(
   calls: ScriptedCall[],
   options: {
     option?: 'repairToolCall' | 'experimental_repairToolCall';
-    programs?: Record<string, string>;
+    programs?: KitPrograms;
     tools?: (e: Executions) => ToolSet;
   } = {},
 ) {
@@ -104,11 +106,14 @@ describe('repairable calls run in the same step with repaired arguments', () => 
     expect(reports[0]!.ruleIds).toEqual(['args.repair-near-json']);
   });
 
-  it('Python constants and a comment in near-JSON', async () => {
+  it('Python constants in near-JSON are read; a comment is not (core-rules reads near-JSON one way only)', async () => {
     const { executions } = await run([
-      { toolName: 'read', input: '{"file_path": "/w/a.py", // the file\n "offset": 3}' },
+      { toolName: 'write', input: '{"file_path": "/w/a.py", "content": None,}' },
+      { toolName: 'read', input: '{"file_path": "/w/a.py", "offset": 3,}' },
     ]);
     expect(executions).toEqual([{ tool: 'read', input: { file_path: '/w/a.py', offset: 3 } }]);
+    const comment = await run([{ toolName: 'read', input: '{"file_path": "/w/a.py", // the file\n "offset": 3}' }]);
+    expectSdkError(comment, InvalidToolInputError.isInstance);
   });
 
   it('several calls in one response: each repaired on its own, all run in the one step', async () => {
@@ -131,11 +136,13 @@ describe('repairable calls run in the same step with repaired arguments', () => 
   it('a program tool: a fenced program in a call that fails its schema is healed together with the schema repair', async () => {
     const program = '```js\nconst note = """\nhi\n""";\nreturn note;\n```';
     const input = `${JSON.stringify({ code: program }).slice(0, -1)}, timeout_ms: 5000}`;
-    const healed = await run([{ toolName: 'run_js', input }], { programs: { run_js: 'code' } });
+    const healed = await run([{ toolName: 'run_js', input }], {
+      programs: { fields: { run_js: 'code' }, healProgram },
+    });
     expect(healed.executions).toEqual([
       { tool: 'run_js', input: { code: 'const note = `\nhi\n`;\nreturn note;', timeout_ms: 5000 } },
     ]);
-    expect(healed.reports[0]!.ruleIds).toEqual(['args.repair-near-json', 'program.heal-syntax']);
+    expect(healed.reports[0]!.ruleIds).toEqual(['args.repair-near-json', 'run_code.heal-syntax']);
     const notConfigured = await run([{ toolName: 'run_js', input }]);
     expect(notConfigured.executions).toEqual([{ tool: 'run_js', input: { code: program, timeout_ms: 5000 } }]);
   });

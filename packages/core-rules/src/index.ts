@@ -11,3 +11,13 @@ export { trimStackTrace } from './stack-trace.js';
 export { ruleCatalogue, categoryCatalogue, receipt, categoryOf } from './catalogue.js';
 export { validateArguments } from './validate.js';
 export { defaultToggles, TOGGLE_KEYS } from './toggles.js';
+export {
+  createRepairKit,
+  type KitAnswer,
+  type KitCall,
+  type KitOptions,
+  type KitTool,
+  type RepairKit,
+} from './kit.js';
+export { dshHostChecks } from './kit-profiles.js';
+export type { KitPrograms } from './kit-programs.js';

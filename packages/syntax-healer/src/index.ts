@@ -3,3 +3,4 @@ export type * from './types.js';
 export { healProgram, DEFAULT_MAX_COMPILE_ATTEMPTS, DEFAULT_MAX_REPAIR_CHARS } from './heal.js';
 export { compilesLikeHost, stripBackend, type CompileVerdict, type StripBackend } from './host-compile.js';
 export * from './program-analysis.js';
+export { RUN_CODE } from './tool-name.js';

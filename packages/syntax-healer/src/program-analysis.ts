@@ -6,9 +6,6 @@
  */
 import { parse } from '@babel/parser';
 
-/** The name of DSH's Code-Mode transport tool. */
-export const RUN_CODE = 'run_code';
-
 /** A Babel AST node, read structurally (only @babel/parser is a dependency, not @babel/types). */
 export interface AstNode {
   type: string;

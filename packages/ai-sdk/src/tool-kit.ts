@@ -1,0 +1,65 @@
+/**
+ * An AI SDK tool set as a core-rules repair kit: each tool's JSON Schema (from the SDK's own conversion, so a
+ * zod, Standard Schema or `jsonSchema()` tool reads the same way the SDK sends it to the model) and its own
+ * validator (`schema.validate`, absent for `jsonSchema()` without `validate`). One kit per `tools` object.
+ */
+import { asSchema, type ToolSet } from 'ai';
+import { createRepairKit, type KitTool, type RepairKit } from '@dsh-tool-normalizer/core-rules';
+import type { HealingOptions } from './types.js';
+
+type Schema = ReturnType<typeof asSchema>;
+
+/** The SDK's view of one tool's input: its schema object (with `validate` when the tool has one). */
+export function schemaOf(tools: ToolSet, name: string): Schema | undefined {
+  const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+  if (!tool) return undefined;
+  try {
+    return asSchema(tool.inputSchema);
+  } catch {
+    return undefined;
+  }
+}
+
+async function kitTool(tools: ToolSet, name: string): Promise<KitTool | undefined> {
+  const schema = schemaOf(tools, name);
+  if (!schema) return undefined;
+  let parameters: unknown;
+  try {
+    parameters = await schema.jsonSchema;
+  } catch {
+    return undefined; // A schema the SDK cannot convert: calls to that tool are never repaired.
+  }
+  if (typeof parameters !== 'object' || parameters === null) return undefined;
+  const description = (tools[name] as { description?: unknown }).description;
+  const validate = schema.validate;
+  return {
+    name,
+    parameters,
+    ...(typeof description === 'string' ? { description } : {}),
+    ...(validate ? { validate: async (args: Record<string, unknown>) => (await validate(args)).success } : {}),
+  };
+}
+
+/** A cache of kits per tools object (the SDK hands the same object to every step of a call). */
+export function kitCache(options: HealingOptions): (tools: ToolSet) => Promise<RepairKit> {
+  const kits = new WeakMap<object, Promise<RepairKit>>();
+  return (tools) => {
+    let kit = kits.get(tools);
+    if (!kit) {
+      kit = (async () => {
+        const described = await Promise.all(Object.keys(tools).map((name) => kitTool(tools, name)));
+        return createRepairKit(
+          described.filter((tool): tool is KitTool => tool !== undefined),
+          {
+            ...(options.toggles ? { toggles: options.toggles } : {}),
+            ...(options.cwd ? { cwd: options.cwd } : {}),
+            ...(options.hostChecks ? { hostChecks: options.hostChecks } : {}),
+            ...(options.programs ? { programs: options.programs } : {}),
+          },
+        );
+      })();
+      kits.set(tools, kit);
+    }
+    return kit;
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Which registered tool a call's name stands for, for the harness-neutral repair kit: the name itself, the
+ * name without a provider prefix (`functions.read`, `default_api.bash`), or the one registered tool an alias
+ * stands for (`read_file` -> `read`, through resolveToolAlias). The prefix pattern is the one normalizeCall
+ * applies (normalize.ts keeps its own copy until it imports this one).
+ */
+import { receipt } from './catalogue.js';
+import { preview } from './text.js';
+import { resolveToolAlias } from './tool-names.js';
+import { findTool } from './tools.js';
+import type { Environment, Receipt, RuleToggles, ToolSchema } from './types.js';
+
+/** Prefixes some providers put before a tool name (`functions.read`). */
+const NAME_PREFIX = /^(?:functions|function|tools|tool|default_api|api)[.:/]\s*([A-Za-z_][\w.-]{0,120})$/;
+
+export type ResolvedName = { tool: ToolSchema; receipts: Receipt[] } | { reason: string };
+
+/**
+ * The registered tool for `name`, with a receipt for every renaming step. `args` are the decoded arguments:
+ * an alias is chosen only when exactly one candidate's schema fits them (after the argument repairs).
+ */
+export function resolveToolName(
+  name: string,
+  args: Record<string, unknown>,
+  env: Environment,
+  toggles: RuleToggles,
+): ResolvedName {
+  const exact = findTool(env, name);
+  if (exact) return { tool: exact, receipts: [] };
+  const unknown = `unknown tool "${preview(name, 80)}"`;
+  if (!toggles.autoBridgeDirectTools) return { reason: `${unknown}; name repairs are switched off` };
+  const receipts: Receipt[] = [];
+  let current = name;
+  const bare = NAME_PREFIX.exec(name)?.[1];
+  if (bare !== undefined) {
+    receipts.push(
+      receipt(
+        'call.strip-name-prefix',
+        `"${preview(name, 80)}" is registered nowhere; "${bare}" is the name without the provider prefix`,
+        preview(name, 80),
+        bare,
+      ),
+    );
+    current = bare;
+    const tool = findTool(env, bare);
+    if (tool) return { tool, receipts };
+  }
+  const alias = resolveToolAlias({ name: current, arguments: args }, env, toggles);
+  const tool = alias ? findTool(env, alias.call.name) : undefined;
+  if (!alias || !tool) return { reason: `${unknown}: no single registered tool fits the call` };
+  return { tool, receipts: [...receipts, alias.receipt] };
+}
