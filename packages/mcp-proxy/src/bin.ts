@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /** Executable entry of the `dsh-mcp-proxy` bin: runs the proxy command, exits with its code. */
 import { run } from './cli.js';
 

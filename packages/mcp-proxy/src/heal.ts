@@ -1,14 +1,16 @@
 /**
  * The healing decision for one MCP `tools/call`: the arguments are checked against the `inputSchema` the server
  * advertised in `tools/list` (its own contract); a call that passes is never touched; a failing call is repaired by
- * core-rules' `normalizeCall` only when the repair is unique, made of rules that are safe for any server, and the
- * repaired arguments pass the schema; anything else is left as sent with the schema's complaint. Pure: no I/O.
+ * core-rules' repair kit (`createRepairKit`, the one every harness uses) only when the repair is unique, made of
+ * rules that are safe for any server, and the repaired arguments pass the schema; anything else is left as sent
+ * with the schema's complaint. No I/O.
  */
 import {
-  normalizeCall,
+  createRepairKit,
   receipt,
   validateArguments,
   type Receipt,
+  type RepairKit,
   type ToolSchema,
 } from '@dsh-tool-normalizer/core-rules';
 
@@ -68,53 +70,54 @@ function objectFromText(args: string): { value: Record<string, unknown>; receipt
   return { value, receipt: receipt('args.unwrap-double-encoded', why, before, '(plain JSON object)') };
 }
 
-/** The verdict for a call to `name` with `args`, given the tools the server listed (name -> schema). */
-export function healCall(tools: ReadonlyMap<string, ToolSchema>, name: unknown, args: unknown): HealVerdict {
+/** The healing decision for the tools one `tools/list` advertised. */
+export interface Healer {
+  /** The tools by name (the schemas calls are checked against). */
+  readonly tools: ReadonlyMap<string, ToolSchema>;
+  /** The verdict for a call to `name` with `args`. Never throws. */
+  heal(name: unknown, args: unknown): Promise<HealVerdict>;
+}
+
+/**
+ * A healer on core-rules' repair kit, with no host profile: an MCP server's only published check is its
+ * `inputSchema` (no validator of its own reaches the proxy, no cwd, no programs).
+ */
+export function createHealer(schemas: Iterable<ToolSchema>): Healer {
+  const tools = new Map<string, ToolSchema>();
+  for (const tool of schemas) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  const kit = createRepairKit([...tools.values()]);
+  return { tools, heal: (name, args) => healCall(tools, kit, name, args) };
+}
+
+async function healCall(
+  tools: ReadonlyMap<string, ToolSchema>,
+  kit: RepairKit,
+  name: unknown,
+  args: unknown,
+): Promise<HealVerdict> {
   if (typeof name !== 'string' || tools.size === 0) return { kind: 'untouched', reason: 'no-schema' };
   if (args === undefined) return { kind: 'untouched', reason: 'no-arguments' };
   const tool = tools.get(name);
-  const violations = tool ? violationsOf(tool, args) : [`unknown tool "${name.slice(0, 80)}"`];
-  if (violations.length === 0) return { kind: 'untouched', reason: 'valid' };
+  // The valid path decides here, without the kit: a call that passes is never handed to a rule.
+  const sentViolations = tool ? violationsOf(tool, args) : [];
+  if (tool && sentViolations.length === 0) return { kind: 'untouched', reason: 'valid' };
   const text = typeof args === 'string' ? objectFromText(args) : undefined;
-  const verdict = healObject(tools, tool, name, text ? text.value : args, violations);
-  if (!text || verdict.kind === 'unhealable' || (verdict.kind === 'untouched' && verdict.reason !== 'valid'))
-    return verdict;
-  const receipts = verdict.kind === 'healed' ? [text.receipt, ...verdict.receipts] : [text.receipt];
-  const healedName = verdict.kind === 'healed' ? verdict.name : name;
-  const healedArgs = verdict.kind === 'healed' ? verdict.arguments : text.value;
-  return { kind: 'healed', name: healedName, arguments: healedArgs, receipts };
-}
-
-function healObject(
-  tools: ReadonlyMap<string, ToolSchema>,
-  tool: ToolSchema | undefined,
-  name: string,
-  args: unknown,
-  sentViolations: string[],
-): HealVerdict {
-  const violations = tool ? violationsOf(tool, args) : sentViolations;
-  if (violations.length === 0) return { kind: 'untouched', reason: 'valid' };
-  const result = normalizeCall({ name, arguments: args }, { tools: [...tools.values()], mode: 'native' });
-  const target = result.changed ? tools.get(result.call.name) : undefined;
-  if (!result.changed || !target) {
-    if (!tool) return { kind: 'untouched', reason: 'unknown-tool' };
-    return { kind: 'unhealable', violations, reason: result.reason ?? 'no rule repairs' };
-  }
-  const unsafe = result.receipts.find((receipt) => !MCP_RULE_IDS.has(receipt.ruleId));
-  if (unsafe) {
-    if (!tool) return { kind: 'untouched', reason: 'unknown-tool' };
-    return {
-      kind: 'unhealable',
-      violations,
-      reason: `the only repair uses ${unsafe.ruleId}, which the proxy never applies`,
-    };
-  }
-  const repaired = result.call.arguments;
-  if (!isRecord(repaired) || violationsOf(target, repaired).length > 0) {
-    if (!tool) return { kind: 'untouched', reason: 'unknown-tool' };
-    return { kind: 'unhealable', violations, reason: 'the repaired call would still fail the schema' };
-  }
-  return { kind: 'healed', name: target.name, arguments: repaired, receipts: result.receipts };
+  const object = text ? text.value : args;
+  const violations = tool ? violationsOf(tool, object) : [];
+  const answer = tool && violations.length === 0 ? undefined : await kit.repair({ name, arguments: object });
+  const refused = (reason: string): HealVerdict =>
+    tool ? { kind: 'unhealable', violations, reason } : { kind: 'untouched', reason: 'unknown-tool' };
+  if (answer && !answer.ok) return refused(answer.reason);
+  const healedName = answer ? answer.name : name;
+  const healedArgs = answer ? answer.args : (object as Record<string, unknown>);
+  const receipts = [...(text ? [text.receipt] : []), ...(answer ? answer.receipts : [])];
+  if (receipts.length === 0) return refused('no rule repairs');
+  const unsafe = receipts.find((item) => !MCP_RULE_IDS.has(item.ruleId));
+  if (unsafe) return refused(`the only repair uses ${unsafe.ruleId}, which the proxy never applies`);
+  const target = tools.get(healedName);
+  if (!target || violationsOf(target, healedArgs).length > 0)
+    return refused('the repaired call would still fail the schema');
+  return { kind: 'healed', name: target.name, arguments: healedArgs, receipts };
 }
 
 /** The one hint an `--answer-errors` result carries: what the schema says is wrong, and that nothing ran. */

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createParser } from 'eventsource-parser';
-import { CallRelay, SERVER_GONE_CODE, type RelayOptions } from './relay.js';
+import { CallRelay, type ClientStep, SERVER_GONE_CODE, type RelayOptions } from './relay.js';
 
 export interface HttpProxyOptions extends RelayOptions {
   /** The upstream MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. Its path is also the proxy's endpoint path. */
@@ -164,7 +164,8 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       body = read;
       const parsed = req.method === 'POST' ? messagesOf(read) : undefined;
       if (parsed) {
-        const steps = parsed.messages.map((message) => relay.fromClient(message));
+        const steps: ClientStep[] = [];
+        for (const message of parsed.messages) steps.push(await relay.fromClient(message));
         const answers = steps.flatMap((step) => ('answer' in step ? [step.answer] : []));
         if (!parsed.batch && answers.length === 1) return sendJson(res, 200, answers[0]);
         // In a batch, a call the relay would answer is sent on as it came (one HTTP answer cannot be split).

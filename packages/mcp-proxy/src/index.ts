@@ -1,5 +1,5 @@
 /** Public entry of @dsh-tool-normalizer/mcp-proxy: re-exports only. */
-export { healCall, invalidArgumentsHint, MCP_RULE_IDS, type HealVerdict } from './heal.js';
+export { createHealer, invalidArgumentsHint, MCP_RULE_IDS, type Healer, type HealVerdict } from './heal.js';
 export { CallRelay, SERVER_GONE_CODE, type ClientStep, type Recorder, type RelayOptions } from './relay.js';
 export { LineTransport, DEFAULT_MAX_FRAME_BYTES } from './frames.js';
 export { runStdioProxy, type StdioProxyOptions } from './stdio.js';

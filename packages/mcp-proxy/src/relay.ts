@@ -9,7 +9,7 @@
 import { classifyResult, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { healCall, invalidArgumentsHint } from './heal.js';
+import { createHealer, type Healer, invalidArgumentsHint } from './heal.js';
 
 /** Where receipts go (a telemetry store, or anything with its `record`). */
 export interface Recorder {
@@ -68,6 +68,8 @@ function errorText(message: Record<string, unknown>): string | undefined {
 export class CallRelay {
   /** The tools the server listed last, by name (the schemas calls are checked against). */
   readonly tools = new Map<string, ToolSchema>();
+  /** The healer for `tools`, built again after they change. */
+  private healer: Healer | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly options: RelayOptions;
 
@@ -75,8 +77,12 @@ export class CallRelay {
     this.options = options;
   }
 
-  /** A message from the client: the same object to forward, a healed copy, or an answer for the client. */
-  fromClient(message: JSONRPCMessage): ClientStep {
+  /**
+   * A message from the client: the same object to forward, a healed copy, or an answer for the client. Only a
+   * `tools/call` waits for anything (the repair kit is asynchronous); callers keep the client's order by handling
+   * one message after the other.
+   */
+  async fromClient(message: JSONRPCMessage): Promise<ClientStep> {
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = isRecord(message.params) ? message.params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') this.pending.delete(idKey(id));
@@ -95,9 +101,10 @@ export class CallRelay {
     return this.callFromClient(message, message.params);
   }
 
-  private callFromClient(message: JSONRPCRequest, params: Record<string, unknown>): ClientStep {
+  private async callFromClient(message: JSONRPCRequest, params: Record<string, unknown>): Promise<ClientStep> {
     const name = params.name;
-    const verdict = healCall(this.tools, name, params.arguments);
+    this.healer ??= createHealer(this.tools.values());
+    const verdict = await this.healer.heal(name, params.arguments);
     const tool = typeof name === 'string' ? name : String(name);
     if (verdict.kind === 'unhealable' && this.options.answerErrors) {
       const hint = invalidArgumentsHint(tool, verdict.violations);
@@ -131,7 +138,7 @@ export class CallRelay {
   /** A message from the server, observed (it is always forwarded as it is). */
   fromServer(message: JSONRPCMessage): void {
     if ('method' in message) {
-      if (message.method === 'notifications/tools/list_changed') this.tools.clear();
+      if (message.method === 'notifications/tools/list_changed') this.forgetTools();
       return;
     }
     if (!('id' in message) || message.id === undefined || message.id === null) return;
@@ -160,6 +167,11 @@ export class CallRelay {
     return answers;
   }
 
+  private forgetTools(): void {
+    this.tools.clear();
+    this.healer = undefined;
+  }
+
   /** Requests sent on and not answered yet. */
   get unanswered(): number {
     return this.pending.size;
@@ -176,6 +188,7 @@ export class CallRelay {
   private learnTools(result: unknown, firstPage: boolean): void {
     if (!isRecord(result) || !Array.isArray(result.tools)) return;
     if (firstPage) this.tools.clear();
+    this.healer = undefined;
     for (const tool of result.tools) {
       if (!isRecord(tool) || typeof tool.name !== 'string' || !isRecord(tool.inputSchema)) continue;
       const description = typeof tool.description === 'string' ? tool.description : undefined;

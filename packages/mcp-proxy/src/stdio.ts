@@ -75,15 +75,21 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
 
   client.onerror = (error) => log(`client frame: ${describe(error)}`);
   client.onclose = () => void stop(0);
-  client.onmessage = (message) => {
+  const handleClient = async (message: JSONRPCMessage): Promise<void> => {
     if (serverGone !== undefined) return goneAnswer(message);
-    const step = relay.fromClient(message);
+    const step = await relay.fromClient(message);
+    if (serverGone !== undefined) return goneAnswer(message);
     if ('answer' in step) return toClient(step.answer);
     server.send(step.forward).catch((error) => {
       log(`could not write to the server: ${describe(error)}`);
       serverGone ??= `could not write to it (${describe(error)})`;
       for (const answer of relay.serverGone(serverGone)) toClient(answer);
     });
+  };
+  // One client message after the other, so the server sees them in the client's order.
+  let queue = Promise.resolve();
+  client.onmessage = (message) => {
+    queue = queue.then(() => handleClient(message)).catch((error) => log(`relay: ${describe(error)}`));
   };
 
   server.onerror = (error) => log(`server: ${describe(error)}`);

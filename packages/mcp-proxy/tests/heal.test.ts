@@ -6,7 +6,7 @@
 import type { ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { CallRelay, healCall, type HealVerdict, MCP_RULE_IDS } from '../src/index.js';
+import { CallRelay, createHealer, type HealVerdict, MCP_RULE_IDS } from '../src/index.js';
 
 const DRAFT7 = 'http://json-schema.org/draft-07/schema#';
 const TOOLS: ToolSchema[] = [
@@ -42,11 +42,19 @@ const TOOLS: ToolSchema[] = [
     },
   },
   {
+    name: 'shift',
+    parameters: {
+      type: 'object',
+      properties: { by: { type: 'number', minimum: -100, maximum: 100 } },
+      required: ['by'],
+    },
+  },
+  {
     name: 'count',
     parameters: { type: 'object', properties: { n: { type: 'integer' }, tag: { type: 'string' } }, required: ['n'] },
   },
 ];
-const tools = new Map(TOOLS.map((tool) => [tool.name, tool]));
+const healer = createHealer(TOOLS);
 
 type Expect =
   | { kind: 'untouched'; reason: string }
@@ -61,18 +69,17 @@ const CASES: [string, string, unknown, Expect][] = [
     { a: '2', b: 3 },
     { kind: 'healed', arguments: { a: 2, b: 3 }, rules: ['args.coerce-scalar'] },
   ],
+  // The kit coerces a negative or fractional number only when the schema's own bounds judge it (a 1-based offset
+  // sent as "-5" would pass a bare `number` and still be wrong).
+  ['negative stringly number, no bounds', 'get-sum', { a: '-5', b: 0 }, { kind: 'unhealable' }],
+  ['decimal stringly number, no bounds', 'get-sum', { a: '20.5', b: 0 }, { kind: 'unhealable' }],
   [
-    'negative stringly number',
-    'get-sum',
-    { a: '-5', b: 0 },
-    { kind: 'healed', arguments: { a: -5, b: 0 }, rules: ['args.coerce-scalar'] },
+    'negative stringly number within bounds',
+    'shift',
+    { by: '-5' },
+    { kind: 'healed', arguments: { by: -5 }, rules: ['args.coerce-scalar'] },
   ],
-  [
-    'decimal stringly number',
-    'get-sum',
-    { a: '20.5', b: 0 },
-    { kind: 'healed', arguments: { a: 20.5, b: 0 }, rules: ['args.coerce-scalar'] },
-  ],
+  ['negative number out of bounds', 'shift', { by: '-500' }, { kind: 'unhealable' }],
   ['exponent text is not one reading', 'get-sum', { a: '1e3', b: 0 }, { kind: 'unhealable' }],
   ['padded number text', 'get-sum', { a: ' 5', b: 0 }, { kind: 'unhealable' }],
   ['a word for a number', 'get-sum', { a: 'two', b: 0 }, { kind: 'unhealable' }],
@@ -143,33 +150,34 @@ function summary(verdict: HealVerdict): Expect {
 }
 
 describe('healCall', () => {
-  it.each(CASES)('%s', (_label, name, args, expected) => {
-    const verdict = healCall(tools, name, args);
+  it.each(CASES)('%s', async (_label, name, args, expected) => {
+    const verdict = await healer.heal(name, args);
     const want = expected.kind === 'healed' ? { name: expected.name ?? name, ...expected } : expected;
     expect(summary(verdict)).toEqual(want);
     for (const rule of verdict.kind === 'healed' ? verdict.receipts : [])
       expect(MCP_RULE_IDS.has(rule.ruleId)).toBe(true);
   });
 
-  it('answers "no-schema" before the server listed its tools', () => {
-    expect(healCall(new Map(), 'get-sum', { a: '1', b: 2 })).toEqual({ kind: 'untouched', reason: 'no-schema' });
+  it('answers "no-schema" before the server listed its tools', async () => {
+    expect(await createHealer([]).heal('get-sum', { a: '1', b: 2 })).toEqual({
+      kind: 'untouched',
+      reason: 'no-schema',
+    });
   });
 
-  it('keeps a __proto__ key as an own key of the healed arguments (no prototype change, nothing dropped)', () => {
-    const args = JSON.parse('{"__proto__": {"polluted": true}, "a": "1", "b": 2}') as Record<string, unknown>;
-    const verdict = healCall(tools, 'get-sum', args);
-    expect(verdict.kind).toBe('healed');
-    const healed = verdict.kind === 'healed' ? verdict.arguments : {};
-    expect(Object.hasOwn(healed, '__proto__')).toBe(true);
-    expect(JSON.stringify(healed)).toBe('{"__proto__":{"polluted":true},"a":1,"b":2}');
+  it('never builds a repair holding a __proto__ key, and leaves a valid one as it came', async () => {
+    const broken = JSON.parse('{"__proto__": {"polluted": true}, "a": "1", "b": 2}') as Record<string, unknown>;
+    expect((await healer.heal('get-sum', broken)).kind).toBe('unhealable');
+    const valid = JSON.parse('{"__proto__": {"polluted": true}, "a": 1, "b": 2}') as Record<string, unknown>;
+    expect(await healer.heal('get-sum', valid)).toEqual({ kind: 'untouched', reason: 'valid' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('decides on a 10 MB valid argument and a 10 MB broken one in bounded time', () => {
+  it('decides on a 10 MB valid argument and a 10 MB broken one in bounded time', async () => {
     const big = 'z'.repeat(10_000_000);
     const started = performance.now();
-    expect(healCall(tools, 'read_text_file', { path: big }).kind).toBe('untouched');
-    expect(healCall(tools, 'read_text_file', { file_path: big }).kind).toBe('healed');
+    expect((await healer.heal('read_text_file', { path: big })).kind).toBe('untouched');
+    expect((await healer.heal('read_text_file', { file_path: big })).kind).toBe('healed');
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
@@ -177,8 +185,8 @@ describe('healCall', () => {
 const call = (id: number, name: string, args: unknown): JSONRPCMessage =>
   ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) as JSONRPCMessage;
 
-function listed(relay: CallRelay, id: number, names: ToolSchema[], cursor?: string, next?: string): void {
-  relay.fromClient({ jsonrpc: '2.0', id, method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) });
+async function listed(relay: CallRelay, id: number, names: ToolSchema[], cursor?: string, next?: string) {
+  await relay.fromClient({ jsonrpc: '2.0', id, method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) });
   relay.fromServer({
     jsonrpc: '2.0',
     id,
@@ -190,9 +198,9 @@ function listed(relay: CallRelay, id: number, names: ToolSchema[], cursor?: stri
 }
 
 describe('CallRelay', () => {
-  it('hands every message it does not heal back as the same object', () => {
+  it('hands every message it does not heal back as the same object', async () => {
     const relay = new CallRelay();
-    listed(relay, 1, TOOLS);
+    await listed(relay, 1, TOOLS);
     const messages: JSONRPCMessage[] = [
       call(2, 'get-sum', { a: 1, b: 2 }),
       call(3, 'get-sum', { a: 'two', b: 2 }),
@@ -201,31 +209,31 @@ describe('CallRelay', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'srv-1', result: { content: [] } },
     ];
-    for (const message of messages) expect(relay.fromClient(message)).toEqual({ forward: message });
-    for (const message of messages) expect((relay.fromClient(message) as { forward: unknown }).forward).toBe(message);
+    for (const message of messages)
+      expect(((await relay.fromClient(message)) as { forward: unknown }).forward).toBe(message);
   });
 
-  it('learns schemas across tools/list pages, forgets them on list_changed', () => {
+  it('learns schemas across tools/list pages, forgets them on list_changed', async () => {
     const relay = new CallRelay();
-    listed(relay, 1, TOOLS.slice(0, 2), undefined, 'page-2');
-    listed(relay, 2, TOOLS.slice(2), 'page-2');
+    await listed(relay, 1, TOOLS.slice(0, 2), undefined, 'page-2');
+    await listed(relay, 2, TOOLS.slice(2), 'page-2');
     expect([...relay.tools.keys()]).toEqual(TOOLS.map((tool) => tool.name));
-    expect(relay.fromClient(call(3, 'count', { n: '1' }))).toMatchObject({
+    expect(await relay.fromClient(call(3, 'count', { n: '1' }))).toMatchObject({
       forward: { params: { arguments: { n: 1 } } },
     });
     relay.fromServer({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     const untouched = call(4, 'count', { n: '1' });
-    expect((relay.fromClient(untouched) as { forward: unknown }).forward).toBe(untouched);
-    listed(relay, 5, TOOLS.slice(0, 1));
+    expect(((await relay.fromClient(untouched)) as { forward: unknown }).forward).toBe(untouched);
+    await listed(relay, 5, TOOLS.slice(0, 1));
     expect([...relay.tools.keys()]).toEqual(['get-sum']);
   });
 
-  it('answers what the server will never answer, once, and forgets cancelled requests', () => {
+  it('answers what the server will never answer, once, and forgets cancelled requests', async () => {
     const relay = new CallRelay();
-    relay.fromClient(call(1, 'a', {}));
-    relay.fromClient({ jsonrpc: '2.0', id: 'x-2', method: 'ping' });
-    relay.fromClient(call(3, 'b', {}));
-    relay.fromClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
+    await relay.fromClient(call(1, 'a', {}));
+    await relay.fromClient({ jsonrpc: '2.0', id: 'x-2', method: 'ping' });
+    await relay.fromClient(call(3, 'b', {}));
+    await relay.fromClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
     relay.fromServer({ jsonrpc: '2.0', id: 1, result: { content: [] } } as JSONRPCMessage);
     const answers = relay.serverGone('it exited');
     expect(answers).toEqual([
@@ -234,7 +242,7 @@ describe('CallRelay', () => {
     expect(relay.serverGone('again')).toEqual([]);
   });
 
-  it('with answerErrors, answers an unhealable call with one hint; a failing recorder changes nothing', () => {
+  it('with answerErrors, answers an unhealable call with one hint; a failing recorder changes nothing', async () => {
     const relay = new CallRelay({
       answerErrors: true,
       recorder: {
@@ -243,8 +251,8 @@ describe('CallRelay', () => {
         },
       },
     });
-    listed(relay, 1, TOOLS);
-    const step = relay.fromClient(call(2, 'get-sum', { a: 'two', b: 2 }));
+    await listed(relay, 1, TOOLS);
+    const step = await relay.fromClient(call(2, 'get-sum', { a: 'two', b: 2 }));
     expect(step).toEqual({
       answer: {
         jsonrpc: '2.0',
@@ -255,6 +263,6 @@ describe('CallRelay', () => {
         },
       },
     });
-    expect(relay.fromClient(call(3, 'get-sum', { a: '1', b: 2 }))).toMatchObject({ forward: { id: 3 } });
+    expect(await relay.fromClient(call(3, 'get-sum', { a: '1', b: 2 }))).toMatchObject({ forward: { id: 3 } });
   });
 });
