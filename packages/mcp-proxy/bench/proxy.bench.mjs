@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { healCall } from '../dist/index.js';
+import { createHealer } from '../dist/index.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,30 +34,20 @@ const row = (label, samples) => {
 };
 
 // (1) The decision alone.
-const tools = new Map([
-  [
-    'get-sum',
-    {
-      name: 'get-sum',
-      parameters: {
-        type: 'object',
-        properties: { a: { type: 'number' }, b: { type: 'number' } },
-        required: ['a', 'b'],
-      },
+const healer = createHealer([
+  {
+    name: 'get-sum',
+    parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  },
+  {
+    name: 'read_text_file',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, head: { type: 'number' } },
+      required: ['path'],
+      additionalProperties: false,
     },
-  ],
-  [
-    'read_text_file',
-    {
-      name: 'read_text_file',
-      parameters: {
-        type: 'object',
-        properties: { path: { type: 'string' }, head: { type: 'number' } },
-        required: ['path'],
-        additionalProperties: false,
-      },
-    },
-  ],
+  },
 ]);
 const decisions = [
   ['valid (get-sum)', 'get-sum', { a: 1, b: 2 }],
@@ -67,13 +57,13 @@ const decisions = [
   ['unhealable (get-sum {"a":"two"})', 'get-sum', { a: 'two', b: 2 }],
   ['valid, 1 MB string', 'read_text_file', { path: 'p'.repeat(1_000_000) }],
 ];
-console.log(`healCall, in process (${rounds * 10} runs each)`);
+console.log(`createHealer().heal, in process (${rounds * 10} runs each)`);
 for (const [label, name, args] of decisions) {
-  for (let i = 0; i < 200; i++) healCall(tools, name, args);
+  for (let i = 0; i < 200; i++) await healer.heal(name, args);
   const samples = [];
   for (let i = 0; i < rounds * 10; i++) {
     const start = performance.now();
-    healCall(tools, name, args);
+    await healer.heal(name, args);
     samples.push(performance.now() - start);
   }
   row(`  ${label}`, samples);

@@ -1,7 +1,7 @@
 /**
  * The transport-neutral heart of the proxy: one `CallRelay` per MCP session sees every JSON-RPC message in both
  * directions. It learns each tool's `inputSchema` from the server's `tools/list` answers, rewrites only the
- * `tools/call` requests `healCall` repairs (or answers them itself with `--answer-errors`), and records one receipt
+ * `tools/call` requests the healer repairs (or answers them itself with `--answer-errors`), and records one receipt
  * per `tools/call` when its answer comes back. Every other message, known or unknown, is handed back as the same
  * object. It also remembers which client requests are still unanswered, so a transport whose server died can answer
  * each of them with a clear error instead of leaving the client waiting.
