@@ -1,6 +1,6 @@
 /**
  * `--store DIR`: receipts go to the same telemetry store the DSH plugin writes (`createTelemetryStore({ dir })`,
- * SQLite plus the JSONL journal), so `analyze`, the dashboard and `/metrics` read MCP heals with the rest. The store
+ * SQLite plus the JSONL journal), so the store-backed dashboard and stats feed show MCP calls with DSH's. The store
  * is loaded only when asked for: it needs Node's `node:sqlite` (Node >= 22.13); the proxy without it runs on Node 20.
  */
 import { mkdirSync } from 'node:fs';
