@@ -137,7 +137,9 @@ export async function run(argv: string[]): Promise<number> {
       log(`cannot listen: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
-    log(`listening on ${proxy.url.href} -> ${options.http}`);
+    const target = new URL(options.http as string);
+    // Origin and path only: a query string or user info may hold a token.
+    log(`listening on ${proxy.url.href} -> ${target.origin}${target.pathname}${target.search ? '?…' : ''}`);
     await waitForSignal();
     await proxy.close();
     return 0;

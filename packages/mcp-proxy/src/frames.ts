@@ -81,8 +81,9 @@ export class LineTransport implements Transport {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (error) {
-      this.reject(null, -32700, `Parse error: ${error instanceof Error ? error.message : String(error)}`);
+    } catch {
+      // Never the parser's message: it quotes the frame, which may hold a secret.
+      this.reject(null, -32700, `Parse error: a frame of ${frame.length} bytes is not valid JSON`);
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);

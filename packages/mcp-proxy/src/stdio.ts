@@ -30,6 +30,17 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A problem with what the server wrote, without quoting it: the SDK's parse errors quote the frame (a server that
+ * prints its own logs to stdout, with whatever they hold), and this line goes to the client's log file.
+ */
+function describeServerError(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'SyntaxError') return 'a line on its stdout is not JSON (ignored; servers must log to stderr)';
+  if (name === 'ZodError') return 'a frame on its stdout is JSON but not a JSON-RPC message (ignored)';
+  return describe(error);
+}
+
 /** Runs the proxy until either side closes; resolves with the exit code (0 when the client closed, 1 otherwise). */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<number> {
   const log = options.log ?? ((line: string) => process.stderr.write(`dsh-tool-normalizer mcp-proxy: ${line}\n`));
@@ -92,7 +103,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
     queue = queue.then(() => handleClient(message)).catch((error) => log(`relay: ${describe(error)}`));
   };
 
-  server.onerror = (error) => log(`server: ${describe(error)}`);
+  server.onerror = (error) => log(`server: ${describeServerError(error)}`);
   server.onmessage = (message) => {
     relay.fromServer(message);
     toClient(message);

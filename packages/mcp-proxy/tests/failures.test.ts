@@ -3,10 +3,13 @@
  * exist, and frames from the client that are not JSON-RPC. Each gets a clear error and nothing hangs.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CRASHING, EVERYTHING, connectThroughProxy, proxyBin } from './support.js';
+import { CRASHING, connectThroughProxy, EVERYTHING, proxyBin, tempDir } from './support.js';
 
 /** The proxy as a bare child process, for writing raw frames; `next()` reads one answer line. */
 async function rawProxy(server: string[], options: string[] = []) {
@@ -88,5 +91,42 @@ describe('malformed frames from the client', () => {
     expect(await proxy.next()).toMatchObject({ id: 1, result: expect.any(Object) });
     proxy.child.stdin.end();
     await proxy.exited;
+  });
+});
+
+describe('what the proxy logs', () => {
+  const secret = () => `ghp_${randomBytes(18).toString('hex')}`;
+
+  it('never quotes a malformed client frame in its answer or its log', async () => {
+    const token = secret();
+    const proxy = await rawProxy([process.execPath, EVERYTHING, 'stdio']);
+    // Unquoted, so a JSON parser's message would quote the text at the error: the token's first characters.
+    proxy.child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"token":${token}}}\n`);
+    const answer = await proxy.next();
+    expect(answer).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(JSON.stringify(answer)).not.toContain(token.slice(0, 10));
+    proxy.child.stdin.end();
+    await proxy.exited;
+    expect(proxy.stderr()).toMatch(/client frame: Parse error/);
+    expect(proxy.stderr()).not.toContain(token.slice(0, 10));
+  });
+
+  it("never quotes a server's stray stdout line in its log", async () => {
+    const token = secret();
+    const dir = tempDir('mcp-noise-');
+    const toolsFile = path.join(dir, 'tools.json');
+    writeFileSync(toolsFile, JSON.stringify([{ name: 'noop', parameters: { type: 'object' } }]));
+    process.env.ECHO_STDOUT_NOISE = token;
+    const echo = path.join(import.meta.dirname, 'fixtures/echo-server.mjs');
+    let connection: Awaited<ReturnType<typeof connectThroughProxy>>;
+    try {
+      connection = await connectThroughProxy([], [process.execPath, echo, toolsFile]);
+    } finally {
+      delete process.env.ECHO_STDOUT_NOISE;
+    }
+    expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toEqual(['noop']);
+    await connection.client.close();
+    expect(connection.stderr()).toMatch(/server: a line on its stdout is not JSON/);
+    expect(connection.stderr()).not.toContain(token.slice(0, 10));
   });
 });
