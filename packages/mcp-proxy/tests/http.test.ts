@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVERYTHING, freePort, proxyBin, startProcess } from './support.js';
+import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { EVERYTHING, freePort, proxyBin, startProcess, tempDir } from './support.js';
 
 type Started = Awaited<ReturnType<typeof startProcess>>;
 
@@ -73,9 +74,9 @@ afterAll(async () => {
   await new Promise((resolve) => recorder?.close(resolve));
 });
 
-async function connect(options: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
+async function connect(options: ConstructorParameters<typeof Client>[1] = {}, url = proxyUrl): Promise<Client> {
   const client = new Client({ name: 'mcp-proxy-http-test', version: '1.0.0' }, options);
-  await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+  await client.connect(new StreamableHTTPClientTransport(url));
   return client;
 }
 
@@ -165,6 +166,39 @@ describe('Streamable HTTP proxy with server-everything', () => {
     // The proxy still serves the same session afterwards.
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'after' } }))).toBe('Echo: after');
     await client.close();
+  });
+
+  it('with --answer-errors and --store: answers the unhealable call itself and flushes receipts on SIGTERM', async () => {
+    const dir = tempDir('mcp-http-store-');
+    const second = await startProcess(process.execPath, [
+      await proxyBin(),
+      '--answer-errors',
+      '--store',
+      dir,
+      '--http',
+      `http://127.0.0.1:${upstreamPort}/mcp`,
+      '--listen',
+      '127.0.0.1:0',
+    ]);
+    const url = new URL((await second.waitFor(/listening on (\S+) ->/))[1] as string);
+    const client = await connect({}, url);
+    await client.listTools();
+    const refused = await client.callTool({ name: 'get-sum', arguments: { a: 'two', b: 3 } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^Invalid arguments for tool "get-sum": "a" must be a number\. The tool did not run/);
+    expect(text(await client.callTool({ name: 'get-sum', arguments: { a: '4', b: 5 } }))).toBe(
+      'The sum of 4 and 5 is 9.',
+    );
+    await client.close();
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    const store = createTelemetryStore({ dir, warn: () => {} });
+    try {
+      const { totals } = store.stats();
+      expect(totals).toMatchObject({ calls: 2, healedSuccess: 1, passThroughFailed: 1 });
+    } finally {
+      await store.close();
+    }
   });
 
   it('answers the call in flight with an error when the server dies, and later requests with a 502 error', async () => {
