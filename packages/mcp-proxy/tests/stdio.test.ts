@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
+  ElicitRequestSchema,
   type CallToolResult,
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -171,6 +172,20 @@ describe('stdio proxy with server-everything', () => {
       .poll(() => frames().some((frame) => JSON.parse(frame).method === 'notifications/cancelled'))
       .toBe(true);
     for (const frame of sent) if (JSON.parse(frame).method !== 'tools/call') expect(frames()).toContain(frame);
+  });
+
+  it('passes elicitation through: the server asks the client, the client declines, the tool reports it', async () => {
+    const { client } = await tapped(everything, [], { capabilities: { elicitation: {} } });
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return { action: 'decline' };
+    });
+    expect(await listed(client)).toContain('trigger-elicitation-request');
+    const result = await client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ message: 'Please provide inputs for the following fields:' });
+    expect(text(result)).toMatch(/decline/i);
   });
 
   it('forwards a 10 MB argument in bounded time', async () => {
