@@ -41,11 +41,20 @@ describe('a server that dies', () => {
   it('answers the call in flight and every waiting request with an error naming the exit, then closes', async () => {
     const { client, stderr } = await connectThroughProxy([], [process.execPath, CRASHING]);
     await client.listTools();
-    const slow = client.callTool({ name: 'slow', arguments: { ms: 20_000 } });
-    const crash = client.callTool({ name: 'crash', arguments: { code: 3 } });
     const started = performance.now();
-    await expect(crash).rejects.toThrow(/MCP server unavailable: the server process .* exited/);
-    await expect(slow).rejects.toThrow(/MCP server unavailable/);
+    // Both settle together; each gets its handler now, so neither rejection goes unhandled while the other is awaited.
+    const [slow, crash] = await Promise.allSettled([
+      client.callTool({ name: 'slow', arguments: { ms: 20_000 } }),
+      client.callTool({ name: 'crash', arguments: { code: 3 } }),
+    ]);
+    expect(crash).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/MCP server unavailable: the server process .* exited/) },
+    });
+    expect(slow).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/MCP server unavailable/) },
+    });
     expect(performance.now() - started).toBeLessThan(10_000);
     await expect.poll(() => stderr()).toMatch(/exited/);
     await client.close();
