@@ -18,6 +18,20 @@ const tools = {
 const inputSchema = async ({ toolName }) => asSchema(tools[toolName].inputSchema).jsonSchema;
 const { repairToolCall: repair, experimental_refineToolInput: refine } = healToolCalls(tools);
 
+/** Median and mean per call, in µs (the median shrugs off other jobs on a shared machine; the mean does not). */
+async function timed(iterations, once) {
+  const times = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await once();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] * 1000;
+  const mean = (times.reduce((sum, t) => sum + t, 0) / times.length) * 1000;
+  return `median ${median.toFixed(0).padStart(6)} µs, mean ${mean.toFixed(0).padStart(6)} µs`;
+}
+
 const big = 'x'.repeat(100_000);
 const cases = [
   ['alias + fill (bash {"cmd"})', 'bash', '{"cmd":"ls -la /tmp"}'],
@@ -42,12 +56,12 @@ for (const [label, toolName, input] of cases) {
   };
   const iterations = input.length > 10_000 ? 200 : 5_000;
   for (let i = 0; i < 50; i++) await repair(args);
-  const start = performance.now();
   let repaired = 0;
-  for (let i = 0; i < iterations; i++) if (await repair(args)) repaired += 1;
-  const perCall = ((performance.now() - start) * 1000) / iterations;
+  const times = await timed(iterations, async () => {
+    if (await repair(args)) repaired += 1;
+  });
   console.log(
-    `${label.padEnd(32)} ${perCall.toFixed(1).padStart(8)} µs/call  (${repaired === iterations ? 'repaired' : repaired === 0 ? 'null' : 'mixed'}, ${iterations} calls)`,
+    `${label.padEnd(40)} ${times}  (${repaired === iterations ? 'repaired' : repaired === 0 ? 'null' : 'mixed'}, ${iterations} calls)`,
   );
 }
 
@@ -59,11 +73,11 @@ const refineCases = [
 for (const [label, toolName, input] of refineCases) {
   const iterations = JSON.stringify(input).length > 10_000 ? 500 : 5_000;
   for (let i = 0; i < 50; i++) await refine[toolName](input);
-  const start = performance.now();
   let same = 0;
-  for (let i = 0; i < iterations; i++) if ((await refine[toolName](input)) === input) same += 1;
-  const perCall = ((performance.now() - start) * 1000) / iterations;
+  const times = await timed(iterations, async () => {
+    if ((await refine[toolName](input)) === input) same += 1;
+  });
   console.log(
-    `${label.padEnd(40)} ${perCall.toFixed(1).padStart(8)} µs/call  (${same === iterations ? 'unchanged' : same === 0 ? 'refined' : 'mixed'}, ${iterations} calls)`,
+    `${label.padEnd(40)} ${times}  (${same === iterations ? 'unchanged' : same === 0 ? 'refined' : 'mixed'}, ${iterations} calls)`,
   );
 }

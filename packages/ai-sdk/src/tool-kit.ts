@@ -4,7 +4,7 @@
  * validator (`schema.validate`, absent for `jsonSchema()` without `validate`). One kit per `tools` object.
  */
 import { asSchema, type ToolSet } from 'ai';
-import { createRepairKit, type KitTool, type RepairKit } from '@dsh-tool-normalizer/core-rules';
+import { createRepairKit, dshHostChecks, type KitTool, type RepairKit } from '@dsh-tool-normalizer/core-rules';
 import type { HealingOptions } from './types.js';
 
 type Schema = ReturnType<typeof asSchema>;
@@ -40,6 +40,26 @@ async function kitTool(tools: ToolSet, name: string): Promise<KitTool | undefine
   };
 }
 
+let warned = false;
+
+/**
+ * The program tools, when given in the current shape. The shape before 0.2 (`{ run_js: 'code' }`, no healer)
+ * turns programs off with one warning instead of failing every call: the healer must be passed in now.
+ */
+function programsOf(options: HealingOptions): HealingOptions['programs'] {
+  const programs = options.programs;
+  if (!programs) return undefined;
+  if (typeof programs.healProgram === 'function' && typeof programs.fields === 'object' && programs.fields !== null)
+    return programs;
+  if (!warned) {
+    warned = true;
+    console.warn(
+      "[@dsh-tool-normalizer/ai-sdk] programs are off: pass { fields: { tool: 'argument' }, healProgram } with healProgram from '@dsh-tool-normalizer/ai-sdk/programs'",
+    );
+  }
+  return undefined;
+}
+
 /** A cache of kits per tools object (the SDK hands the same object to every step of a call). */
 export function kitCache(options: HealingOptions): (tools: ToolSet) => Promise<RepairKit> {
   const kits = new WeakMap<object, Promise<RepairKit>>();
@@ -53,8 +73,8 @@ export function kitCache(options: HealingOptions): (tools: ToolSet) => Promise<R
           {
             ...(options.toggles ? { toggles: options.toggles } : {}),
             ...(options.cwd ? { cwd: options.cwd } : {}),
-            ...(options.hostChecks ? { hostChecks: options.hostChecks } : {}),
-            ...(options.programs ? { programs: options.programs } : {}),
+            hostChecks: options.hostChecks ?? dshHostChecks,
+            ...(programsOf(options) ? { programs: programsOf(options) } : {}),
           },
         );
       })();

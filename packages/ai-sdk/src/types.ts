@@ -43,7 +43,11 @@ export interface HealingOptions {
   toggles?: KitOptions['toggles'];
   /** Working directory for `str_replace_editor` relative paths (only resolved when given, with the DSH profile). */
   cwd?: string;
-  /** The host's checks beyond each tool's schema (a host profile, e.g. `dshHostChecks` from core-rules). */
+  /**
+   * The host's checks beyond each tool's schema (a host profile). Default: DeepSeek Harness's (`dshHostChecks`),
+   * which only concern tools named `bash`, `run_code` and `str_replace_editor` (a blank description, a relative
+   * editor path, a malformed `view_range`); pass `() => []` for none.
+   */
   hostChecks?: KitOptions['hostChecks'];
   /**
    * Tools that take a program, with the healer: `{ fields: { run_js: 'code' }, healProgram }`, `healProgram`

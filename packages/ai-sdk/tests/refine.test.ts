@@ -4,7 +4,7 @@
  * before `execute`; a valid input comes back as the very object; the repaired input is what the tool's own
  * validator outputs; a failing refinement or report never changes what the SDK does.
  */
-import { generateText, jsonSchema, type ToolSet, tool } from 'ai';
+import { generateText, stepCountIs, jsonSchema, ToolLoopAgent, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createToolInputRefinement, healToolCalls, type RepairReport } from '../src/index.js';
@@ -97,6 +97,41 @@ describe('experimental_refineToolInput', () => {
       ...healToolCalls(tools),
     });
     expect(executions).toEqual([{ tool: 'read', input: { file_path: '/W/A', description: expect.any(String) } }]);
+  });
+
+  it('a tool named bash without a description parameter: its valid calls are not held to the DSH description check', async () => {
+    const executions: Executions = [];
+    const reports: RepairReport[] = [];
+    const tools: ToolSet = {
+      bash: tool({
+        inputSchema: z.object({ command: z.string() }),
+        execute: async (input) => {
+          executions.push({ tool: 'bash', input });
+          return 'ok';
+        },
+      }),
+    };
+    await generateText({
+      model: modelSending([{ toolName: 'bash', input: '{"command":"ls"}' }]),
+      tools,
+      prompt: 'x',
+      ...healToolCalls(tools, { onReport: (report) => reports.push(report) }),
+    });
+    expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls' } }]);
+    expect(reports).toEqual([]);
+  });
+
+  it('ToolLoopAgent takes both seams the same way', async () => {
+    const executions: Executions = [];
+    const tools = plainTools(executions);
+    const agent = new ToolLoopAgent({
+      model: modelSending([{ toolName: 'functions.bash', input: '{"cmd":"uname -a"}' }]),
+      tools,
+      stopWhen: stepCountIs(1),
+      ...healToolCalls(tools),
+    });
+    await agent.generate({ prompt: 'x' });
+    expect(executions).toEqual([{ tool: 'bash', input: { command: 'uname -a', description: expect.any(String) } }]);
   });
 
   it('a throwing onReport and a refusal leave the parsed input as it was', async () => {

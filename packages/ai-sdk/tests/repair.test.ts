@@ -3,12 +3,20 @@
  * reach the tool's `execute` with repaired arguments in the same step, and must-not-change ones reach the SDK's
  * own `InvalidToolInputError` / `NoSuchToolError` untouched (the very error object the SDK raised).
  */
-import { InvalidToolInputError, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
+import {
+  generateText,
+  InvalidToolInputError,
+  jsonSchema,
+  NoSuchToolError,
+  type ToolCallRepairFunction,
+  type ToolSet,
+  tool,
+} from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { KitPrograms } from '@dsh-tool-normalizer/core-rules';
-import { createToolCallRepair, type RepairReport } from '../src/index.js';
+import { createToolCallRepair, healToolCalls, type RepairReport } from '../src/index.js';
 import { healProgram } from '../src/programs.js';
-import { codingTools, runOneStep, type Executions, type ScriptedCall } from './sdk-loop.js';
+import { codingTools, type Executions, modelSending, runOneStep, type ScriptedCall } from './sdk-loop.js';
 
 async function run(
   calls: ScriptedCall[],
@@ -230,4 +238,109 @@ describe('reports and robustness', () => {
     const read = await run([{ toolName: 'Read', input: '{"file_path":"/w/a"}' }]);
     expect(read.executions).toEqual([{ tool: 'read', input: { file_path: '/w/a' } }]);
   });
+});
+
+describe('defaults and old shapes', () => {
+  const editorTools = (executions: Executions): ToolSet => ({
+    str_replace_editor: tool({
+      inputSchema: jsonSchema({
+        type: 'object',
+        properties: {
+          command: { type: 'string' },
+          path: { type: 'string' },
+          view_range: { type: 'array', items: { type: 'integer' } },
+        },
+        required: ['command', 'path'],
+      }),
+      execute: async (input) => {
+        executions.push({ tool: 'str_replace_editor', input });
+        return 'ok';
+      },
+    }),
+  });
+
+  it("DeepSeek Harness's checks apply by default to a tool with its name (a relative editor path, with a cwd)", async () => {
+    const executions: Executions = [];
+    const tools = editorTools(executions);
+    await generateText({
+      model: modelSending([
+        { toolName: 'str_replace_editor', input: '{"command":"view","path":"src/a.ts","view_range":"1,5"}' },
+      ]),
+      tools,
+      prompt: 'x',
+      ...healToolCalls(tools, { cwd: '/w' }),
+    });
+    expect(executions).toEqual([
+      { tool: 'str_replace_editor', input: { command: 'view', path: '/w/src/a.ts', view_range: [1, 5] } },
+    ]);
+  });
+
+  it('hostChecks: () => [] turns the profile off (the relative path runs as sent)', async () => {
+    const executions: Executions = [];
+    const tools = editorTools(executions);
+    await generateText({
+      model: modelSending([{ toolName: 'str_replace_editor', input: '{"command":"view","path":"src/a.ts"}' }]),
+      tools,
+      prompt: 'x',
+      ...healToolCalls(tools, { cwd: '/w', hostChecks: () => [] }),
+    });
+    expect(executions).toEqual([{ tool: 'str_replace_editor', input: { command: 'view', path: 'src/a.ts' } }]);
+  });
+
+  it('the old programs shape ({ tool: field }, no healer) turns programs off with a warning; other repairs go on', async () => {
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const { executions } = await run([{ toolName: 'bash', input: '{"cmd":"ls"}' }], {
+        programs: { run_js: 'code' } as unknown as KitPrograms,
+      });
+      expect(executions).toEqual([{ tool: 'bash', input: { command: 'ls', description: expect.any(String) } }]);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.length).toBeLessThanOrEqual(1);
+  });
+
+  it("a repair that would hold __proto__ is not handed back: the SDK's own error stands, the same object", async () => {
+    const input = '{"file_path":"/w/a","offset":"5","__proto__":{"polluted":true}}';
+    const outcome = await run([{ toolName: 'read', input }]);
+    expectSdkError(outcome, InvalidToolInputError.isInstance);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('functions.read and a double-encoded read_file never reach NoSuchToolError', async () => {
+    const { executions, toolErrors } = await run([
+      { toolName: 'functions.read', input: '{"file_path":"/w/a"}' },
+      { toolName: 'read_file', input: JSON.stringify(JSON.stringify({ file_path: '/w/b' })) },
+    ]);
+    expect(toolErrors).toEqual([]);
+    expect(executions).toEqual([
+      { tool: 'read', input: { file_path: '/w/a' } },
+      { tool: 'read', input: { file_path: '/w/b' } },
+    ]);
+  });
+});
+
+describe('large input is answered in bounded time', () => {
+  const big = 'z'.repeat(10 * 1024 * 1024);
+
+  it('a 10 MB cut-off call reaches the SDK error; a 10 MB valid call runs as sent through both seams', async () => {
+    const started = Date.now();
+    const cut = await run([{ toolName: 'write', input: `{"file_path": "/w/a", "content": "${big}` }]);
+    expectSdkError(cut, InvalidToolInputError.isInstance);
+    const executions: Executions = [];
+    const tools = codingTools(executions);
+    await generateText({
+      model: modelSending([{ toolName: 'write', input: JSON.stringify({ file_path: '/w/a', content: big }) }]),
+      tools,
+      prompt: 'x',
+      ...healToolCalls(tools),
+    });
+    expect(executions).toHaveLength(1);
+    expect((executions[0]!.input as { content: string }).content).toHaveLength(big.length);
+    const near = await run([{ toolName: 'write', input: `{'file_path': '/w/a', 'content': '${big}'}` }]);
+    expectSdkError(near, InvalidToolInputError.isInstance);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 60_000);
 });

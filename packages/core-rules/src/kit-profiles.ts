@@ -8,8 +8,11 @@ import { hostViolations } from './normalize.js';
 
 /** No declared schema: `hostViolations` then reports only the host's checks beyond the schema. */
 const NO_SCHEMA = {};
+/** Stands in for an absent description: whether one is required is the tool's schema's call, not the profile's. */
+const PRESENT = { description: 'present' };
 
 /** DeepSeek Harness's checks beyond the schema, as a kit `hostChecks` function. */
 export function dshHostChecks(tool: string, args: Record<string, unknown>): string[] {
-  return hostViolations({ name: tool, parameters: NO_SCHEMA }, args);
+  const checked = Object.hasOwn(args, 'description') ? args : { ...args, ...PRESENT };
+  return hostViolations({ name: tool, parameters: NO_SCHEMA }, checked);
 }

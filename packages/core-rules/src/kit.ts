@@ -104,7 +104,8 @@ function prototypeKey(value: unknown, depth = 0): string | undefined {
 /**
  * Keys a coercion turned from text into a number the host may still refuse: a negative or fractional number
  * in a field whose schema states no range ("-5" for a 1-based offset, "20.5" for a line count). A coercion is
- * kept only for a count-like value (a non-negative integer) or when the schema's own bounds judge it.
+ * kept only for a count-like value (a non-negative integer) or when the schema's own bounds judge it (zod's
+ * safe-integer range is not a bound anyone wrote).
  */
 function unboundedCoercions(tool: ToolSchema, before: Record<string, unknown>, after: Record<string, unknown>) {
   return Object.keys(after).filter((key) => {
@@ -112,12 +113,18 @@ function unboundedCoercions(tool: ToolSchema, before: Record<string, unknown>, a
     if (typeof value !== 'number' || typeof before[key] !== 'string') return false;
     if (Number.isInteger(value) && value >= 0) return false;
     const schema = propertySchema(tool, key) ?? {};
-    return !['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].some((bound) =>
-      Object.hasOwn(schema, bound),
-    );
+    return !RANGE_KEYWORDS.some((keyword) => statesBound(schema[keyword]));
   });
 }
 
+const RANGE_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
+/** A real bound: zod writes the safe-integer range into every integer's schema, which says nothing about the field. */
+function statesBound(bound: unknown): boolean {
+  return typeof bound === 'number' && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
+}
+
+/** The receipt of a decoding step, worded as normalizeCall words it (normalize.ts has a twin until it imports this). */
 function unwrapReceipt(kind: Unwrapped, raw: unknown, layers: number | undefined): Receipt {
   if (kind === 'double-encoded')
     return receipt(

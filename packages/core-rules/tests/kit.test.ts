@@ -3,6 +3,7 @@
  * a valid call keeps its very arguments object, host-profile checks gate every repair, bad input is answered
  * with a reason in bounded time.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRepairKit, type KitAnswer, type KitTool } from '../src/index.js';
 import { validateArguments } from '../src/validate.js';
@@ -175,5 +176,50 @@ describe('repair kit: promises beyond the table', () => {
     const program = await kit.repair({ name: 'run_js', arguments: JSON.stringify({ code: `return "${big}"` }) });
     expect([cut.ok, near.ok, valid.ok, program.ok]).toEqual([false, false, true, true]);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a repaired call, sent again, passes as it is (repairing twice = repairing once)', async () => {
+    for (const testCase of sharedCases) {
+      const first = await kit.repair({ name: testCase.name, arguments: testCase.input });
+      if (!first.ok || !first.changed) continue;
+      const again = await kit.repair({ name: first.name, arguments: first.args });
+      expect(again, testCase.id).toMatchObject({ ok: true, changed: false });
+      expect(again.ok && again.args, testCase.id).toBe(first.args);
+    }
+  });
+
+  it('random valid calls come back as the very object, in every validator style', async () => {
+    const text = fc.string({ maxLength: 30 }).filter((value) => value.trim() !== '');
+    const absolute = fc.stringMatching(/^\/ws\/[a-z0-9_.-]{1,20}$/);
+    const validCall = fc.oneof(
+      fc.record({ name: fc.constant('bash'), arguments: fc.record({ command: text, description: text }) }),
+      fc.record({
+        name: fc.constant('read'),
+        arguments: fc.record(
+          { file_path: fc.oneof(absolute, text), offset: fc.integer({ min: 1 }), limit: fc.integer({ min: 1 }) },
+          { requiredKeys: ['file_path'] },
+        ),
+      }),
+      fc.record({ name: fc.constant('write'), arguments: fc.record({ file_path: text, content: fc.string() }) }),
+      fc.record({
+        name: fc.constant('web_search'),
+        arguments: fc.record({ queries: fc.array(fc.string(), { minLength: 1, maxLength: 4 }) }),
+      }),
+      fc.record({
+        name: fc.constant('str_replace_editor'),
+        arguments: fc.record({ command: fc.constant('view'), path: absolute }),
+      }),
+    );
+    for (const style of VALIDATOR_STYLES) {
+      const styled = createRepairKit(kitTools(style), SHARED_OPTIONS);
+      await fc.assert(
+        fc.asyncProperty(validCall, async (call) => {
+          const answer = await styled.repair(call);
+          expect(answer).toMatchObject({ ok: true, changed: false });
+          expect(answer.ok && answer.args).toBe(call.arguments);
+        }),
+        { numRuns: 200 },
+      );
+    }
   });
 });

@@ -146,6 +146,15 @@ export const sharedTools: SharedTool[] = [
     parameters: { type: 'object', properties: { seconds: { type: 'number' } }, required: ['seconds'] },
   },
   {
+    name: 'thermostat',
+    description: 'Set the temperature',
+    parameters: {
+      type: 'object',
+      properties: { celsius: { type: 'number', minimum: -10, maximum: 35 } },
+      required: ['celsius'],
+    },
+  },
+  {
     name: 'list_dir',
     description: 'List a directory',
     parameters: { type: 'object', properties: { path: str } },
@@ -457,6 +466,32 @@ export const sharedCases: SharedCase[] = [
     repair('run_js', { code: 'return 2;' }),
   ),
 
+  // Combinations models send.
+  c(
+    'near-JSON with JSON inside a value',
+    'write',
+    `{'file_path': '/ws/t.json', 'content': '{"a": 1}'}`,
+    repair('write', { file_path: '/ws/t.json', content: '{"a": 1}' }),
+  ),
+  c(
+    'functions.bash + alias + description',
+    'functions.bash',
+    j({ cmd: 'make test' }),
+    repair('bash', { command: 'make test' }, ['description']),
+  ),
+  c(
+    'Bash (case), valid arguments',
+    'Bash',
+    j({ command: 'ls', description: 'List' }),
+    repair('bash', { command: 'ls', description: 'List' }),
+  ),
+  c('fenced JSON + alias', 'bash', '```json\n{"cmd": "ls"}\n```', repair('bash', { command: 'ls' }, ['description'])),
+  c(
+    'view_range JSON text',
+    'str_replace_editor',
+    j({ command: 'view', path: '/ws/a.ts', view_range: '[1, 20]' }),
+    repair('str_replace_editor', { command: 'view', path: '/ws/a.ts', view_range: [1, 20] }),
+  ),
   // Must not change: valid calls.
   c('valid bash', 'bash', j({ command: 'ls', description: 'List files' }), VALID),
   c('valid read', 'read', j({ file_path: '/ws/a.ts' }), VALID),
@@ -476,12 +511,24 @@ export const sharedCases: SharedCase[] = [
   c('valid unicode', 'write', j({ file_path: '/ws/ü.txt', content: 'héllo ✓' }), VALID),
   c('undeclared key', 'bash', j({ command: 'ls', description: 'List', extra: 1 }), REFUSE, { stripping: VALID }),
 
+  c('valid unicode path', 'read', j({ file_path: '/ws/données/é.md' }), VALID),
+  c('valid JSON-looking content', 'write', j({ file_path: '/ws/x.json', content: '{"x": 1}' }), VALID),
+  c('valid boolean false', 'bash', j({ command: 'ls', description: 'List', run_in_background: false }), VALID),
   // Must not change: not acceptable, no acceptable repair.
   c('"-5" for offset >= 1', 'read', j({ file_path: '/ws/a', offset: '-5' }), REFUSE),
   c('"20.5" for integer limit', 'read', j({ file_path: '/ws/a', limit: '20.5' }), REFUSE),
   c('"-5" for max_bytes >= 0', 'fetch_url', j({ url: 'https://example.com', max_bytes: '-5' }), REFUSE),
   c('"-5" for an unbounded number', 'sleep', j({ seconds: '-5' }), REFUSE),
   c('"20.5" for an unbounded number', 'sleep', j({ seconds: '20.5' }), REFUSE),
+  c(
+    '"-3" for an integer with no stated range',
+    'str_replace_editor',
+    j({ command: 'insert', path: '/ws/a.ts', insert_line: '-3', new_str: 'x' }),
+    REFUSE,
+  ),
+  c('"-2" for a number bounded below -10', 'thermostat', j({ celsius: '-2' }), repair('thermostat', { celsius: -2 })),
+  c('"21.5" for a bounded number', 'thermostat', j({ celsius: '21.5' }), repair('thermostat', { celsius: 21.5 })),
+  c('"-40" below the bound', 'thermostat', j({ celsius: '-40' }), REFUSE),
   c('padded number', 'read', j({ file_path: '/ws/a', offset: ' 5' }), REFUSE),
   c('leading zero', 'read', j({ file_path: '/ws/a', offset: '05' }), REFUSE),
   c('exponent', 'read', j({ file_path: '/ws/a', offset: '1e3' }), REFUSE),
@@ -528,6 +575,9 @@ export const sharedCases: SharedCase[] = [
   c('python program', 'run_js', j({ code: 'def f():\n    return 1\nprint(f())' }), REFUSE),
   c('too many queries', 'web_search', j({ queries: ['a', 'b', 'c', 'd', 'e'] }), REFUSE),
   c('1 MB near-JSON', 'write', `{'file_path': '/ws/big.txt', 'content': '${BIG}'}`, REFUSE),
+  c('null arguments', 'read', 'null', REFUSE),
+  c('a bare string', 'read', '"just a path"', REFUSE),
+  c('fenced JSON with prose after', 'read', '```json\n{"file_path": "/ws/a"}\n```\nThis reads the file.', REFUSE),
   c('enum miss', 'str_replace_editor', j({ command: 'open', path: '/ws/a.ts' }), REFUSE),
 ];
 
