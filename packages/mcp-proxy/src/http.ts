@@ -164,11 +164,11 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       body = read;
       const parsed = req.method === 'POST' ? messagesOf(read) : undefined;
       if (parsed) {
+        // In a batch, nothing is answered here (one HTTP answer cannot be split): an unhealable call goes on as it came.
         const steps: ClientStep[] = [];
-        for (const message of parsed.messages) steps.push(await relay.fromClient(message));
-        const answers = steps.flatMap((step) => ('answer' in step ? [step.answer] : []));
-        if (!parsed.batch && answers.length === 1) return sendJson(res, 200, answers[0]);
-        // In a batch, a call the relay would answer is sent on as it came (one HTTP answer cannot be split).
+        for (const message of parsed.messages) steps.push(await relay.fromClient(message, !parsed.batch));
+        const first = steps[0];
+        if (!parsed.batch && first && 'answer' in first) return sendJson(res, 200, first.answer);
         sent = steps.map((step, index) =>
           'forward' in step ? step.forward : (parsed.messages[index] as JSONRPCMessage),
         );

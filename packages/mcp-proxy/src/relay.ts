@@ -80,9 +80,10 @@ export class CallRelay {
   /**
    * A message from the client: the same object to forward, a healed copy, or an answer for the client. Only a
    * `tools/call` waits for anything (the repair kit is asynchronous); callers keep the client's order by handling
-   * one message after the other.
+   * one message after the other. With `mayAnswer` false (a message inside an HTTP batch, whose one answer cannot be
+   * split), an unhealable call is forwarded even with `answerErrors`.
    */
-  async fromClient(message: JSONRPCMessage): Promise<ClientStep> {
+  async fromClient(message: JSONRPCMessage, mayAnswer = true): Promise<ClientStep> {
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = isRecord(message.params) ? message.params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') this.pending.delete(idKey(id));
@@ -98,15 +99,19 @@ export class CallRelay {
       this.remember(message.id, { method: message.method });
       return { forward: message };
     }
-    return this.callFromClient(message, message.params);
+    return this.callFromClient(message, message.params, mayAnswer);
   }
 
-  private async callFromClient(message: JSONRPCRequest, params: Record<string, unknown>): Promise<ClientStep> {
+  private async callFromClient(
+    message: JSONRPCRequest,
+    params: Record<string, unknown>,
+    mayAnswer: boolean,
+  ): Promise<ClientStep> {
     const name = params.name;
     this.healer ??= createHealer(this.tools.values());
     const verdict = await this.healer.heal(name, params.arguments);
     const tool = typeof name === 'string' ? name : String(name);
-    if (verdict.kind === 'unhealable' && this.options.answerErrors) {
+    if (verdict.kind === 'unhealable' && this.options.answerErrors && mayAnswer) {
       const hint = invalidArgumentsHint(tool, verdict.violations);
       this.record({ tool, before: params.arguments }, false, hint);
       return {
