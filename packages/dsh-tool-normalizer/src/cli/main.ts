@@ -16,6 +16,10 @@ export const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'what tool-call failures cost in your DSH session logs, and what healing would have saved',
     load: () => import('@dsh-tool-normalizer/session-analyzer/cli'),
   },
+  'mcp-proxy': {
+    summary: 'heal tools/call arguments between any MCP client and an MCP server (stdio or Streamable HTTP)',
+    load: () => import('@dsh-tool-normalizer/mcp-proxy/cli'),
+  },
 };
 
 export function usage(): string {
