@@ -53,6 +53,11 @@ export interface OpenWebUiOptions {
   settings?: string;
   /** How long to wait for the first-visit notice when it is not up yet (default 1,500 ms). */
   noticeTimeoutMs?: number;
+  /**
+   * Tick the dashboard's "All profiles" switch after opening it: the lab's homes hold receipts of its headless runs
+   * and seeded stores too, while the page shows its own profile (`web`) by default.
+   */
+  allProfiles?: boolean;
 }
 
 /**
@@ -87,6 +92,7 @@ export async function openSettings(
   const settings = await openDshWebUi(page, url, options);
   await settings.click();
   if (section) await page.getByRole('dialog').getByRole('button', { name: section, exact: true }).click();
+  if (options.allProfiles) await page.locator('tn-dashboard [data-all-profiles]').check({ timeout: 30_000 });
 }
 
 /** The plugin's route token, fetched as the dashboard page does (a same-origin request from this machine). */
@@ -99,10 +105,13 @@ export async function routeToken(url: string): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
-/** The plugin's stats payload as a web profile at `url` serves it now (with the token, which a 0.0.0.0 bind needs). */
+/**
+ * The plugin's stats payload as a web profile at `url` serves it now (with the token, which a 0.0.0.0 bind needs),
+ * over every profile of the DSH_HOME (`?profile=all`): the lab's homes are shared by its headless and web runs.
+ */
 export async function readStats<T>(url: string): Promise<T> {
   const headers = { [TOKEN_HEADER]: await routeToken(url) };
-  return (await (await fetch(`${url}${STATS_ROUTE}`, { headers })).json()) as T;
+  return (await (await fetch(`${url}${STATS_ROUTE}?profile=all`, { headers })).json()) as T;
 }
 
 /** Clears the plugin's store the way the dashboard's Clear button does; resolves to the route's HTTP status. */

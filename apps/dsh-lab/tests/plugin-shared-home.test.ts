@@ -22,7 +22,8 @@ import {
   type WebProfile,
 } from '../src/index.js';
 
-const STATS = '/plugin-api/tool-normalizer/stats';
+// Every profile: the headless runs record under `headless`, the web process reads as `web`.
+const STATS = '/plugin-api/tool-normalizer/stats?profile=all';
 const EVENTS = '/plugin-api/tool-normalizer/events';
 const DATABASE = 'tool-normalizer.sqlite';
 
@@ -110,7 +111,7 @@ describe('DSH web and two DSH headless runs at the same time on one DSH_HOME', (
   });
 
   it('the web events route lists the stored events of both runs', async () => {
-    const page = await getJson<EventsPage>(web, `${EVENTS}?limit=200`);
+    const page = await getJson<EventsPage>(web, `${EVENTS}?limit=200&profile=all`);
     const callIds = new Set(page.events.map((event) => event.callId));
     // passthrough calls are counted but not stored as events; every run here has healed or failed calls
     for (const ids of [RUN_A, RUN_B])

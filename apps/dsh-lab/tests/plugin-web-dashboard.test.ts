@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
 
     web = await startWebProfile({ kind: 'plugin' });
     stats = await readStats<Stats>(web.url);
-    firstPage = (await (await fetch(`${web.url}${EVENTS}?limit=25`)).json()) as EventsPage;
+    firstPage = (await (await fetch(`${web.url}${EVENTS}?limit=25&profile=all`)).json()) as EventsPage;
     ({ browser, page } = await openChromiumPage(pageErrors));
   });
 
@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
 
   /** Settings (bottom of the sidebar) > Tool Normalizer, dismissing the first-visit notice when it shows. */
   async function openToolNormalizer(): Promise<void> {
-    await openSettings(page, web.url, 'Tool Normalizer');
+    await openSettings(page, web.url, 'Tool Normalizer', { allProfiles: true });
   }
 
   async function chooseHostTheme(theme: 'Light' | 'Dark' | 'System'): Promise<void> {

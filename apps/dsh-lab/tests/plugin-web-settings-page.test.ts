@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium)(
 
     /** Settings > Tool Normalizer (labels in the language DSH shows). */
     async function openToolNormalizer(settings = 'Settings', nav = 'Tool Normalizer'): Promise<void> {
-      await openSettings(page, web.url, nav, { settings });
+      await openSettings(page, web.url, nav, { settings, allProfiles: true });
     }
 
     /** DSH's own Language setting (Settings > General > Language), then back to our page (its label is in the new language). */
@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)(
     });
 
     it('pages through the whole stored history, more than the stats payload carries, filtered on the server', async () => {
-      const all = (await (await fetch(`${web.url}${EVENTS}?limit=25`)).json()) as EventsPage;
+      const all = (await (await fetch(`${web.url}${EVENTS}?limit=25&profile=all`)).json()) as EventsPage;
       expect(all.source).toBe('store');
       expect(all.total).toBeGreaterThan(SEEDED);
       expect(all.total).toBeGreaterThan(stats.recent.length);
@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)(
 
       await dashboard().getByLabel('Search').fill(SEED_MARK);
       const seeded = (await (
-        await fetch(`${web.url}${EVENTS}?text=${SEED_MARK}&limit=25&offset=1050`)
+        await fetch(`${web.url}${EVENTS}?text=${SEED_MARK}&limit=25&offset=1050&profile=all`)
       ).json()) as EventsPage;
       expect(seeded.total).toBeGreaterThanOrEqual(SEEDED);
       await expect

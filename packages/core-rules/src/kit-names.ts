@@ -1,17 +1,14 @@
 /**
  * Which registered tool a call's name stands for, for the harness-neutral repair kit: the name itself, the
  * name without a provider prefix (`functions.read`, `default_api.bash`), or the one registered tool an alias
- * stands for (`read_file` -> `read`, through resolveToolAlias). The prefix pattern is the one normalizeCall
- * applies (normalize.ts keeps its own copy until it imports this one).
+ * stands for (`read_file` -> `read`, through resolveToolAlias). The prefix pattern is tools.ts' one, the one
+ * normalizeCall applies.
  */
 import { receipt } from './catalogue.js';
 import { preview } from './text.js';
 import { resolveToolAlias } from './tool-names.js';
-import { findTool } from './tools.js';
+import { findTool, unprefixedName } from './tools.js';
 import type { Environment, Receipt, RuleToggles, ToolSchema } from './types.js';
-
-/** Prefixes some providers put before a tool name (`functions.read`). */
-const NAME_PREFIX = /^(?:functions|function|tools|tool|default_api|api)[.:/]\s*([A-Za-z_][\w.-]{0,120})$/;
 
 export type ResolvedName = { tool: ToolSchema; receipts: Receipt[] } | { reason: string };
 
@@ -31,7 +28,7 @@ export function resolveToolName(
   if (!toggles.autoBridgeDirectTools) return { reason: `${unknown}; name repairs are switched off` };
   const receipts: Receipt[] = [];
   let current = name;
-  const bare = NAME_PREFIX.exec(name)?.[1];
+  const bare = unprefixedName(name);
   if (bare !== undefined) {
     receipts.push(
       receipt(

@@ -8,11 +8,10 @@
  * decoding with its one near-JSON reader, the argument rules, the name-prefix strip, resolveToolAlias) and
  * never throws.
  */
-import { decodeArguments, type Unwrapped } from './decode-arguments.js';
-import { receipt } from './catalogue.js';
+import { decodeArguments } from './decode-arguments.js';
 import { resolveToolName } from './kit-names.js';
 import { checkProgram, type KitPrograms } from './kit-programs.js';
-import { repairArguments } from './normalize.js';
+import { repairArguments, unwrapReceipt } from './normalize.js';
 import { errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
 import { findTool, isRecord, propertySchema, toPlainJson } from './tools.js';
@@ -122,32 +121,6 @@ const RANGE_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaxi
 /** A real bound: zod writes the safe-integer range into every integer's schema, which says nothing about the field. */
 function statesBound(bound: unknown): boolean {
   return typeof bound === 'number' && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
-}
-
-/** The receipt of a decoding step, worded as normalizeCall words it (normalize.ts has a twin until it imports this). */
-function unwrapReceipt(kind: Unwrapped, raw: unknown, layers: number | undefined): Receipt {
-  if (kind === 'double-encoded')
-    return receipt(
-      'args.unwrap-double-encoded',
-      (layers ?? 2) > 2
-        ? `the arguments were encoded ${layers} times as JSON strings`
-        : 'the arguments were a JSON string inside a JSON string',
-      preview(raw),
-      '(plain JSON object)',
-    );
-  if (kind === 'fenced-json')
-    return receipt(
-      'args.unwrap-fenced-json',
-      'the arguments were wrapped in a Markdown fence',
-      preview(raw),
-      '(plain JSON object)',
-    );
-  return receipt(
-    'args.repair-near-json',
-    'the arguments were near-JSON (trailing commas, single quotes, unquoted keys or raw newlines); complete, and read one way',
-    preview(raw),
-    '(plain JSON object)',
-  );
 }
 
 /** Creates a kit for one tool set. Tools with the same name: the first wins. */

@@ -24,7 +24,7 @@ import type { RuleOutcome } from './rules/outcome.js';
 import { dispatchProgram, MAX_WRAPPED_CHARS, normalizeRunCode } from './rules/run-code.js';
 import { describeCall, errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
-import { findTool, RUN_CODE, toPlainJson } from './tools.js';
+import { findTool, RUN_CODE, toPlainJson, unprefixedName } from './tools.js';
 import type { Environment, NormalizeResult, Receipt, RuleToggles, ToolCall, ToolSchema } from './types.js';
 import { passesSchema, validateArguments } from './validate.js';
 
@@ -101,7 +101,8 @@ export function repairArguments(
   return { ok: true, args: current, receipts };
 }
 
-function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
+/** The receipt of a decoding step (the kit words it the same: it imports this). */
+export function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
   if (kind === 'double-encoded') {
     const why =
       layers > 2
@@ -131,12 +132,9 @@ function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
   );
 }
 
-/** Prefixes some providers put before a tool name (`functions.read`). */
-const NAME_PREFIX = /^(?:functions|function|tools|tool|default_api|api)[.:/]\s*([A-Za-z_][\w.-]{0,120})$/;
-
 /** The registered tool a provider-prefixed name stands for, when the bare name is registered and the prefixed one is not. */
 function unprefixedTool(env: Environment, name: string): ToolSchema | undefined {
-  const bare = NAME_PREFIX.exec(name)?.[1];
+  const bare = unprefixedName(name);
   return bare === undefined ? undefined : findTool(env, bare);
 }
 

@@ -108,3 +108,11 @@ export function toPlainJson(value: unknown): { ok: true; value: unknown } | { ok
 }
 
 class PlainJsonError extends Error {}
+
+/** Prefixes some providers put before a tool name (`functions.read`, `default_api.bash`). */
+const NAME_PREFIX = /^(?:functions|function|tools|tool|default_api|api)[.:/]\s*([A-Za-z_][\w.-]{0,120})$/;
+
+/** The name without a provider prefix, or undefined when it has none. */
+export function unprefixedName(name: string): string | undefined {
+  return NAME_PREFIX.exec(name)?.[1];
+}

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRepairKit, type KitAnswer, type KitTool } from '../src/index.js';
+import { READ_LIMIT } from '../src/host-checks.js';
 import { validateArguments } from '../src/validate.js';
 import {
   expectedFor,
@@ -196,7 +197,11 @@ describe('repair kit: promises beyond the table', () => {
       fc.record({
         name: fc.constant('read'),
         arguments: fc.record(
-          { file_path: fc.oneof(absolute, text), offset: fc.integer({ min: 1 }), limit: fc.integer({ min: 1 }) },
+          {
+            file_path: fc.oneof(absolute, text),
+            offset: fc.integer({ min: 1 }),
+            limit: fc.integer({ min: 1, max: READ_LIMIT }),
+          },
           { requiredKeys: ['file_path'] },
         ),
       }),
