@@ -223,7 +223,7 @@ describe.skipIf(unavailable !== undefined)('the plugin routes on DSH web bound t
     it('Settings > Tool Normalizer reads the figures with the token and clears them', async () => {
       const dashboard = page.locator('tn-dashboard');
       const kpiValue = () => dashboard.locator('[data-kpi="calls"] .value').textContent();
-      await openSettings(page, web.url, 'Tool Normalizer');
+      await openSettings(page, web.url, 'Tool Normalizer', { allProfiles: true });
       const calls = new Intl.NumberFormat('en-US').format(before.totals.calls);
       await expect.poll(kpiValue, { timeout: 30_000 }).toBe(calls);
       await dashboard.getByRole('button', { name: 'Clear statistics…' }).click();

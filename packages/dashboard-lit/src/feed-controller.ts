@@ -98,6 +98,26 @@ async function fetchToken(url: string): Promise<TokenAnswer> {
   return { token };
 }
 
+/** Where the "All profiles" choice is kept for the browser tab, so a reload or a re-opened page keeps it. */
+const ALL_PROFILES_KEY = 'tn-dashboard.all-profiles';
+
+function rememberedAllProfiles(): boolean {
+  try {
+    return globalThis.sessionStorage?.getItem(ALL_PROFILES_KEY) === '1';
+  } catch {
+    return false; // storage blocked (a sandboxed frame): the own profile, as without a choice
+  }
+}
+
+function rememberAllProfiles(all: boolean): void {
+  try {
+    if (all) globalThis.sessionStorage?.setItem(ALL_PROFILES_KEY, '1');
+    else globalThis.sessionStorage?.removeItem(ALL_PROFILES_KEY);
+  } catch {
+    // not remembered: the choice still holds for this page
+  }
+}
+
 /** `url` with `profile=*` added when every profile is shown. */
 function withProfile(url: string, allProfiles: boolean): string {
   if (!allProfiles) return url;
@@ -134,8 +154,8 @@ export class FeedController implements ReactiveController {
   private noEventsRoute = false;
   /** The route token, fetched on first use and again after a stale-token refusal. */
   private token: Promise<TokenAnswer> | undefined;
-  /** Show every DSH profile's receipts instead of the server's own profile. */
-  allProfiles = false;
+  /** Show every DSH profile's receipts instead of the server's own profile (remembered for the browser tab). */
+  allProfiles = rememberedAllProfiles();
 
   readonly stats: Task<[string, unknown, number, boolean], DashboardPayload>;
   readonly eventsPage: Task<[string, string, number, boolean], EventsView | undefined>;
@@ -255,6 +275,7 @@ export class FeedController implements ReactiveController {
   setAllProfiles(all: boolean): void {
     if (this.allProfiles === all) return;
     this.allProfiles = all;
+    rememberAllProfiles(all);
     this.offset = 0;
     this.host.requestUpdate();
   }
