@@ -117,6 +117,8 @@ export interface EventsQuery {
   profile?: string;
   tool?: string;
   category?: string;
+  /** A rule id: events whose `ruleIds` hold it (what a rule card's click asks for). */
+  rule?: string;
   outcome?: Outcome;
   text?: string;
   from?: number;
@@ -166,7 +168,7 @@ export class EventsQueryError extends TypeError {
   override name = 'EventsQueryError';
 }
 
-const TEXT_KEYS = ['tool', 'category', 'text'] as const;
+const TEXT_KEYS = ['tool', 'category', 'rule', 'text'] as const;
 const NUMBER_KEYS = ['from', 'to', 'offset', 'limit'] as const;
 
 /** The query as URL search parameters (empty and undefined values left out). */
@@ -259,6 +261,7 @@ export function eventMatches(event: MatchableEvent, query: EventsQuery): boolean
   if (query.tool !== undefined && event.tool !== query.tool) return false;
   if (query.category !== undefined && event.category !== query.category) return false;
   if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
+  if (query.rule !== undefined && !event.ruleIds.includes(query.rule)) return false;
   if (query.text) {
     const needle = query.text.toLowerCase();
     const fields = [

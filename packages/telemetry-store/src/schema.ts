@@ -135,6 +135,8 @@ export type StatsQuery = Static<typeof StatsQuery>;
 export const EventsQuery = Type.Object({
   tool: Type.Optional(Type.String({ maxLength: 200 })),
   category: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Events that name this rule id among their `ruleIds`. */
+  rule: Type.Optional(Type.String({ maxLength: 200 })),
   outcome: Type.Optional(Outcome),
   text: Type.Optional(Type.String({ maxLength: 200 })),
   /** Events at or after this epoch ms. */

@@ -88,7 +88,7 @@ export function validateEventsQuery(query: unknown): EventsQuery {
 /** Builds an EventsQuery from URL search parameters (for a future events route). Empty values are ignored. */
 export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuery {
   const query: Record<string, unknown> = {};
-  for (const key of ['tool', 'category', 'outcome', 'text'] as const) {
+  for (const key of ['tool', 'category', 'rule', 'outcome', 'text'] as const) {
     const value = params.get(key);
     if (value !== null && value !== '') query[key] = value;
   }
