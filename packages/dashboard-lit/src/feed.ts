@@ -66,13 +66,21 @@ export interface RuleUsage {
   complete: boolean;
 }
 
+/** An option's value as the feed shows it; a map (request headers) shows its keys, each value hidden. */
+export type OptionValue = boolean | number | string | string[] | Record<string, string>;
+
 /** One configuration option and its effective value, for the read-only options view. */
 export interface OptionState {
   name: string;
-  value: boolean | number | string | string[];
+  value: OptionValue;
   /** The built-in default; a value different from it was set by the user. */
-  defaultValue: boolean | number | string | string[];
+  defaultValue: OptionValue;
   description?: string;
+  /**
+   * True for an option DSH applies live (edited in Plugins > Plugin configuration, read on every call); false for
+   * one set in cordis.patch.yml and applied at the next start. Absent from older servers.
+   */
+  live?: boolean;
 }
 
 /** What the adapter adds to the store's stats payload. */
