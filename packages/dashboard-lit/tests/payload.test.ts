@@ -8,6 +8,7 @@ import { checkPayload } from '../src/payload.js';
 import { EMPTY_FILTER, eventsQueryOf, filterEvents, formatRate, formatTokens, orderRows } from '../src/format.js';
 import { eventMatches, eventsQueryFromSearchParams, eventsQueryToSearchParams } from '../src/feed.js';
 import { emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
+import { catalogueFixture } from './fixtures/catalogue-payload.js';
 import { RAW_SECRET, storePayload } from './fixtures/store-payload.js';
 
 describe('checkPayload', () => {
@@ -19,7 +20,7 @@ describe('checkPayload', () => {
   });
 
   it("accepts the browser-test fixtures, which also satisfy the store's own schema", () => {
-    for (const payload of [fixturePayload(), emptyPayload()]) {
+    for (const payload of [fixturePayload(), emptyPayload(), catalogueFixture()]) {
       expect(checkPayload(payload).ok).toBe(true);
       expect(
         statsPayloadValidator.Check(payload),
@@ -51,6 +52,10 @@ describe('checkPayload', () => {
       'invalid stats payload: payload.recent[0].before must be a string',
     ],
     [{ ...fixturePayload(), tools: 'run_code' }, 'invalid stats payload: payload.tools must be an array'],
+    [
+      { ...fixturePayload(), options: [{ name: 'otlpHeaders', value: { a: 1 }, defaultValue: {} }] },
+      'invalid stats payload: payload.options[0].value must be a boolean, number, string, list of strings or map of strings',
+    ],
   ])('rejects %j with a clear message', (value, message) => {
     expect(checkPayload(value)).toEqual({ ok: false, message });
   });
