@@ -208,4 +208,44 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     }
     expect(pageErrors).toEqual([]);
   });
+  it('at a 420 px viewport the summary and rule cards fit: nothing clipped, no word split, no sideways scroll', async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      await openToolNormalizer();
+      await expect.poll(() => kpiValue('calls'), { timeout: 30_000 }).toBe(integer(stats.totals.calls));
+      const problems = await dashboard().evaluate((host) => {
+        const root = host.shadowRoot as ShadowRoot;
+        const found: string[] = [];
+        for (const card of root.querySelectorAll<HTMLElement>('.kpi, .rule')) {
+          const name = card.dataset.kpi ?? card.dataset.rule;
+          const box = card.getBoundingClientRect();
+          for (const child of card.querySelectorAll<HTMLElement>('*')) {
+            const r = child.getBoundingClientRect();
+            if (r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) found.push(`${name}: overflow`);
+          }
+          const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of (node.textContent ?? '').matchAll(/[A-Za-z0-9.%,]{2,}/g)) {
+              const range = document.createRange();
+              range.setStart(node, match.index);
+              range.setEnd(node, match.index + match[0].length);
+              const tops = new Set(
+                [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+              );
+              if (tops.size > 1) found.push(`${name}: "${match[0]}" split`);
+            }
+          }
+        }
+        for (let el: Element | null = host; el; el = el.parentElement)
+          if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'hidden')
+            found.push(`${el.tagName}.${el.className}: scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+        return found;
+      });
+      await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-420.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });
