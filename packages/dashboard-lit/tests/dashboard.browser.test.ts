@@ -926,7 +926,15 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
 
   it('fits a 420 px viewport: no summary card clips or breaks a word, and the page has no horizontal scroll', async () => {
     // the whole 420 px viewport, and narrower panels inside it (DSH's Settings page at 420 px keeps its own nav)
-    for (const [locale, width] of [['en'], ['zh'], ['en', '300'], ['zh', '300'], ['en', '240']] as const) {
+    for (const [locale, width] of [
+      ['en'],
+      ['zh'],
+      ['en', '300'],
+      ['zh', '300'],
+      ['en', '240'],
+      ['en', '170'],
+      ['zh', '170'],
+    ] as const) {
       await page.setViewportSize({ width: 420, height: 900 });
       server.payload = { ...catalogueFixture(), rates: { ...catalogueFixture().rates, healingSuccessRate: 1 } };
       await open({ locale, ...(width ? { width } : {}) });
@@ -944,22 +952,36 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
             if (child.scrollWidth > child.clientWidth + 1 && getComputedStyle(child).overflowX !== 'visible')
               found.push(`${card.dataset.kpi ?? card.dataset.rule}: ${child.className || child.tagName} is clipped`);
           }
-          // every Latin word or figure on one line (a word split across lines has two boxes); a line may still
-          // break at a hyphen or a slash, as text does
-          const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+          // no word split although it fits on a line: a whitespace-separated word (or figure) spread over two
+          // lines is a mid-word break unless it is wider than the card's text box (a long identifier must wrap);
+          // lines may break at spaces, hyphens, slashes, commas and between Chinese characters
+          const room = card.clientWidth - 24;
+          // (summary cards: rule cards quote long identifiers in their prose, which must wrap)
+          const walker = document.createTreeWalker(
+            card.matches('.kpi') ? card : document.createElement('div'),
+            NodeFilter.SHOW_TEXT,
+          );
           for (let node = walker.nextNode(); node; node = walker.nextNode()) {
             const text = node.textContent ?? '';
-            for (const match of text.matchAll(/[A-Za-z0-9.%,]{2,}/g)) {
+            for (const match of text.matchAll(/[^\s\-/,\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]{2,}/g)) {
               const range = document.createRange();
               range.setStart(node, match.index);
               range.setEnd(node, match.index + match[0].length);
-              const lines = new Set(
-                [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
-              );
-              if (lines.size > 1) found.push(`${card.dataset.kpi ?? card.dataset.rule}: "${match[0]}" breaks mid-word`);
+              const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+              const lines = new Set(rects.map((r) => Math.round(r.top)));
+              const width = rects.reduce((sum, r) => sum + r.width, 0);
+              if (lines.size > 1 && width <= room)
+                found.push(`${card.dataset.kpi ?? card.dataset.rule}: "${match[0]}" breaks mid-word`);
             }
           }
         }
+        // anything wider than the element itself (what would make its panel scroll)
+        const edge = host.getBoundingClientRect().right;
+        for (const element of root.querySelectorAll<HTMLElement>('*'))
+          if (element.getBoundingClientRect().right > edge + 0.5 && !element.closest('thead'))
+            found.push(
+              `wider than the element: ${element.tagName.toLowerCase()}.${element.className} ${element.textContent?.slice(0, 40)}`,
+            );
         const doc = document.documentElement;
         if (doc.scrollWidth > doc.clientWidth)
           found.push(`page scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);

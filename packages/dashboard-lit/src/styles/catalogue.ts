@@ -17,6 +17,10 @@ export const catalogueStyles = css`
     min-width: 0;
     overflow-wrap: break-word;
   }
+  /* in a narrow card the on/off badge goes under a long title instead of out of the card */
+  .rule .row-head {
+    flex-wrap: wrap;
+  }
   .rule.selected {
     border-color: var(--tn-accent);
     box-shadow: 0 0 0 1px var(--tn-accent);

@@ -224,6 +224,12 @@ export const eventsStyles = css`
     td.cell-outcome {
       order: 3;
       margin-left: auto;
+      /* the badge keeps its width and wraps to its own line rather than sticking out of a narrow card */
+      flex: none;
+      max-width: 100%;
+    }
+    td.cell-outcome .badge {
+      white-space: normal;
     }
     td.cell-category {
       order: 4;

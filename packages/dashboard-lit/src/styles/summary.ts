@@ -1,6 +1,7 @@
 /**
  * The summary cards and the failure-rate rankings. The cards reflow to three, then two per row as the element
- * narrows; a figure stays on one line and scales with its card, and text breaks between words.
+ * narrows, and to one in a very narrow panel; a figure stays on one line and scales with its card, and text
+ * breaks between words.
  */
 import { css } from 'lit';
 
@@ -26,7 +27,7 @@ export const summaryStyles = css`
     font-size: 12px;
   }
   .kpi .value {
-    font-size: min(24px, 16cqi);
+    font-size: min(24px, 20cqi);
     font-weight: 650;
     margin: 2px 0;
     font-variant-numeric: tabular-nums;
@@ -72,9 +73,13 @@ export const summaryStyles = css`
     height: 100%;
     background: var(--tn-bad);
   }
-  button.link,
-  .rate {
-    overflow-wrap: break-word;
+  /* a long tool name (an identifier, so it may wrap anywhere) pushes the rate under it, never out of the row */
+  ol.ranking .row-head {
+    flex-wrap: wrap;
+  }
+  ol.ranking button.link {
+    min-width: 0;
+    overflow-wrap: anywhere;
   }
   [data-otlp] .badge {
     margin: 0 6px;
@@ -103,6 +108,13 @@ export const summaryStyles = css`
     }
     .kpi:last-child:nth-child(odd) {
       grid-column: 1 / -1;
+    }
+  }
+  /* A panel this narrow (DSH's Settings page in a 420 px window leaves the page about 140 px) gets one card per
+     row: two would leave each card a few characters per line and break its words. */
+  @container tn-dashboard (width < 300px) {
+    .kpis {
+      grid-template-columns: minmax(0, 1fr);
     }
   }
 `;
