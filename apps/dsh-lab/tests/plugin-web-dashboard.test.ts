@@ -250,9 +250,21 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
             }
           }
         }
-        for (let el: Element | null = host; el; el = el.parentElement)
+        // what is wider than the element (names the culprit when the element scrolls)
+        const edge = host.getBoundingClientRect().right;
+        for (const element of root.querySelectorAll<HTMLElement>('*'))
+          if (element.getBoundingClientRect().right > edge + 0.5 && !element.closest('thead'))
+            found.push(
+              `wider than the element: ${element.tagName.toLowerCase()}.${element.className} ${element.textContent?.slice(0, 40)}`,
+            );
+        // the element and the Settings dialog up to it (DSH's own collapsed sidebar rail is DSH's layout), and the page
+        const dialog = host.closest('[role="dialog"]');
+        for (let el: Element | null = host; el; el = el === dialog ? null : el.parentElement)
           if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'hidden')
             found.push(`${el.tagName}.${el.className}: scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+        const doc = document.documentElement;
+        if (doc.scrollWidth > doc.clientWidth)
+          found.push(`the page scrolls sideways (${doc.scrollWidth} > ${doc.clientWidth})`);
         return found;
       });
       await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-420.png') });

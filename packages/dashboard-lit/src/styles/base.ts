@@ -11,6 +11,13 @@ export const baseStyles = css`
   * {
     box-sizing: border-box;
   }
+  /* in a very narrow panel the heading, the status line (dates) and the buttons wrap instead of widening it */
+  header > *,
+  .actions > * {
+    min-width: 0;
+    max-width: 100%;
+    overflow-wrap: anywhere;
+  }
   header {
     display: flex;
     flex-wrap: wrap;

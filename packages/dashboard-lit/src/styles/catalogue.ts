@@ -21,6 +21,10 @@ export const catalogueStyles = css`
   .rule .row-head {
     flex-wrap: wrap;
   }
+  .rule .row-head > button.link {
+    min-width: 0;
+    max-width: 100%;
+  }
   .rule.selected {
     border-color: var(--tn-accent);
     box-shadow: 0 0 0 1px var(--tn-accent);
@@ -38,6 +42,10 @@ export const catalogueStyles = css`
     border-bottom: 1px solid var(--tn-border);
     padding: 4px 0;
     min-width: 0;
+  }
+  /* option names and values are identifiers and data: they wrap anywhere rather than widen a narrow panel */
+  .options > div {
+    overflow-wrap: anywhere;
   }
   .options dt {
     font-weight: 600;

@@ -191,7 +191,10 @@ export const eventsStyles = css`
     caption {
       padding: 0 0 8px;
     }
+    /* a block (like the table, tbody and cells here), so its overflow: hidden applies: a table-header-group's
+       would not, and its row would widen the panel */
     thead {
+      display: block;
       position: absolute;
       width: 1px;
       height: 1px;
@@ -216,6 +219,7 @@ export const eventsStyles = css`
     }
     td.cell-time {
       order: 1;
+      white-space: normal;
     }
     td.cell-tool {
       order: 2;

@@ -81,6 +81,10 @@ export const summaryStyles = css`
     min-width: 0;
     overflow-wrap: anywhere;
   }
+  /* the last error is the collector's text (an address, a URL): it may wrap anywhere */
+  [data-otlp] {
+    overflow-wrap: anywhere;
+  }
   [data-otlp] .badge {
     margin: 0 6px;
   }
