@@ -215,6 +215,14 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     await page.setViewportSize({ width: 420, height: 900 });
     try {
       await expect.poll(() => page.evaluate(() => window.innerWidth)).toBe(420);
+      // the checks below mean something only while the page is on screen (a hidden element has no boxes)
+      await expect
+        .poll(() =>
+          dashboard()
+            .locator('[data-kpi="calls"]')
+            .evaluate((card) => card.getBoundingClientRect().width),
+        )
+        .toBeGreaterThan(0);
       await dashboard().evaluate(
         () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
       );
