@@ -208,4 +208,78 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     }
     expect(pageErrors).toEqual([]);
   });
+  it('at a 420 px viewport the summary and rule cards fit: nothing clipped, no word split, no sideways scroll', async () => {
+    // DSH's narrow layout hides the sidebar's Settings button: open the page wide, then narrow the window
+    await openToolNormalizer();
+    await expect.poll(() => kpiValue('calls'), { timeout: 30_000 }).toBe(integer(stats.totals.calls));
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      await expect.poll(() => page.evaluate(() => window.innerWidth)).toBe(420);
+      // the checks below mean something only while the page is on screen (a hidden element has no boxes)
+      await expect
+        .poll(() =>
+          dashboard()
+            .locator('[data-kpi="calls"]')
+            .evaluate((card) => card.getBoundingClientRect().width),
+        )
+        .toBeGreaterThan(0);
+      await dashboard().evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+      const problems = await dashboard().evaluate((host) => {
+        const root = host.shadowRoot as ShadowRoot;
+        const found: string[] = [];
+        for (const card of root.querySelectorAll<HTMLElement>('.kpi, .rule')) {
+          const name = card.dataset.kpi ?? card.dataset.rule;
+          const box = card.getBoundingClientRect();
+          for (const child of card.querySelectorAll<HTMLElement>('*')) {
+            const r = child.getBoundingClientRect();
+            if (r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) found.push(`${name}: overflow`);
+          }
+          // a word spread over two lines although it fits on one is a mid-word break (lines may break at spaces,
+          // hyphens, slashes, commas and between Chinese characters)
+          const room = card.clientWidth - 24;
+          // (summary cards: rule cards quote long identifiers in their prose, which must wrap)
+          const walker = document.createTreeWalker(
+            card.matches('.kpi') ? card : document.createElement('div'),
+            NodeFilter.SHOW_TEXT,
+          );
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of (node.textContent ?? '').matchAll(
+              /[^\s\-/\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]{2,}/g,
+            )) {
+              const range = document.createRange();
+              range.setStart(node, match.index);
+              range.setEnd(node, match.index + match[0].length);
+              const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+              const width = rects.reduce((sum, r) => sum + r.width, 0);
+              if (new Set(rects.map((r) => Math.round(r.top))).size > 1 && width <= room)
+                found.push(`${name}: "${match[0]}" split`);
+            }
+          }
+        }
+        // what is wider than the element (names the culprit when the element scrolls)
+        const edge = host.getBoundingClientRect().right;
+        for (const element of root.querySelectorAll<HTMLElement>('*'))
+          if (element.getBoundingClientRect().right > edge + 0.5 && !element.closest('thead'))
+            found.push(
+              `wider than the element: ${element.tagName.toLowerCase()}.${element.className} ${element.textContent?.slice(0, 40)}`,
+            );
+        // the element and the Settings dialog up to it (DSH's own collapsed sidebar rail is DSH's layout), and the page
+        const dialog = host.closest('[role="dialog"]');
+        for (let el: Element | null = host; el; el = el === dialog ? null : el.parentElement)
+          if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'hidden')
+            found.push(`${el.tagName}.${el.className}: scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+        const doc = document.documentElement;
+        if (doc.scrollWidth > doc.clientWidth)
+          found.push(`the page scrolls sideways (${doc.scrollWidth} > ${doc.clientWidth})`);
+        return found;
+      });
+      await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-dashboard-420.png') });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });

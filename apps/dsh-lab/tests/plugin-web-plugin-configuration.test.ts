@@ -190,8 +190,9 @@ describe.skipIf(!hasChromium)('Plugins > Plugin configuration in the real DSH we
   it("follows DSH's Language setting: the card in Chinese, then back", async () => {
     try {
       await chooseLanguage('English', '中文', 'General', '插件', '插件配置');
+      // the card's title is Chinese too
       await card()
-        .getByRole('button', { name: /Tool Normalizer/ })
+        .getByRole('button', { name: /工具调用修复/ })
         .click();
       await expect
         .poll(() => card().textContent(), { timeout: 15_000 })

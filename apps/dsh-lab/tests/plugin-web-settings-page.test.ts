@@ -239,6 +239,18 @@ describe.skipIf(!hasChromium)(
         expect(await dashboard().locator('#events-title').textContent()).toBe('事件');
         expect(await dashboard().locator('#rules-title').textContent()).toBe('修复规则');
         expect(await dashboard().locator('#options-title').textContent()).toBe('选项');
+        // every rule card's title, description and category in Chinese ("command -> code" reads the same)
+        for (const rule of stats.rules ?? []) {
+          const ruleCard = dashboard().locator(`[data-rule="${rule.id}"]`);
+          const texts = [
+            ...(rule.id === 'run_code.command-to-code'
+              ? []
+              : [await ruleCard.locator('[data-show-rule]').textContent()]),
+            await ruleCard.locator('[data-description]').textContent(),
+            await ruleCard.locator('[data-category]').textContent(),
+          ];
+          for (const text of texts) expect(text, rule.id).toMatch(/[\u4e00-\u9fff]/);
+        }
         const calls = await dashboard().locator('[data-kpi="calls"] .value').textContent();
         expect(calls).toBe(new Intl.NumberFormat('zh-CN').format(stats.totals.calls));
         await page.screenshot({ path: path.join(artifactsDir, 'dsh-web-settings-zh-light.png') });

@@ -135,7 +135,7 @@ export class TnDashboard extends LitElement {
 
   private view(): View {
     const locale = this.resolvedLocale;
-    return { t: this.translator ?? createTranslate(locale), fmt: formatterFor(INTL_LOCALES[locale]) };
+    return { locale, t: this.translator ?? createTranslate(locale), fmt: formatterFor(INTL_LOCALES[locale]) };
   }
 
   private async clearStats(): Promise<void> {
@@ -153,8 +153,8 @@ export class TnDashboard extends LitElement {
     );
   }
 
-  /** Click-through from a ranking row to its events. */
-  private showEventsOf(kind: 'tool' | 'category', name: string): void {
+  /** Click-through from a ranking row or a rule card to its events. */
+  private showEventsOf(kind: 'tool' | 'category' | 'rule', name: string): void {
     this.feed.setFilter({ [kind]: name }, true);
     void this.updateComplete.then(() => this.renderRoot.querySelector('#events')?.scrollIntoView({ block: 'start' }));
   }
@@ -242,7 +242,7 @@ export class TnDashboard extends LitElement {
     return html`
       ${this.renderStorageNotice(view, payload)} ${renderKpis(view, payload)}
       ${empty ? html`<div class="notice">${view.t('empty')}</div>` : renderRankings(view, payload, (kind, name) => this.showEventsOf(kind, name))}
-      ${renderRules(view, payload, this.rules ?? payload.rules)}
+      ${renderRules(view, payload, this.rules ?? payload.rules, (id) => this.showEventsOf('rule', id), feed.filter.rule)}
       ${
         empty
           ? nothing
@@ -258,6 +258,7 @@ export class TnDashboard extends LitElement {
               },
               error: feed.eventsError,
               ownProfile: payload.ownProfile,
+              ruleTitles: new Map((this.rules ?? payload.rules ?? []).map((rule) => [rule.id, rule.title])),
             })
       }
       ${renderOptions(view, payload.options)}

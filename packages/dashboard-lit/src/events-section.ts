@@ -1,11 +1,14 @@
 /**
- * The events section: server-side filters (tool, category, outcome, text, time range), one page of events as a
- * table (restacked as cards in narrow panels by the stylesheet), paging, and each event's before/after in readable
+ * The events section: server-side filters (tool, category, rule, outcome, text, time range), one page of events as
+ * a table (restacked as cards in narrow panels by the stylesheet), paging, and each event's before/after in readable
  * form (decoded arguments, a program's line diff with changed spans marked, a per-key diff) with the raw JSON one
- * toggle away. Everything is rendered through lit text bindings: event data is never parsed as HTML.
+ * toggle away. One column table (`COLUMNS`) gives the header, the cells, the colspan and the card labels. What the
+ * plugin did is told in the page's language. Everything is rendered through lit text bindings: event data is never
+ * parsed as HTML.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { readableChange, type DiffLine, type KeyChange, type Readable } from './before-after.js';
+import { categoryLabel, ruleTextsZh } from './catalogue-messages.js';
 import type { EventsView } from './feed-controller.js';
 import { OUTCOMES } from './feed.js';
 import { distinct, isFiltered, type EventFilter } from './format.js';
@@ -23,6 +26,62 @@ export interface EventsControls {
   error: string | undefined;
   /** The page's own DSH profile: an event recorded in another profile is labelled with its profile. */
   ownProfile?: string | undefined;
+  /** English rule titles by id (the payload's catalogue), for the lines that say what the plugin did. */
+  ruleTitles: ReadonlyMap<string, string>;
+}
+
+/** A rule's title in the page's language; an id nobody knows shows as itself. */
+function ruleTitle(view: View, titles: ReadonlyMap<string, string>, id: string): string {
+  return (view.locale === 'zh' ? ruleTextsZh[id]?.title : undefined) ?? titles.get(id) ?? id;
+}
+
+/**
+ * One line of an event's `changes` in the page's language. The adapter's own lines (a recovery, a Code-Mode
+ * sub-call's recovery, a caught repeat) have fixed forms and are retold, without the sub-call's internal call id;
+ * a rule's receipt (English engine text) shows, in Chinese, the rule's title, with the original text on hover.
+ */
+export function changeLine(
+  view: View,
+  titles: ReadonlyMap<string, string>,
+  line: string,
+  ruleId: string | undefined,
+): { text: string; original?: string } {
+  const { t, fmt } = view;
+  const recovery = /^recovery (\S+): (\d+) nested call\(s\)$/.exec(line);
+  if (recovery)
+    return {
+      text: t('changeRecovery', {
+        rule: ruleTitle(view, titles, recovery[1] ?? ''),
+        steps: fmt.integer(Number(recovery[2])),
+      }),
+    };
+  const inner = /^inner (\S+) \([^)]*\): (\S+)( \(did not recover\))?$/.exec(line);
+  if (inner)
+    return {
+      text: t(inner[3] ? 'changeInnerFailed' : 'changeInner', {
+        tool: inner[1] ?? '',
+        rule: ruleTitle(view, titles, inner[2] ?? ''),
+      }),
+    };
+  const repeat = /^repeat: identical failure #(\d+) in this session$/.exec(line);
+  if (repeat) return { text: t('changeRepeat', { count: fmt.integer(Number(repeat[1])) }) };
+  if (view.locale === 'zh' && ruleId !== undefined && ruleTextsZh[ruleId])
+    return { text: ruleTitle(view, titles, ruleId), original: line };
+  return { text: line };
+}
+
+function renderChangeLines(
+  view: View,
+  event: DashboardEvent,
+  controls: EventsControls,
+): TemplateResult | typeof nothing {
+  if (event.changes.length === 0) return nothing;
+  // The adapter writes one rule id per change line, in the same order; otherwise no line is tied to a rule.
+  const paired = event.ruleIds.length === event.changes.length;
+  return html`<ul class="hint change-lines" data-change-lines>${event.changes.map((line, index) => {
+    const told = changeLine(view, controls.ruleTitles, line, paired ? event.ruleIds[index] : undefined);
+    return html`<li title=${told.original ?? nothing}>${told.text}</li>`;
+  })}</ul>`;
 }
 
 const SIGNS = { same: ' ', removed: '-', added: '+' } as const;
@@ -68,9 +127,7 @@ function readable(event: DashboardEvent): Readable | undefined {
 
 function renderChange(view: View, event: DashboardEvent, controls: EventsControls): TemplateResult | typeof nothing {
   const { t } = view;
-  if (event.before === undefined && event.after === undefined) {
-    return event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing;
-  }
+  if (event.before === undefined && event.after === undefined) return renderChangeLines(view, event, controls);
   const change = readable(event);
   const raw = !change || controls.isRaw(event.id);
   const toggle = change
@@ -87,32 +144,74 @@ function renderChange(view: View, event: DashboardEvent, controls: EventsControl
   return html`<div class="change" data-change=${raw ? 'raw' : change.kind} part="change">
     <div class="change-head"><span></span>${toggle}</div>
     ${body}
-    ${event.changes.length ? html`<div class="hint">${event.changes.join('; ')}</div>` : nothing}
+    ${renderChangeLines(view, event, controls)}
   </div>`;
 }
 
+interface Column {
+  /** The cell's class is `cell-<id>`; the stylesheet orders and sizes the narrow cards by it. */
+  id: string;
+  header: MessageKey;
+  /** The header cell's class (its width in the wide table). */
+  headerClass?: string;
+  /** The label a narrow card puts before the cell (`data-label`). */
+  cardLabel?: MessageKey;
+  /** An empty cell is hidden in a narrow card. */
+  empty?(event: DashboardEvent): boolean;
+  cell(view: View, event: DashboardEvent, controls: EventsControls): TemplateResult | string | typeof nothing;
+}
+
+const COLUMNS: readonly Column[] = [
+  { id: 'time', header: 'colTime', cell: (view, event) => html`<span class="hint">${view.fmt.time(event.at)}</span>` },
+  {
+    id: 'tool',
+    header: 'colTool',
+    cell: (view, event, controls) =>
+      html`${event.tool}${
+        event.profile !== undefined && controls.ownProfile !== undefined && event.profile !== controls.ownProfile
+          ? html`<div class="hint" data-profile>${view.t('labelProfile')} ${event.profile}</div>`
+          : nothing
+      }`,
+  },
+  {
+    id: 'category',
+    header: 'colCategory',
+    cardLabel: 'labelCategory',
+    cell: (view, event) => html`<span title=${event.category}>${categoryLabel(view.locale, event.category)}</span>`,
+  },
+  {
+    id: 'outcome',
+    header: 'colOutcome',
+    cell: (view, event) =>
+      html`<span class="badge ${event.outcome}">${(OUTCOMES as readonly string[]).includes(event.outcome) ? view.t(`outcome.${event.outcome}` as MessageKey) : event.outcome}</span>`,
+  },
+  {
+    id: 'rules',
+    header: 'colRules',
+    cardLabel: 'labelRules',
+    empty: (event) => event.ruleIds.length === 0,
+    cell: (_view, event) =>
+      event.ruleIds.length > 0
+        ? html`${event.ruleIds.map((id) => html`<div><code>${id}</code></div>`)}`
+        : html`<span class="muted">—</span>`,
+  },
+  { id: 'previews', header: 'colChange', headerClass: 'preview', cell: renderChange },
+  {
+    id: 'error',
+    header: 'colError',
+    headerClass: 'error',
+    cardLabel: 'labelError',
+    empty: (event) => event.error === undefined,
+    cell: (_view, event) =>
+      event.error !== undefined ? html`<pre data-error>${event.error}</pre>` : html`<span class="muted">—</span>`,
+  },
+];
+
 function renderEventRow(view: View, event: DashboardEvent, controls: EventsControls): TemplateResult {
-  const { t, fmt } = view;
-  const hasRules = event.ruleIds.length > 0;
-  const hasError = event.error !== undefined;
-  const outcomeKey = `outcome.${event.outcome}` as MessageKey;
-  return html`<tr data-event=${event.id}>
-    <td class="cell-time"><span class="hint">${fmt.time(event.at)}</span></td>
-    <td class="cell-tool">${event.tool}${
-      event.profile !== undefined && controls.ownProfile !== undefined && event.profile !== controls.ownProfile
-        ? html`<div class="hint" data-profile>${t('labelProfile')} ${event.profile}</div>`
-        : nothing
-    }</td>
-    <td class="cell-category" data-label=${t('labelCategory')}>${event.category}</td>
-    <td class="cell-outcome"><span class="badge ${event.outcome}">${(OUTCOMES as readonly string[]).includes(event.outcome) ? t(outcomeKey) : event.outcome}</span></td>
-    <td class="cell-rules" data-label=${t('labelRules')} ?data-empty=${!hasRules}>
-      ${hasRules ? event.ruleIds.map((id) => html`<div><code>${id}</code></div>`) : html`<span class="muted">—</span>`}
-    </td>
-    <td class="cell-previews">${renderChange(view, event, controls)}</td>
-    <td class="cell-error" data-label=${t('labelError')} ?data-empty=${!hasError}>
-      ${hasError ? html`<pre data-error>${event.error}</pre>` : html`<span class="muted">—</span>`}
-    </td>
-  </tr>`;
+  return html`<tr data-event=${event.id}>${COLUMNS.map(
+    (column) =>
+      html`<td class="cell-${column.id}" data-label=${column.cardLabel ? view.t(column.cardLabel) : nothing} ?data-empty=${column.empty?.(event) ?? false}>${column.cell(view, event, controls)}</td>`,
+  )}</tr>`;
 }
 
 function caption(view: View, page: EventsView, payload: DashboardPayload): TemplateResult {
@@ -169,7 +268,7 @@ export function renderEvents(
           <label for="filter-category">${t('category')}</label>
           <select id="filter-category" name="category" .value=${filter.category} @change=${select('category')}>
             <option value="">${t('allCategories')}</option>
-            ${categories.map((name) => html`<option value=${name} ?selected=${name === filter.category}>${name}</option>`)}
+            ${categories.map((name) => html`<option value=${name} ?selected=${name === filter.category}>${categoryLabel(view.locale, name)}</option>`)}
           </select>
         </div>
         <div class="field">
@@ -193,23 +292,23 @@ export function renderEvents(
         </div>
         <button type="button" ?disabled=${!isFiltered(filter)} @click=${() => controls.resetFilter()}>${t('resetFilters')}</button>
       </div>
+      ${
+        filter.rule
+          ? html`<div class="rule-filter" data-rule-filter=${filter.rule}>
+            <span>${t('ruleFilter', { rule: ruleTitle(view, controls.ruleTitles, filter.rule) })} <code>${filter.rule}</code></span>
+            <button type="button" class="toggle" @click=${() => controls.setFilter({ rule: '' })}>${t('clearRuleFilter')}</button>
+          </div>`
+          : nothing
+      }
       ${controls.error ? html`<div class="notice error" role="alert">${t('eventsFailed', { error: controls.error })}</div>` : nothing}
       <div class="table-wrap">
         <table>
           <caption data-count>${page ? caption(view, page, payload) : t('loading')}</caption>
           <thead>
-            <tr>
-              <th scope="col">${t('colTime')}</th>
-              <th scope="col">${t('colTool')}</th>
-              <th scope="col">${t('colCategory')}</th>
-              <th scope="col">${t('colOutcome')}</th>
-              <th scope="col">${t('colRules')}</th>
-              <th scope="col" class="preview">${t('colChange')}</th>
-              <th scope="col" class="error">${t('colError')}</th>
-            </tr>
+            <tr>${COLUMNS.map((column) => html`<th scope="col" class=${column.headerClass ?? nothing}>${t(column.header)}</th>`)}</tr>
           </thead>
           <tbody>
-            ${page && shown.length === 0 ? html`<tr><td colspan="7" class="muted no-match">${t('noMatch')}</td></tr>` : shown.map((event) => renderEventRow(view, event, controls))}
+            ${page && shown.length === 0 ? html`<tr><td colspan=${COLUMNS.length} class="muted no-match">${t('noMatch')}</td></tr>` : shown.map((event) => renderEventRow(view, event, controls))}
           </tbody>
         </table>
       </div>

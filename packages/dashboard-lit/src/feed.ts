@@ -66,13 +66,21 @@ export interface RuleUsage {
   complete: boolean;
 }
 
+/** An option's value as the feed shows it; a map (request headers) shows its keys, each value hidden. */
+export type OptionValue = boolean | number | string | string[] | Record<string, string>;
+
 /** One configuration option and its effective value, for the read-only options view. */
 export interface OptionState {
   name: string;
-  value: boolean | number | string | string[];
+  value: OptionValue;
   /** The built-in default; a value different from it was set by the user. */
-  defaultValue: boolean | number | string | string[];
+  defaultValue: OptionValue;
   description?: string;
+  /**
+   * True for an option DSH applies live (edited in Plugins > Plugin configuration, read on every call); false for
+   * one set in cordis.patch.yml and applied at the next start. Absent from older servers.
+   */
+  live?: boolean;
 }
 
 /** What the adapter adds to the store's stats payload. */
@@ -117,6 +125,8 @@ export interface EventsQuery {
   profile?: string;
   tool?: string;
   category?: string;
+  /** A rule id: events whose `ruleIds` hold it (what a rule card's click asks for). */
+  rule?: string;
   outcome?: Outcome;
   text?: string;
   from?: number;
@@ -166,7 +176,7 @@ export class EventsQueryError extends TypeError {
   override name = 'EventsQueryError';
 }
 
-const TEXT_KEYS = ['tool', 'category', 'text'] as const;
+const TEXT_KEYS = ['tool', 'category', 'rule', 'text'] as const;
 const NUMBER_KEYS = ['from', 'to', 'offset', 'limit'] as const;
 
 /** The query as URL search parameters (empty and undefined values left out). */
@@ -259,6 +269,7 @@ export function eventMatches(event: MatchableEvent, query: EventsQuery): boolean
   if (query.tool !== undefined && event.tool !== query.tool) return false;
   if (query.category !== undefined && event.category !== query.category) return false;
   if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
+  if (query.rule !== undefined && !event.ruleIds.includes(query.rule)) return false;
   if (query.text) {
     const needle = query.text.toLowerCase();
     const fields = [

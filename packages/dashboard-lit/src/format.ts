@@ -76,13 +76,15 @@ export function orderRows(
 export interface EventFilter {
   tool: string;
   category: string;
+  /** A rule id, set by clicking a rule card. */
+  rule: string;
   outcome: string;
   text: string;
   from: string;
   to: string;
 }
 
-export const EMPTY_FILTER: EventFilter = { tool: '', category: '', outcome: '', text: '', from: '', to: '' };
+export const EMPTY_FILTER: EventFilter = { tool: '', category: '', rule: '', outcome: '', text: '', from: '', to: '' };
 
 /** True when any filter is set. */
 export const isFiltered = (filter: EventFilter): boolean => Object.values(filter).some((value) => value !== '');
@@ -98,6 +100,7 @@ export function eventsQueryOf(filter: EventFilter): EventsQuery {
   const query: EventsQuery = {};
   if (filter.tool) query.tool = filter.tool;
   if (filter.category) query.category = filter.category;
+  if (filter.rule) query.rule = filter.rule;
   if ((OUTCOMES as readonly string[]).includes(filter.outcome)) query.outcome = filter.outcome as Outcome;
   if (filter.text.trim()) query.text = filter.text.trim();
   const from = localTime(filter.from);

@@ -94,11 +94,21 @@ const optionValue: Checker = (value) =>
   typeof value === 'boolean' ||
   typeof value === 'string' ||
   (typeof value === 'number' && Number.isFinite(value)) ||
-  (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+  (Array.isArray(value) && value.every((item) => typeof item === 'string')) ||
+  (typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === 'string'))
     ? undefined
-    : ' must be a boolean, number, string or list of strings';
+    : ' must be a boolean, number, string, list of strings or map of strings';
 
-const option = object({ name: string, value: optionValue, defaultValue: optionValue, description: optional(string) });
+const option = object({
+  name: string,
+  value: optionValue,
+  defaultValue: optionValue,
+  description: optional(string),
+  live: optional(boolean),
+});
 
 const payloadShape = object({
   generatedAt: number,

@@ -1,8 +1,12 @@
 /**
- * The summary sections of the dashboard: KPI cards and the failure-rate rankings per tool and per category (with
- * their denominators and the minimum-calls floor). Render functions only; the element owns the state.
+ * The summary sections of the dashboard: KPI cards (with the one definition of tokens saved and, when a push is
+ * configured, the OTLP push health) and the failure-rate rankings per tool and per failure category (with their
+ * denominators and the minimum-calls floor; the success category `ok` is not a failure category and is left out).
+ * Render functions only; the element owns the state.
  */
+import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import { html, nothing, type TemplateResult } from 'lit';
+import { categoryLabel } from './catalogue-messages.js';
 import { orderRows } from './format.js';
 import type { DashboardPayload, Rate, RateRow } from './types.js';
 import type { View } from './view.js';
@@ -44,9 +48,35 @@ export function renderKpis(view: View, payload: DashboardPayload): TemplateResul
         ${kpi('tokens', t('kpiTokens'), fmt.tokens(totals.tokensSaved), totals.tokensSaved > 0 ? t('kpiTokensDetail', { count: fmt.integer(totals.tokensSaved) }) : t('kpiTokensNone'))}
         ${totals.repeatsCaught === undefined ? nothing : kpi('repeats', t('kpiRepeats'), fmt.integer(totals.repeatsCaught), t('kpiRepeatsDetail'))}
       </div>
+      <p class="hint" data-tokens-definition>${t('tokensDefinition', { definition: TOKENS_SAVED_DEFINITION[view.locale] })}</p>
+      ${renderOtlp(view, payload.otlp)}
     </section>
   `;
 }
+
+/** The OTLP push health of this process (the payload has it only when a push is configured). */
+function renderOtlp(view: View, otlp: DashboardPayload['otlp']): TemplateResult | typeof nothing {
+  if (!otlp) return nothing;
+  const { t, fmt } = view;
+  const parts = [
+    t('otlpCounts', {
+      pushes: fmt.integer(otlp.pushes),
+      failures: fmt.integer(otlp.failures),
+      episodes: fmt.integer(otlp.episodes),
+    }),
+  ];
+  if (otlp.lastSuccessAt !== undefined) parts.push(t('otlpLastSuccess', { time: fmt.time(otlp.lastSuccessAt) }));
+  if (otlp.lastFailureAt !== undefined) parts.push(t('otlpLastFailure', { time: fmt.time(otlp.lastFailureAt) }));
+  return html`<div class="notice ${otlp.failing ? 'error' : ''}" data-otlp=${otlp.failing ? 'failing' : 'ok'}>
+    <strong>${t('otlp')}</strong>
+    <span class="badge ${otlp.failing ? 'off' : 'on'}">${otlp.failing ? t('otlpFailing') : t('otlpOk')}</span>
+    <span class="hint">${parts.join(' · ')}</span>
+    ${otlp.lastError ? html`<div class="hint" data-otlp-error>${t('otlpLastError', { error: otlp.lastError })}</div>` : nothing}
+  </div>`;
+}
+
+/** core-rules' category of a call that succeeded untouched: it has no failures to rank. */
+const SUCCESS_CATEGORY = 'ok';
 
 export type ShowEvents = (kind: 'tool' | 'category', name: string) => void;
 
@@ -58,7 +88,7 @@ function renderRankRow(view: View, row: RateRow, kind: 'tool' | 'category', show
   return html`<li data-row=${row.name}>
     <div class="row-head">
       <button type="button" class="link" title=${kind === 'tool' ? t('showToolEvents') : t('showCategoryEvents')} @click=${() => show(kind, row.name)}>
-        ${row.name}
+        ${kind === 'tool' ? row.name : categoryLabel(view.locale, row.name)}
       </button>
       <span class="rate">${row.failureRate === null ? '—' : fmt.rate(row.failureRate)}</span>
     </div>
@@ -96,7 +126,7 @@ function renderRanking(
         belowFloor.length > 0
           ? html`<p class="hint" data-below-floor>
             ${t('belowFloor', { min })}
-            ${belowFloor.map((row, index) => html`${index > 0 ? ', ' : ''}<span>${row.name} (${fmt.integer(row.failures)}/${fmt.integer(row.calls)})</span>`)}
+            ${belowFloor.map((row, index) => html`${index > 0 ? ', ' : ''}<span>${kind === 'tool' ? row.name : categoryLabel(view.locale, row.name)} (${fmt.integer(row.failures)}/${fmt.integer(row.calls)})</span>`)}
           </p>`
           : nothing
       }
@@ -112,7 +142,14 @@ export function renderRankings(view: View, payload: DashboardPayload, show: Show
       <p class="hint">${t('failureRatesHint', { min: fmt.integer(payload.minCalls) })}</p>
       <div class="grid2">
         ${renderRanking(view, 'tool', payload.tools, payload.rankings.toolsByFailureRate, payload.minCalls, show)}
-        ${renderRanking(view, 'category', payload.categories, payload.rankings.categoriesByFailureRate, payload.minCalls, show)}
+        ${renderRanking(
+          view,
+          'category',
+          payload.categories.filter((row) => row.name !== SUCCESS_CATEGORY),
+          payload.rankings.categoriesByFailureRate.filter((name) => name !== SUCCESS_CATEGORY),
+          payload.minCalls,
+          show,
+        )}
       </div>
     </section>
   `;

@@ -11,6 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { RAW_SECRET } from './fixtures/store-payload.js';
 import { REDACTED_PREVIEW, XSS_PREVIEW, emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
+import { catalogueFixture } from './fixtures/catalogue-payload.js';
+import { ruleTextsZh } from '../src/catalogue-messages.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -118,7 +120,9 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
       await categories.locator('li[data-row]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row'))),
     ).toEqual(['unknown-tool', 'code-syntax', 'fs-not-observed', 'invalid-args']);
     expect(await categories.locator('li[data-row="unknown-tool"] .rate').textContent()).toBe('54.5%');
-    expect(await categories.locator('[data-below-floor]').textContent()).toContain('editor-range (3/9)');
+    // categories are shown by their labels (core-rules' catalogue), filtered by their ids
+    expect(await categories.locator('[data-below-floor]').textContent()).toContain('Editor: view_range (3/9)');
+    expect(await categories.locator('li[data-row="unknown-tool"] button').textContent()).toContain('Unknown tool');
   });
 
   it('renders a card per rule with its option and how often recent events used it', async () => {
@@ -165,7 +169,7 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   it("clicking a ranking row shows that row's events", async () => {
     await open();
     await expect.poll(eventIds).toHaveLength(7);
-    await dash().locator('[data-ranking="category"]').getByRole('button', { name: 'unknown-tool' }).click();
+    await dash().locator('[data-ranking="category"]').getByRole('button', { name: 'Unknown tool' }).click();
     await expect.poll(eventIds).toEqual(['ev-7']);
     expect(await dash().getByLabel('Category').inputValue()).toBe('unknown-tool');
   });
@@ -809,5 +813,187 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await option('maxLogBytes').textContent()).toContain('default');
     expect(await option('allowedHosts').locator('[data-value]').textContent()).toBe('["dsh.lan"]');
     expect(await dash().locator('[data-option] input, [data-option] select, [data-option] button').count()).toBe(0);
+  });
+  it('renders the rule cards, categories, event lines and OTLP health in Chinese, with no English left in them', async () => {
+    server.payload = catalogueFixture();
+    await open({ locale: 'zh' });
+    const cards = dash().locator('[data-rule]');
+    await expect.poll(() => cards.count()).toBe(catalogueFixture().rules?.length);
+    for (const rule of catalogueFixture().rules ?? []) {
+      const card = dash().locator(`[data-rule="${rule.id}"]`);
+      expect(await card.locator('[data-show-rule]').textContent(), rule.id).toContain(ruleTextsZh[rule.id]?.title);
+      expect(await card.locator('[data-description]').textContent(), rule.id).toBe(ruleTextsZh[rule.id]?.description);
+      expect(await card.locator('[data-category]').textContent(), rule.id).toMatch(/[\u4e00-\u9fff]/);
+    }
+    // the category ranking and the events' category cells use the Chinese labels; "ok" is not a failure category
+    const categories = dash().locator('[data-ranking="category"]');
+    expect(await categories.textContent()).toContain('写入前未读取文件');
+    expect(await categories.locator('li[data-row="ok"]').count()).toBe(0);
+    expect(await categories.textContent()).not.toContain('成功 (');
+    // the lines that say what the plugin did: retold, without the sub-call's internal call id
+    const lines = await dash().locator('[data-change-lines] li').allTextContents();
+    expect(lines).toContain('由“先读取，再重试”恢复（2 次嵌套调用）');
+    expect(lines).toContain('程序内的 edit 调用：先读取，再重试');
+    expect(lines).toContain('本会话中第 2 次相同的失败');
+    expect(lines).toContain('补上 run_code 的 description');
+    expect(lines.join('\n')).not.toContain('call_inner_7f3a');
+    expect(await dash().locator('[data-otlp]').textContent()).toContain('当前失败');
+    expect(await dash().locator('[data-otlp-error]').textContent()).toContain('ECONNREFUSED');
+    expect(await dash().locator('[data-tokens-definition]').textContent()).toContain('节省的 token（实测）');
+    expect(await kpi('tokens').locator('.label').textContent()).toBe('节省的 token（实测）');
+    expect(await dash().locator('[data-option="autoWrapRunCode"] [data-where]').textContent()).toContain('插件配置');
+    expect(await dash().locator('[data-option="storePath"] [data-where]').textContent()).toContain('重启后生效');
+    // the sections that are translated hold no English word (ids and code aside)
+    const english = await dash().evaluate((host) => {
+      const root = host.shadowRoot as ShadowRoot;
+      const texts: string[] = [];
+      for (const section of root.querySelectorAll('[part~="rules"], [part~="kpis"], [data-change-lines]')) {
+        const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.parentElement?.closest('code, [data-otlp-error]')) continue;
+          texts.push(node.textContent ?? '');
+        }
+      }
+      return texts.join(' ').match(/\b[A-Za-z]{4,}\b/g) ?? [];
+    });
+    // tool and option names the Chinese text quotes (run_code, errorHints...) are not English prose
+    const allowed = new Set([
+      'edit',
+      'description',
+      'command',
+      'code',
+      'script',
+      'bash',
+      'subagent',
+      'json',
+      'jsonrepair',
+      'true',
+      'view_range',
+      'write',
+      'insert',
+      'create',
+      'read',
+      'tools',
+      'Code',
+      'Mode',
+      'Markdown',
+      'schema',
+      'null',
+      'errorHints',
+      'functions',
+      'default_api',
+      'OTLP',
+      'token',
+      'start',
+      'end',
+      'path',
+      'file_path',
+      'old_str',
+      'old_string',
+      'cmd',
+      'str_replace_editor',
+      'FS_NOT_OBSERVED',
+      'JSON',
+      'shell',
+      'FS_STALE_VERSION',
+    ]);
+    expect(english.filter((word) => !allowed.has(word))).toEqual([]);
+    await page.screenshot({ path: `${artifactsDir}dashboard-zh-catalogue.png`, fullPage: true });
+  });
+
+  it('clicking a rule card shows the events naming that rule, on the server, and the chip clears it', async () => {
+    await open();
+    const card = dash().locator('[data-rule="fs.observe-then-retry"] [data-show-rule]');
+    await card.click();
+    await expect.poll(eventIds).toEqual(['ev-2', 'ev-4']);
+    expect(new URLSearchParams(server.eventsRequests.at(-1)).get('rule')).toBe('fs.observe-then-retry');
+    expect(await dash().locator('[data-rule="fs.observe-then-retry"]').getAttribute('class')).toContain('selected');
+    expect(await dash().locator('[data-rule-filter]').textContent()).toContain('Read before edit');
+    await dash().locator('[data-rule-filter] button').click();
+    await expect.poll(() => dash().locator('[data-rule-filter]').count()).toBe(0);
+    expect((await eventIds()).length).toBeGreaterThan(2);
+  });
+
+  it('a recovered event shows its before/after (the call and its retry), not an internal call id', async () => {
+    server.payload = catalogueFixture();
+    await open();
+    const row = dash().locator('tr[data-event="ev-recovered"]');
+    await expect.poll(() => row.locator('[data-change]').getAttribute('data-change')).toBe('keys');
+    const text = await row.locator('.cell-previews').textContent();
+    expect(text).toContain('old_string');
+    expect(text).toContain('recovered by Observe, then retry (2 nested calls)');
+  });
+
+  it('fits a 420 px viewport: no summary card clips or breaks a word, and the page has no horizontal scroll', async () => {
+    // the whole 420 px viewport, and narrower panels inside it (DSH's Settings page at 420 px keeps its own nav)
+    for (const [locale, width] of [
+      ['en'],
+      ['zh'],
+      ['en', '300'],
+      ['zh', '300'],
+      ['en', '240'],
+      ['en', '170'],
+      ['zh', '170'],
+      ['en', '136'],
+    ] as const) {
+      await page.setViewportSize({ width: 420, height: 900 });
+      server.payload = { ...catalogueFixture(), rates: { ...catalogueFixture().rates, healingSuccessRate: 1 } };
+      await open({ locale, ...(width ? { width } : {}) });
+      await expect.poll(() => kpi('healing-rate').locator('.value').textContent()).toBe('100.0%');
+      const problems = await dash().evaluate((host) => {
+        const root = host.shadowRoot as ShadowRoot;
+        const found: string[] = [];
+        for (const card of root.querySelectorAll<HTMLElement>('.kpi, .rule')) {
+          const box = card.getBoundingClientRect();
+          for (const child of card.querySelectorAll<HTMLElement>('*')) {
+            const r = child.getBoundingClientRect();
+            if (r.width === 0) continue;
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+              found.push(`${card.dataset.kpi ?? card.dataset.rule}: ${child.className || child.tagName} overflows`);
+            if (child.scrollWidth > child.clientWidth + 1 && getComputedStyle(child).overflowX !== 'visible')
+              found.push(`${card.dataset.kpi ?? card.dataset.rule}: ${child.className || child.tagName} is clipped`);
+          }
+          // no word split although it fits on a line: a whitespace-separated word (or figure) spread over two
+          // lines is a mid-word break unless it is wider than the card's text box (a long identifier must wrap);
+          // lines may break at spaces, hyphens, slashes, commas and between Chinese characters
+          const room = card.clientWidth - 24;
+          // (summary cards: rule cards quote long identifiers in their prose, which must wrap)
+          const walker = document.createTreeWalker(
+            card.matches('.kpi') ? card : document.createElement('div'),
+            NodeFilter.SHOW_TEXT,
+          );
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent ?? '';
+            for (const match of text.matchAll(/[^\s\-/,\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]{2,}/g)) {
+              const range = document.createRange();
+              range.setStart(node, match.index);
+              range.setEnd(node, match.index + match[0].length);
+              const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+              const lines = new Set(rects.map((r) => Math.round(r.top)));
+              const width = rects.reduce((sum, r) => sum + r.width, 0);
+              if (lines.size > 1 && width <= room)
+                found.push(`${card.dataset.kpi ?? card.dataset.rule}: "${match[0]}" breaks mid-word`);
+            }
+          }
+        }
+        // anything wider than the element itself (what would make its panel scroll)
+        const edge = host.getBoundingClientRect().right;
+        for (const element of root.querySelectorAll<HTMLElement>('*'))
+          if (element.getBoundingClientRect().right > edge + 0.5 && !element.closest('thead'))
+            found.push(
+              `wider than the element: ${element.tagName.toLowerCase()}.${element.className} ${element.textContent?.slice(0, 40)}`,
+            );
+        const doc = document.documentElement;
+        if (doc.scrollWidth > doc.clientWidth)
+          found.push(`page scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);
+        const panel = document.querySelector('#frame');
+        // (1 px of slack: scrollWidth rounds a fractional layout width up)
+        if (panel && panel.scrollWidth > panel.clientWidth + 1)
+          found.push(`panel scrolls sideways: ${panel.scrollWidth} > ${panel.clientWidth}`);
+        return found;
+      });
+      expect(problems, `${locale} ${width ?? 'full width'}`).toEqual([]);
+      if (!width) await page.screenshot({ path: `${artifactsDir}dashboard-420-${locale}.png`, fullPage: true });
+    }
   });
 });

@@ -12,7 +12,10 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const OUTPUTS = ['dist/index.js', 'dist/define.js', 'dist/feed.js', 'dist/dsh-settings.js', 'dist/tn-dashboard.js'];
 
 function newestSource(): number {
-  const sources = readdirSync(join(packageDir, 'src')).map((name) => join(packageDir, 'src', name));
+  // recursive: the stylesheets live in src/styles/
+  const sources = readdirSync(join(packageDir, 'src'), { recursive: true, encoding: 'utf8' }).map((name) =>
+    join(packageDir, 'src', name),
+  );
   sources.push(join(packageDir, 'build.mjs'));
   return Math.max(...sources.map((file) => statSync(file).mtimeMs));
 }

@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { statsPayloadValidator } from '@dsh-tool-normalizer/telemetry-store/query';
 import { checkPayload } from '../src/payload.js';
-import { EMPTY_FILTER, filterEvents, formatRate, formatTokens, orderRows } from '../src/format.js';
+import { EMPTY_FILTER, eventsQueryOf, filterEvents, formatRate, formatTokens, orderRows } from '../src/format.js';
+import { eventMatches, eventsQueryFromSearchParams, eventsQueryToSearchParams } from '../src/feed.js';
 import { emptyPayload, fixturePayload } from './fixtures/stats-payload.js';
+import { catalogueFixture } from './fixtures/catalogue-payload.js';
 import { RAW_SECRET, storePayload } from './fixtures/store-payload.js';
 
 describe('checkPayload', () => {
@@ -18,7 +20,7 @@ describe('checkPayload', () => {
   });
 
   it("accepts the browser-test fixtures, which also satisfy the store's own schema", () => {
-    for (const payload of [fixturePayload(), emptyPayload()]) {
+    for (const payload of [fixturePayload(), emptyPayload(), catalogueFixture()]) {
       expect(checkPayload(payload).ok).toBe(true);
       expect(
         statsPayloadValidator.Check(payload),
@@ -50,6 +52,10 @@ describe('checkPayload', () => {
       'invalid stats payload: payload.recent[0].before must be a string',
     ],
     [{ ...fixturePayload(), tools: 'run_code' }, 'invalid stats payload: payload.tools must be an array'],
+    [
+      { ...fixturePayload(), options: [{ name: 'otlpHeaders', value: { a: 1 }, defaultValue: {} }] },
+      'invalid stats payload: payload.options[0].value must be a boolean, number, string, list of strings or map of strings',
+    ],
   ])('rejects %j with a clear message', (value, message) => {
     expect(checkPayload(value)).toEqual({ ok: false, message });
   });
@@ -97,5 +103,41 @@ describe('formatting', () => {
     expect(formatRate(1)).toBe('100.0%');
     expect(formatTokens(9_999)).toBe('9,999');
     expect(formatTokens(153_300_000)).toBe('153.3M');
+  });
+});
+
+describe('the rule filter of the events query', () => {
+  const event = (ruleIds: string[]) => ({
+    at: 1,
+    tool: 'edit',
+    category: 'fs-not-observed',
+    outcome: 'healed-success',
+    ruleIds,
+    changes: ['a change naming hint.error-hints in text'],
+  });
+
+  it('round-trips through the URL and rejects what no rule id holds', () => {
+    const query = { rule: 'recover.observe-then-retry', tool: 'edit' };
+    expect(eventsQueryFromSearchParams(eventsQueryToSearchParams(query))).toEqual(query);
+    expect(eventsQueryFromSearchParams(new URLSearchParams('rule='))).toEqual({});
+    expect(() => eventsQueryFromSearchParams(new URLSearchParams({ rule: 'a\u0000b' }))).toThrow(
+      'rule must not contain control characters',
+    );
+    expect(() => eventsQueryFromSearchParams(new URLSearchParams({ rule: 'r'.repeat(201) }))).toThrow(
+      'rule must be at most 200 characters',
+    );
+  });
+
+  it.each([
+    [['recover.observe-then-retry'], 'recover.observe-then-retry', true],
+    [['args.fill-description', 'hint.error-hints'], 'hint.error-hints', true],
+    [['args.fill-description-x'], 'args.fill-description', false],
+    [[], 'hint.error-hints', false],
+  ])('ruleIds %j with rule %s matches: %s', (ruleIds, rule, matches) => {
+    expect(eventMatches(event(ruleIds), { rule })).toBe(matches);
+  });
+
+  it('a rule filter set in the form becomes the query', () => {
+    expect(eventsQueryOf({ ...EMPTY_FILTER, rule: 'hint.repeat-failure' })).toEqual({ rule: 'hint.repeat-failure' });
   });
 });

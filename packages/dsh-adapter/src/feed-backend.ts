@@ -17,6 +17,7 @@ import {
 } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import { redact, type StatsQuery, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
+import { LIVE_OPTIONS } from './live-options.js';
 import type { OtlpPushStatus } from './metrics.js';
 import type { ProfileStatsQuery, RouteBackend } from './routes.js';
 
@@ -45,7 +46,7 @@ export function shownOptionValue(value: unknown): OptionState['value'] {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((item) => redact(String(item)));
   if (value !== null && typeof value === 'object')
-    return Object.keys(value).map((key) => `${redact(key)}: ${HIDDEN_VALUE}`);
+    return Object.fromEntries(Object.keys(value).map((key) => [redact(key), HIDDEN_VALUE]));
   return String(value);
 }
 
@@ -60,6 +61,7 @@ export function optionStates(config: ToolNormalizerConfig): OptionState[] {
     value: shownOptionValue(config[name as keyof ToolNormalizerConfig]),
     defaultValue: shownOptionValue(property.default),
     ...(property.description ? { description: property.description } : {}),
+    live: (LIVE_OPTIONS as readonly string[]).includes(name),
   }));
 }
 

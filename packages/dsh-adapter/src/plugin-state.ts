@@ -31,7 +31,14 @@ export interface StreamNote {
 /** What happened while executing one call. */
 export interface ExecutionNote {
   /** A recovery plan ran (its rule and category), and whether its result is what the model sees. */
-  recovery?: { ruleId: string; category: string; recovered: boolean; steps: number };
+  recovery?: {
+    ruleId: string;
+    category: string;
+    recovered: boolean;
+    steps: number;
+    /** The arguments of the plan's retry step (absent when the plan only observes): the event's "after". */
+    retried?: Record<string, unknown>;
+  };
   /** The error the model sees was explained (hint, trimmed frames, shown file) by the execute seam. */
   explained?: boolean;
   /** This call's failure was the Nth identical one in its session (N >= 2). */
@@ -106,9 +113,16 @@ export class PluginState {
   /** Records that a recovery plan runs for this execution; the returned note is updated as its steps run. */
   beginRecovery(
     token: ToolExecutionToken,
-    plan: Pick<RecoveryPlan, 'ruleId' | 'category'>,
+    plan: Pick<RecoveryPlan, 'ruleId' | 'category'> & Partial<Pick<RecoveryPlan, 'steps'>>,
   ): NonNullable<ExecutionNote['recovery']> {
-    const recovery = { ruleId: plan.ruleId, category: plan.category, recovered: false, steps: 0 };
+    const retried = plan.steps?.findLast((step) => step.role === 'retry')?.arguments;
+    const recovery = {
+      ruleId: plan.ruleId,
+      category: plan.category,
+      recovered: false,
+      steps: 0,
+      ...(retried === undefined ? {} : { retried }),
+    };
     this.#note(token).recovery = recovery;
     return recovery;
   }

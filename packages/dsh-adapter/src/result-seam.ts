@@ -115,6 +115,10 @@ function buildEvent(
       ? 'passthrough'
       : 'passthrough-failed';
   const model = agentModel(exec.agent);
+  // A recovered call the stream seam did not rewrite: its before/after are the call and the retry that answered it.
+  const retried = execution?.recovery?.recovered ? execution.recovery.retried : undefined;
+  const before = stream?.before ?? (retried === undefined ? undefined : argumentsText(exec.arguments));
+  const after = stream?.after ?? (retried === undefined ? undefined : argumentsText(retried));
   return {
     callId: String(exec.callId),
     tool: stream?.modelTool ?? exec.name,
@@ -122,13 +126,22 @@ function buildEvent(
     outcome,
     ruleIds,
     ...(changes.length > 0 ? { changes } : {}),
-    ...(stream?.before !== undefined ? { before: stream.before } : {}),
-    ...(stream?.after !== undefined ? { after: stream.after } : {}),
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
     ...(result.isError ? { error: result.error.message } : {}),
     tokensSaved: outcome === 'healed-success' ? measuredPressure(state, exec.agent) * ROUND_TRIPS_AVOIDED_PER_HEAL : 0,
     ...(model === undefined ? {} : { model }),
     ...(execution?.repeat !== undefined ? { repeat: execution.repeat } : {}),
   };
+}
+
+/** Arguments as the JSON the model sent (the store redacts and cuts it); undefined when they do not serialise. */
+function argumentsText(args: unknown): string | undefined {
+  try {
+    return JSON.stringify(args);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The session's current request pressure in tokens, or 0 when no meter (or no session) is there to measure. */

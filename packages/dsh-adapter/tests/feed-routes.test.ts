@@ -17,6 +17,7 @@ import {
 } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import { resolveConfig } from '../src/config.js';
 import { createFeedBackend } from '../src/feed-backend.js';
+import { LIVE_OPTIONS } from '../src/live-options.js';
 import { EVENTS_PATH, STATS_PATH } from '../src/routes.js';
 import { bootHost, type Host } from './support/composition.js';
 
@@ -57,10 +58,14 @@ describe('stats feed additions', () => {
       for (const value of [option.value, option.defaultValue]) {
         const ok =
           ['boolean', 'number', 'string'].includes(typeof value) ||
-          (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+          (Array.isArray(value) && value.every((item) => typeof item === 'string')) ||
+          (typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => v === '(hidden)'));
         expect(ok, option.name).toBe(true);
       }
+      // One story about what is live: exactly the options the Plugins card edits.
+      expect(option.live, option.name).toBe((LIVE_OPTIONS as readonly string[]).includes(option.name));
     }
+    expect(options.get('otlpHeaders')).toMatchObject({ value: {}, defaultValue: {} });
   });
 
   it('never serves the value of a secret-bearing option (header values, URL credentials)', async () => {
@@ -75,7 +80,7 @@ describe('stats feed additions', () => {
     expect(text).not.toContain('hunter2pass');
     const payload = JSON.parse(text) as FeedPayload;
     const options = new Map(payload.options?.map((option) => [option.name, option]));
-    expect(options.get('otlpHeaders')?.value).toEqual(['Authorization: (hidden)']);
+    expect(options.get('otlpHeaders')?.value).toEqual({ Authorization: '(hidden)' });
     expect(options.get('allowedHosts')?.value).toEqual(['dsh.lan']);
   });
 

@@ -30,6 +30,10 @@ describe('tools/result joins outcomes', () => {
       model: 'scripted-model',
     });
     expect(event?.ruleIds).toEqual(['recover.observe-then-retry']);
+    // Its before/after (what the dashboard diffs): the call, and the retry that answered it (the same call here).
+    const sent = { file_path: path, old_string: 'alpha', new_string: 'A' };
+    expect(JSON.parse(event?.before ?? 'null')).toEqual(sent);
+    expect(JSON.parse(event?.after ?? 'null')).toEqual(sent);
   });
 
   it('counts 0 tokens saved without a meter', async () => {

@@ -12,8 +12,9 @@
  * rc.8 ships no generic form and its card kit may not be imported by a plugin bundle, so this card follows the
  * host's own cards' contract itself: it stages what the user toggles, writes only on Save, one field at a time
  * through the scope (which fences each write with the namespace revision it read), then reads the user layer back
- * and keeps any change the host did not store. A field present in the user layer is marked changed; Reset stages its
- * removal (back to the plugin row's value).
+ * and keeps any change the host did not store. A field whose value differs from the plugin row's is marked changed;
+ * Reset stages the removal of the user's value (back to the row's). Toggling a field back to the row's value stages
+ * that same removal (or drops the staged edit), so the card never shows "Changed" for a value that is the default.
  */
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from '@dsh-tool-normalizer/dsh-adapter/live-options';
 import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages';
@@ -71,7 +72,10 @@ export class OptionsForm {
   };
 
   toggle(name: LiveOptionName, checked: boolean): void {
-    this.#staged.set(name, { kind: 'set', value: checked });
+    const snapshot = this.#scope.getSnapshot();
+    if (checked !== baseValue(snapshot, name)) this.#staged.set(name, { kind: 'set', value: checked });
+    else if (isStored(snapshot, name)) this.#staged.set(name, { kind: 'reset' });
+    else this.#staged.delete(name);
     this.#failed = false;
     this.#publish();
   }
@@ -128,10 +132,11 @@ export class OptionsForm {
     const snapshot = this.#scope.getSnapshot();
     const fields = LIVE_OPTIONS.map((name) => {
       const edit = this.#staged.get(name);
-      const stored = snapshot.user !== undefined && Object.hasOwn(snapshot.user, name);
-      if (edit?.kind === 'set') return { name, checked: edit.value, overridden: true };
-      if (edit?.kind === 'reset') return { name, checked: snapshot.base?.[name] !== false, overridden: false };
-      return { name, checked: snapshot.value?.[name] === true, overridden: stored };
+      const base = baseValue(snapshot, name);
+      if (edit?.kind === 'set') return { name, checked: edit.value, overridden: edit.value !== base };
+      if (edit?.kind === 'reset') return { name, checked: base, overridden: false };
+      const checked = snapshot.value?.[name] === true;
+      return { name, checked, overridden: isStored(snapshot, name) && checked !== base };
     });
     return {
       available: snapshot.status === 'ready',
@@ -147,6 +152,20 @@ export class OptionsForm {
     this.#state = this.#project();
     for (const listener of this.#listeners) listener();
   }
+}
+
+function isStored(snapshot: ScopeSnapshot, name: LiveOptionName): boolean {
+  return snapshot.user !== undefined && Object.hasOwn(snapshot.user, name);
+}
+
+/**
+ * The plugin row's value of a field (what Reset goes back to): the snapshot's base layer when it has one (rc.8's
+ * scope), else the effective value while the user layer does not hold the field, else the option's default (on).
+ */
+function baseValue(snapshot: ScopeSnapshot, name: LiveOptionName): boolean {
+  if (snapshot.base !== undefined && Object.hasOwn(snapshot.base, name)) return snapshot.base[name] !== false;
+  if (!isStored(snapshot, name)) return snapshot.value?.[name] !== false;
+  return true;
 }
 
 /** The slice of React used here (the host's, from the loader's `require`). */

@@ -46,7 +46,7 @@ export type OptionsMessages = typeof en;
 export type OptionsMessageKey = keyof OptionsMessages;
 
 export const zh: OptionsMessages = {
-  title: 'Tool Normalizer',
+  title: '工具调用修复',
   description: '修复失败的工具调用，安全时自动恢复，其余附上提示。更改对下一次工具调用生效。',
   autoWrapRunCode: '修复 run_code 调用',
   autoWrapRunCodeHint: '把 {command}/{cmd} 改为 {code}，补上缺失的 description，修复带代码围栏或损坏的程序。',

@@ -175,6 +175,51 @@ describe('the options card on DSH 0.2.1 (fixture: its Plugins page slot contract
   });
 });
 
+describe('a value set back to the default', () => {
+  /** The page's one field: whether it is checked and whether it carries the Changed badge and Reset. */
+  function field(Page: (props: RowConfigProps) => unknown, name: string) {
+    const page = Page({ view: 'page' });
+    const box = find(page, 'data-option').find((e) => e.props['data-option'] === name)!;
+    const badges = JSON.stringify(page).includes('"overridden"');
+    return { box, checked: box.props.checked, changed: badges };
+  }
+  const toggle = (box: { props: Record<string, unknown> }, checked: boolean) =>
+    (box.props.onChange as (event: unknown) => void)({ target: { checked } });
+  const save = async (Page: (props: RowConfigProps) => unknown) => {
+    await (find(Page({ view: 'page' }), 'onClick').at(-1)!.props.onClick as () => Promise<void>)();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+
+  it('shows no Changed / Reset once toggled back, before or after saving, and leaves the user layer clean', async () => {
+    const form = configForm();
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { configForms: form });
+    const Page = service.entries[0]!.component as (props: RowConfigProps) => unknown;
+    // staged off, then back on before saving: nothing staged, nothing changed
+    toggle(field(Page, 'breakLoops').box, false);
+    expect(field(Page, 'breakLoops')).toMatchObject({ checked: false, changed: true });
+    toggle(field(Page, 'breakLoops').box, true);
+    expect(field(Page, 'breakLoops')).toMatchObject({ checked: true, changed: false });
+    // saved off, then set back on and saved: the host's user layer no longer holds the field
+    toggle(field(Page, 'breakLoops').box, false);
+    await save(Page);
+    expect(form.user).toEqual({ breakLoops: false });
+    expect(field(Page, 'breakLoops')).toMatchObject({ checked: false, changed: true });
+    toggle(field(Page, 'breakLoops').box, true);
+    await save(Page);
+    expect(form.writes).toEqual(['set breakLoops=false', 'unset breakLoops']);
+    expect(form.user).toEqual({});
+    expect(field(Page, 'breakLoops')).toMatchObject({ checked: true, changed: false });
+  });
+
+  it('a user value equal to the default (written by an older card) is not marked Changed', () => {
+    const form = configForm();
+    form.user.trimStackTraces = true;
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { configForms: form });
+    const Page = service.entries[0]!.component as (props: RowConfigProps) => unknown;
+    expect(field(Page, 'trimStackTraces')).toMatchObject({ checked: true, changed: false });
+  });
+});
+
 describe('the options card on DSH rc.8 (its settings slots)', () => {
   it('is the settings.plugin.item card keyed by the settings namespace', () => {
     const service = host(DSH_RC8_SETTINGS_SLOTS, { scope: configForm() });

@@ -54,6 +54,8 @@ export interface EventFilter {
   profile?: string;
   tool?: string;
   category?: string;
+  /** A rule id the event's `ruleIds` must hold. */
+  rule?: string;
   outcome?: Outcome;
   text?: string;
   from?: number;
@@ -617,6 +619,12 @@ export class TelemetryDatabase {
       clauses.push('category = ?');
       params.push(filter.category);
     }
+    if (filter.rule !== undefined) {
+      // rule ids live only in the event's JSON: SQLite's JSON1 reads its ruleIds array (qualified: json_each has
+      // a column named json of its own)
+      clauses.push("EXISTS (SELECT 1 FROM json_each(events.json, '$.ruleIds') WHERE value = ?)");
+      params.push(filter.rule);
+    }
     if (filter.outcome !== undefined) {
       clauses.push('outcome = ?');
       params.push(filter.outcome);
@@ -688,7 +696,9 @@ export class TelemetryDatabase {
     const sources: { sql: string; params: SqlValue[]; page?: string }[] = [];
     if (this.fullText && [...text].length >= FTS_MIN_CHARS) {
       const through = this.meta('fts_through');
-      const aliased = sql.replace(/\b(profile|tool|category|outcome|at|search)\b/g, 'e.$1');
+      const aliased = sql
+        .replace(/\b(profile|tool|category|outcome|at|search)\b/g, 'e.$1')
+        .replaceAll('events.json', 'e.json');
       sources.push({
         sql: `SELECT json FROM events ${sql} AND seq > ? ORDER BY seq DESC`,
         params: [...params, through],

@@ -158,6 +158,8 @@ export const EventsQuery = Type.Object({
   profile: Type.Optional(ProfileSelector),
   tool: Type.Optional(QueryText),
   category: Type.Optional(QueryText),
+  /** Events that name this rule id among their `ruleIds`. */
+  rule: Type.Optional(QueryText),
   outcome: Type.Optional(Outcome),
   text: Type.Optional(QueryText),
   /** Events at or after this epoch ms. */

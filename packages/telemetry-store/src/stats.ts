@@ -112,7 +112,7 @@ export function validateEventsQuery(query: unknown): EventsQuery {
 export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuery {
   const query: Record<string, unknown> = {};
   profileParam(params, query);
-  for (const key of ['tool', 'category', 'outcome', 'text'] as const) {
+  for (const key of ['tool', 'category', 'rule', 'outcome', 'text'] as const) {
     const value = params.get(key);
     if (value !== null && value !== '') query[key] = value;
   }

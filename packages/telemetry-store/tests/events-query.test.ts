@@ -240,3 +240,42 @@ describe('huge strings handed to record()', () => {
     await store.close();
   });
 });
+
+describe('rule filter', () => {
+  it('returns exactly the events naming the rule id (not a prefix, not a text match), combined with other filters', async () => {
+    const { store } = openStore({ dir: tempDir() });
+    const rulesOf = (i: number) =>
+      [['args.fill-description'], ['args.fill-description-x', 'hint.error-hints'], [], ['hint.error-hints']][i % 4];
+    for (let i = 0; i < 40; i += 1) {
+      store.record({
+        tool: i % 2 ? 'bash' : 'edit',
+        category: 'C',
+        outcome: 'healed-success',
+        ruleIds: rulesOf(i) as string[],
+        // a change text naming the rule must not make an event match the rule filter
+        changes: i % 4 === 2 ? ['mentions args.fill-description in text only'] : [],
+      });
+    }
+    const all = (await store.queryEvents({ limit: 1000 })).events;
+    for (const [rule, tool] of [
+      ['args.fill-description', undefined],
+      ['hint.error-hints', undefined],
+      ['hint.error-hints', 'bash'],
+      ['args.fill', undefined],
+    ] as const) {
+      const expected = all.filter(
+        (event) => event.ruleIds.includes(rule) && (tool === undefined || event.tool === tool),
+      );
+      const page = await store.queryEvents({ rule, ...(tool ? { tool } : {}), limit: 1000 });
+      expect(ids(page.events), `${rule} ${tool}`).toEqual(ids(expected));
+      expect(page.total).toBe(expected.length);
+    }
+    expect((await store.queryEvents({ rule: 'args.fill-description', limit: 1000 })).total).toBe(10);
+    // with a text filter long enough for the full-text path
+    const both = await store.queryEvents({ rule: 'hint.error-hints', text: 'bash', limit: 1000 });
+    expect(ids(both.events)).toEqual(
+      ids(all.filter((e) => e.ruleIds.includes('hint.error-hints') && e.tool === 'bash')),
+    );
+    await store.close();
+  });
+});
