@@ -68,6 +68,31 @@ export const ruleTextsZh: Readonly<Record<string, RuleText>> = {
     title: '丢弃为 null 的可选参数',
     description: '可选参数的 schema 不接受 null 却发送了 null 时，丢弃该参数，由宿主使用默认值。',
   },
+  'run_code.inner-rename-alias': {
+    title: '重命名内部调用的别名键',
+    description:
+      'tools.x({...}) 字面量以别名发送必填键时（read({path}) 代替 file_path），程序运行前在程序中把该键改名，仅限一一对应；其余每个字节保持不变。',
+  },
+  'args.strip-dsml-markup': {
+    title: '参数中的 DSML 标记',
+    description:
+      '参数文本因 DeepSeek 的 DSML 标记泄漏而不是 JSON（vLLM/SGLang 解析器遗漏）：DSML 参数变为它们所表示的对象，包住单个 JSON 对象的多余 DSML 标签被去掉；有效的 JSON 从不改动。',
+  },
+  'args.strip-edge-nul': {
+    title: '命令或路径首尾的 NUL 字节',
+    description:
+      'bash 命令或文件路径开头或结尾的 NUL 字节（任何系统调用都不接受）被去掉；文本中间的 NUL 留给宿主处理。',
+  },
+  'args.wrap-scalar-in-list': {
+    title: '列表只给了一个值',
+    description:
+      'schema 要求列表却只给了一个值（"queries": "rust async runtime"）时，若由该值组成的列表通过 schema，则改为该列表；读起来像 JSON 列表的文本则按列表解析。',
+  },
+  'args.parse-object-text': {
+    title: '以 JSON 文本发送的对象',
+    description:
+      'schema 要求对象却以 JSON 文本发送（"meta": "{\\"name\\": ...}"）时，若文本恰好是一个通过 schema 的 JSON 对象，则改为该对象。',
+  },
   'args.coerce-scalar': {
     title: '无损的标量形式',
     description:
