@@ -20,7 +20,7 @@ import {
   parseArgs,
   verifiedSummary,
 } from '../src/cli/doctor.js';
-import { releaseFacts } from '../src/cli/dsh-releases.js';
+import { releaseFacts } from '@dsh-tool-normalizer/dsh-profile';
 import { main, SUBCOMMANDS } from '../src/cli/main.js';
 
 function profile(files: {
