@@ -101,7 +101,7 @@ describe('core-rules settles each rc.8 example in the shape category', () => {
       const args =
         shape.category === 'code-syntax' ? JSON.stringify({ code: 'x = """', description: 'p' }) : RUN_CODE_OK;
       const result = classifyResult(
-        { id: 'c1', name, arguments: args },
+        { name, arguments: args },
         {
           isError: true,
           error: { message: capture?.message ?? '', ...(shape.code ? { info: { name: 'E', code: shape.code } } : {}) },
