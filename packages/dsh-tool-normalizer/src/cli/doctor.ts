@@ -139,6 +139,36 @@ export function checkDsh(found: { bin?: string; version?: string }): Finding {
   };
 }
 
+/**
+ * The user's `DSH_TOOLS_MODE` against the running release: Code Mode is `code` on rc.8 and 0.1.1-rc.2 and `ptc` from
+ * 0.1.7 on, and a value the release does not accept (or an empty one) fails the `tools` row's schema, so every tool
+ * plugin waits for a service that never starts (docs/host-facts.md, "Code Mode's name"). Undefined when it is unset.
+ */
+export function checkToolsMode(value: string | undefined, facts: ReleaseFacts): Finding | undefined {
+  if (value === undefined) return undefined;
+  const accepted = facts.presentationModes.join(', ');
+  const fix = `unset DSH_TOOLS_MODE for native tools, or set DSH_TOOLS_MODE=${facts.codeModeName} for Code Mode`;
+  if (value === '')
+    return {
+      check: 'DSH_TOOLS_MODE',
+      status: 'problem',
+      detail: 'DSH_TOOLS_MODE is set but empty: DSH fails its schema check and no tool starts',
+      fix,
+    };
+  if (facts.presentationModes.includes(value))
+    return {
+      check: 'DSH_TOOLS_MODE',
+      status: 'ok',
+      detail: `${value}: a mode DSH ${facts.version} accepts (${accepted})`,
+    };
+  return {
+    check: 'DSH_TOOLS_MODE',
+    status: 'problem',
+    detail: `DSH ${facts.version} does not accept DSH_TOOLS_MODE=${JSON.stringify(value.slice(0, 40))} (it accepts ${accepted}): no tool starts`,
+    fix,
+  };
+}
+
 interface ProfileManifest {
   dependencies?: Record<string, string>;
   dsh?: { profile?: { bundles?: string[] } };
@@ -621,6 +651,8 @@ export async function doctor(options: Options, env: NodeJS.ProcessEnv = process.
   const dsh = findDsh(env);
   findings.push(checkDsh(dsh));
   const facts = (dsh.version && releaseFacts(dsh.version)) || undefined;
+  const toolsMode = checkToolsMode(env.DSH_TOOLS_MODE, facts ?? releaseFacts(DSH_LIVE)!);
+  if (toolsMode) findings.push(toolsMode);
   findings.push({ check: 'DSH_HOME', status: fs.existsSync(options.dshHome) ? 'ok' : 'note', detail: options.dshHome });
   const booted: string[] = [];
   for (const profile of profilesToCheck(options)) {
