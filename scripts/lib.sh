@@ -2,7 +2,7 @@
 # against the registry on this machine kind), installed once into the ignored .cache/ folder.
 PNPM_VERSION=10.34.9
 # The packages that promise Node 20 and browsers (no node:* I/O, no DOM, no DSH): tested on both Nodes.
-PURE_PROJECTS="syntax-healer core-rules" # ai-sdk promises Node >= 22, like ai@7 (its engines field)
+PURE_PROJECTS="syntax-healer core-rules dsh-profile" # ai-sdk promises Node >= 22, like ai@7 (its engines field)
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 ensure_pnpm() {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compareRuns, formatComparison } from './demo-report.js';
 import { demoFixtures, demoScript, demoTask, demoTasks } from './demo-session.js';
+import { codeModeSetting } from './code-mode.js';
 import { cacheRoot, DSH_VERSION, labPaths, repoRoot } from './lab-paths.js';
 import { pluginStatus } from './provision.js';
 import { runSession, type SessionRun } from './run-session.js';
@@ -45,10 +46,11 @@ const relative = (file: string | undefined) => (file ? path.relative(process.cwd
 async function runDemo(options: DemoOptions): Promise<number> {
   const status = pluginStatus();
   progress(
-    `real DeepSeek Harness ${DSH_VERSION}, headless, Code Mode; scripted model on 127.0.0.1; cache ${relative(cacheRoot)}`,
+    `real DeepSeek Harness ${DSH_VERSION}, headless, Code Mode (DSH_TOOLS_MODE=${codeModeSetting('code', DSH_VERSION)?.name}); scripted model on 127.0.0.1; cache ${relative(cacheRoot)}`,
   );
   progress(`run 1/2: without the plugin (${demoTasks.length} tasks)`);
   const session = {
+    // Code Mode under the name the installed host accepts (dsh-profile: `code` on rc.8, `ptc` on 0.1.7 and later)
     mode: 'code' as const,
     steps: demoScript(),
     workspaceFixtures: demoFixtures,

@@ -37,6 +37,7 @@ export {
   type ToolMessage,
   type ToolsMode,
 } from './run-session.js';
+export { codeModeSetting, toolsModePatch, type CodeModeSetting, type CodeModeVia } from './code-mode.js';
 export {
   nativeScenarios,
   codeScenarios,

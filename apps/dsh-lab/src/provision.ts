@@ -15,6 +15,8 @@ const MINUTE = 60_000;
 
 /** What a booted DSH needs: the Node 24 binary, the dsh entry script, and the environment to run it in. */
 export interface DshInstall {
+  /** The installed `@deepseek-ai/dsh` version (read from its package.json). */
+  version: string;
   nodeBin: string;
   dshEntry: string;
   pnpmBin: string;
@@ -42,7 +44,7 @@ export function ensureDshInstalled(): Promise<DshInstall> {
     const nodeBin = await ensureNode22();
     const pnpmBin = await ensurePnpm();
     const dshEntry = await ensureDshPackage(pnpmBin);
-    return { nodeBin, dshEntry, pnpmBin };
+    return { version: installedDshVersion() ?? DSH_VERSION, nodeBin, dshEntry, pnpmBin };
   }).catch((error: unknown) => {
     cachedInstall = undefined;
     throw error;

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCommand, LabStepError } from './child-process.js';
+import { type CodeModeSetting, type CodeModeVia, codeModeSetting } from './code-mode.js';
 import { labPaths } from './lab-paths.js';
 import { dshEnvironment, ensureProfile } from './provision.js';
 import { findSessionLogs, readSessionLog, type SessionEvent } from './session-log.js';
@@ -20,6 +21,7 @@ import {
   type ToolCallStep,
 } from './scripted-model.js';
 
+/** Native tools, or Code Mode (`code` here on every release; the host's own name for it: `codeModeSetting`). */
 export type ToolsMode = 'native' | 'code';
 
 /**
@@ -45,8 +47,13 @@ export const TUI_SCRIPTED_DRIVER_PATCH = `# dsh-lab: drive the tui profile's plu
 `;
 
 export interface RunSessionOptions {
-  /** `native` leaves DSH_TOOLS_MODE unset (an empty value fails schema validation); `code` sets it to `code`. */
+  /**
+   * `native` leaves DSH_TOOLS_MODE unset (an empty value fails schema validation); `code` turns Code Mode on under
+   * the name the installed host accepts (`code` on rc.8, `ptc` on 0.1.7 and later: dsh-profile).
+   */
   mode: ToolsMode;
+  /** How Code Mode is turned on: `DSH_TOOLS_MODE` (default) or a `--patch` layer for the `tools` row. */
+  codeModeVia?: CodeModeVia;
   /** Boot the DSH_HOME that has the built meta-package installed (`dsh plugin add -w packages/dsh-tool-normalizer`). */
   plugin: boolean;
   /**
@@ -92,6 +99,10 @@ export interface ToolMessage {
 
 export interface SessionRun {
   mode: ToolsMode;
+  /** The installed DSH version that ran. */
+  dshVersion: string;
+  /** What the run set to turn Code Mode on (undefined for native). */
+  codeMode: CodeModeSetting | undefined;
   plugin: boolean;
   exitCode: number;
   timedOut: boolean;
@@ -141,7 +152,8 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
   const model = await startScriptedModel(steps);
   const started = Date.now();
   const extraEnv: NodeJS.ProcessEnv = { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted' };
-  if (options.mode === 'code') extraEnv.DSH_TOOLS_MODE = 'code';
+  const codeMode = codeModeSetting(options.mode, install.version, options.codeModeVia);
+  Object.assign(extraEnv, codeMode?.env);
   const env = dshEnvironment(install, dshHome, extraEnv);
   const timeFile = path.join(runDir, 'time.txt');
   const patchArgs: string[] = [];
@@ -151,6 +163,7 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
     patchArgs.push('--patch', patchFile);
   };
   if (profile === 'tui') addPatch('tui-driver.yml', TUI_SCRIPTED_DRIVER_PATCH);
+  if (codeMode?.patch !== undefined) addPatch('code-mode.yml', codeMode.patch);
   if (options.patch !== undefined) addPatch('patch.yml', options.patch);
   const dshArgs = [
     install.dshEntry,
@@ -194,6 +207,8 @@ export async function runSession(options: RunSessionOptions): Promise<SessionRun
   const pluginFiles = listPluginFiles(dshHome);
   return {
     mode: options.mode,
+    dshVersion: install.version,
+    codeMode,
     plugin: options.plugin,
     exitCode: result.exitCode,
     timedOut: result.timedOut,

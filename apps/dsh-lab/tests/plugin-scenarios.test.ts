@@ -95,6 +95,11 @@ describe.each<ToolsMode>(['native', 'code'])('real DSH headless, %s mode, with t
     expect(run.toolMessages.map((m) => m.callId)).toEqual(expect.arrayContaining(scenarios.map((s) => s.id)));
   });
 
+  it('ran on the installed rc.8, which accepts Code Mode only as `code` (the name dsh-profile gives the lab)', () => {
+    expect(run.dshVersion).toBe('0.1.0-rc.8');
+    expect(run.codeMode?.env).toEqual(mode === 'code' ? { DSH_TOOLS_MODE: 'code' } : undefined);
+  });
+
   it('costs no extra model round-trip: one request per scripted call, plus the final text turn', () => {
     expect(run.requests.filter((r) => r.isAgent)).toHaveLength(run.toolMessages.length + 1);
   });

@@ -15,7 +15,9 @@ import { runCommand, runStep, type CommandResult } from '../src/child-process.js
 import {
   cacheRoot,
   checkModelSees,
+  codeModeSetting,
   codeScenarios,
+  DSH_VERSION,
   ensureDshInstalled,
   labPaths,
   pluginStatus,
@@ -123,7 +125,8 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
           ...env,
           DEEPSEEK_BASE_URL: model.baseUrl,
           DEEPSEEK_API_KEY: 'sk-dsh-lab-scripted',
-          DSH_TOOLS_MODE: 'code',
+          // Code Mode under the name of the release the README installs (DSH_VERSION, asserted below)
+          ...codeModeSetting('code', DSH_VERSION)?.env,
         },
         timeoutMs: 180_000,
       });

@@ -17,6 +17,7 @@
  * that same removal (or drops the staged edit), so the card never shows "Changed" for a value that is the default.
  */
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from '@dsh-tool-normalizer/dsh-adapter/live-options';
+import type { OptionsSeat } from '@dsh-tool-normalizer/dsh-profile';
 import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages';
 
 type Translate = (key: OptionsMessageKey) => string;
@@ -210,12 +211,13 @@ export const optionsCardInject = ['slots', 'locale'];
 
 /** The package that declares the row (`dsh.bundle.patch` inserts `tool-normalizer`); the row id is the namespace. */
 export const PLUGIN_PACKAGE = 'dsh-tool-normalizer';
-export const ROW_CONFIG_SLOT = 'plugins.row.config';
-export const PLUGIN_ITEM_SLOT = 'settings.plugin.item';
+/** The two seats, as the DSH host profile names them (`OptionsSeat`; which release declares which: `releaseFacts`). */
+export const ROW_CONFIG_SLOT = 'plugins.row.config' satisfies OptionsSeat;
+export const PLUGIN_ITEM_SLOT = 'settings.plugin.item' satisfies OptionsSeat;
 /** `plugins.row.config` is keyed `<package name>#<row id>`. */
 export const ROW_CONFIG_KEY = `${PLUGIN_PACKAGE}#${SETTINGS_NAMESPACE}`;
 
-export type OptionsSeat = typeof ROW_CONFIG_SLOT | typeof PLUGIN_ITEM_SLOT;
+export type { OptionsSeat };
 
 /**
  * Keeps the options in exactly one seat: `plugins.row.config` while it is declared, else `settings.plugin.item`

@@ -14,13 +14,14 @@ import {
   checkLiveOptions,
   checkNode,
   checkProfile,
+  checkToolsMode,
   doctor,
   findDsh,
   HMR_ROW,
   parseArgs,
   verifiedSummary,
 } from '../src/cli/doctor.js';
-import { releaseFacts } from '../src/cli/dsh-releases.js';
+import { releaseFacts } from '@dsh-tool-normalizer/dsh-profile';
 import { main, SUBCOMMANDS } from '../src/cli/main.js';
 
 function profile(files: {
@@ -231,6 +232,33 @@ describe('doctor: other releases (fixtures)', () => {
     expect(summary.detail).toContain(
       'not checked: the rc.8 workarounds (not needed on 0.2.0-rc.2), the boot (--no-boot)',
     );
+  });
+
+  it.each([
+    ['0.1.0-rc.8', 'code', 'ok'],
+    ['0.1.0-rc.8', 'ptc', 'problem'],
+    ['0.1.1-rc.2', 'both', 'ok'],
+    ['0.2.0-rc.2', 'ptc', 'ok'],
+    ['0.2.0-rc.2', 'code', 'problem'],
+    ['0.2.1-alpha.2', 'both', 'problem'],
+    ['0.2.1-alpha.2', 'native', 'ok'],
+    ['0.2.1-alpha.2', '', 'problem'],
+  ] as const)(
+    'DSH %s with DSH_TOOLS_MODE=%j is %s; a problem names the name this release takes',
+    (version, value, status) => {
+      const finding = checkToolsMode(value, releaseFacts(version)!);
+      expect(finding?.status).toBe(status);
+      if (status === 'problem') expect(finding?.fix).toContain(`DSH_TOOLS_MODE=${releaseFacts(version)!.codeModeName}`);
+    },
+  );
+
+  it('an unset DSH_TOOLS_MODE is no finding; a whole run reports a wrong one for the release on PATH', async () => {
+    expect(checkToolsMode(undefined, releaseFacts('0.2.0-rc.2')!)).toBeUndefined();
+    const home = profile({ ...later, installedPeers: CURRENT_PEERS });
+    const options = parseArgs(['--dsh-home', home, '--no-boot']);
+    if (typeof options === 'string') throw new Error(options);
+    const findings = await doctor(options, { PATH: fakeDsh('0.2.0-rc.2'), DSH_TOOLS_MODE: 'code' });
+    expect(findings.find((f) => f.check === 'DSH_TOOLS_MODE')).toMatchObject({ status: 'problem' });
   });
 
   it('the summary on rc.8 names the workarounds as checked and the gate as absent', () => {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import semver from 'semver';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DSH_RELEASES, gateRefusals } from '../src/cli/dsh-releases.js';
+import { DSH_RELEASES, gateRefusals } from '@dsh-tool-normalizer/dsh-profile';
 // @ts-expect-error release-check.mjs is plain JavaScript
 import * as release from '../../../scripts/release-check.mjs';
 
@@ -21,7 +21,7 @@ interface Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
-/** The gate's rule, independent of the doctor's copy in src/cli/dsh-releases.ts (both are checked). */
+/** The gate's rule, independent of the doctor's copy in @dsh-tool-normalizer/dsh-profile (compatibility-gate.ts) (both are checked). */
 function refusedByGate(manifest: Manifest, runtime: string): string[] {
   return Object.entries(manifest.peerDependencies ?? {})
     .filter(([name]) => name === '@deepseek-ai/dsh' || name.startsWith('@deepseek-ai/dsh-'))

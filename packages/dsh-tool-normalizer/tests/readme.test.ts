@@ -112,7 +112,7 @@ describe('the compatibility table', () => {
   });
 
   it('lists every release the manifest test checks, and names rc.8 as the one proven live', async () => {
-    const { DSH_RELEASES, DSH_LIVE } = await import('../src/cli/dsh-releases.js');
+    const { DSH_RELEASES, DSH_LIVE } = await import('@dsh-tool-normalizer/dsh-profile');
     const text = table('packages/dsh-tool-normalizer/README.md')!;
     for (const version of DSH_RELEASES) {
       const [line, tag] = version.split('-') as [string, string];

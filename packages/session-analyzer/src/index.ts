@@ -11,13 +11,8 @@ export {
   type FailedSubCall,
   type Replay,
 } from './counterfactual.js';
-export {
-  releaseOfFormat,
-  hostDecisionOf,
-  isMockUsage,
-  HOST_DECISION_CLASSES,
-  SUB_CALL_EVENTS,
-} from './dsh-releases.js';
+export { releaseOfFormat, isMockUsage } from './dsh-releases.js';
+export { hostDecisionOf, HOST_DECISION_CLASSES, SUB_CALL_EVENTS } from '@dsh-tool-normalizer/dsh-profile';
 export { schemasFromSdk } from './sdk-schemas.js';
 export { ReportBuilder } from './census.js';
 export { formatReport } from './format-text.js';

@@ -29,7 +29,8 @@ import {
   resultOf,
   rewriteOfSuccess,
 } from './counterfactual.js';
-import { hostDecisionOf, isMockUsage, releaseOfFormat, SUB_CALL_EVENTS } from './dsh-releases.js';
+import { hostDecisionOf, SUB_CALL_EVENTS } from '@dsh-tool-normalizer/dsh-profile';
+import { isMockUsage, releaseOfFormat } from './dsh-releases.js';
 import { schemasFromSdk } from './sdk-schemas.js';
 import type { FailureCost, FailureRecord, PluginEvidence, ReplayBasis, SessionAnalysis } from './types.js';
 

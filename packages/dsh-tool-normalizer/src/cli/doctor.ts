@@ -1,6 +1,6 @@
 /**
  * `dsh-tool-normalizer doctor`: finds why the plugin does not run in a user's DSH, and says how to fix each
- * problem. It first detects the running DSH release (`dsh-releases.ts`): DSH 0.1.0-rc.8 has boot problems of its
+ * problem. It first detects the running DSH release (`releaseFacts` of @dsh-tool-normalizer/dsh-profile): DSH 0.1.0-rc.8 has boot problems of its
  * own (the HMR pin and the HMR row) that look like a broken plugin from the outside, so those are checked there and
  * only there; from 0.1.7-rc.1 on it evaluates the installed manifest with the host's compatibility gate. It checks
  * the plugin's options in the patch files and its live options in `settings.yaml`, then boots each profile once:
@@ -17,7 +17,7 @@ import path from 'node:path';
 import yaml from 'js-yaml';
 import { PROMPT_SECTION_TEXT, STATS_PATH, validateConfig } from '@dsh-tool-normalizer/dsh-adapter';
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE } from '@dsh-tool-normalizer/dsh-adapter/live-options';
-import { DSH_LIVE, gateRefusals, releaseFacts, type ReleaseFacts } from './dsh-releases.js';
+import { DSH_LIVE, gateRefusals, releaseFacts, type ReleaseFacts } from '@dsh-tool-normalizer/dsh-profile';
 
 const PLUGIN = 'dsh-tool-normalizer';
 const ROW_ID = 'tool-normalizer';
@@ -135,7 +135,37 @@ export function checkDsh(found: { bin?: string; version?: string }): Finding {
     status: 'note',
     detail: facts.known
       ? `DSH ${found.version} at ${found.bin}: a known release, checked by fixture facts only (CI boots ${DSH_LIVE}); see the compatibility table in the README`
-      : `DSH ${found.version} at ${found.bin}: a release ${PLUGIN} has never seen; the checks below assume the newest facts known`,
+      : `DSH ${found.version} at ${found.bin}: a release ${PLUGIN} has never seen; the checks below assume the facts of the nearest known release, ${facts.basis}`,
+  };
+}
+
+/**
+ * The user's `DSH_TOOLS_MODE` against the running release: Code Mode is `code` on rc.8 and 0.1.1-rc.2 and `ptc` from
+ * 0.1.7 on, and a value the release does not accept (or an empty one) fails the `tools` row's schema, so every tool
+ * plugin waits for a service that never starts (docs/host-facts.md, "Code Mode's name"). Undefined when it is unset.
+ */
+export function checkToolsMode(value: string | undefined, facts: ReleaseFacts): Finding | undefined {
+  if (value === undefined) return undefined;
+  const accepted = facts.presentationModes.join(', ');
+  const fix = `unset DSH_TOOLS_MODE for native tools, or set DSH_TOOLS_MODE=${facts.codeModeName} for Code Mode`;
+  if (value === '')
+    return {
+      check: 'DSH_TOOLS_MODE',
+      status: 'problem',
+      detail: 'DSH_TOOLS_MODE is set but empty: DSH fails its schema check and no tool starts',
+      fix,
+    };
+  if (facts.presentationModes.includes(value))
+    return {
+      check: 'DSH_TOOLS_MODE',
+      status: 'ok',
+      detail: `${value}: a mode DSH ${facts.version} accepts (${accepted})`,
+    };
+  return {
+    check: 'DSH_TOOLS_MODE',
+    status: 'problem',
+    detail: `DSH ${facts.version} does not accept DSH_TOOLS_MODE=${JSON.stringify(value.slice(0, 40))} (it accepts ${accepted}): no tool starts`,
+    fix,
   };
 }
 
@@ -621,6 +651,8 @@ export async function doctor(options: Options, env: NodeJS.ProcessEnv = process.
   const dsh = findDsh(env);
   findings.push(checkDsh(dsh));
   const facts = (dsh.version && releaseFacts(dsh.version)) || undefined;
+  const toolsMode = checkToolsMode(env.DSH_TOOLS_MODE, facts ?? releaseFacts(DSH_LIVE)!);
+  if (toolsMode) findings.push(toolsMode);
   findings.push({ check: 'DSH_HOME', status: fs.existsSync(options.dshHome) ? 'ok' : 'note', detail: options.dshHome });
   const booted: string[] = [];
   for (const profile of profilesToCheck(options)) {

@@ -1,0 +1,7 @@
+import { defineProject } from 'vitest/config';
+import { workspaceSources } from '../../vitest.shared.js';
+
+export default defineProject({
+  ...workspaceSources,
+  test: { name: 'dsh-profile', include: ['tests/**/*.test.ts'] },
+});
