@@ -269,7 +269,17 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
           SESSIONS[instance.kind].length,
         );
 
-      const total = await query('sum(tool_normalizer_calls_total)');
+      // On a loaded machine Prometheus' newest samples of a target can lag its last calls by some scrapes (seen on
+      // cold fresh-clone runs: the target's own /metrics already said 4 while the query still said 1): wait until
+      // the scraped figures settle, then compare exactly.
+      const total = await waitFor(
+        'Prometheus to have scraped every call',
+        async () => {
+          const rows = await query('sum(tool_normalizer_calls_total)');
+          return Number(rows[0]?.value[1]) === expectedCalls ? rows : undefined;
+        },
+        60_000,
+      ).catch(() => query('sum(tool_normalizer_calls_total)'));
       console.log(
         '[fleet-metrics] PromQL sum',
         total[0]?.value[1],
@@ -323,6 +333,16 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
         };
         // Evaluated at this target's newest scrape, so increase() has nothing to extrapolate at the end; the
         // series' first samples are 0 (served before any call), so it extrapolates nothing at the start either.
+        // That scrape must have seen every call (the raw counter equals the routes' count; see the first test).
+        const settled = await waitFor(
+          `${instance.kind}: a scrape that saw every call`,
+          async () => {
+            const raw = await query(`sum(tool_normalizer_calls_total{instance="${target}"})`);
+            return Number(raw[0]?.value[1]) === delta(instance, 'calls') ? true : undefined;
+          },
+          60_000,
+        ).catch(() => false);
+        expect(settled, `${instance.kind}: Prometheus never scraped all ${delta(instance, 'calls')} calls`).toBe(true);
         const newest = await query(`timestamp(up{instance="${target}"})`);
         const at = Number(newest[0]!.value[1]);
         const atQuery = async (promql: string) => {
