@@ -89,3 +89,16 @@ export function findingsLines(report: AnalysisReport): string[] {
     );
   return lines;
 }
+
+/** The cost-by-category table's cells, one row per category (the terminal and HTML reports show the same). */
+export function costRows(cost: AnalysisReport['cost']): string[][] {
+  return cost.byCategory.map((row) => [
+    row.category,
+    int(row.failures),
+    int(row.uncachedInput),
+    int(row.cacheRead),
+    int(row.cacheWrite),
+    `${int(row.estimatedTokens)} (${int(row.estimatedFailures)})`,
+    int(row.mockFailures),
+  ]);
+}

@@ -16,6 +16,7 @@ import {
   OUTCOME_SHORT_LABELS,
   percent,
   shownFile,
+  costRows,
 } from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
@@ -326,15 +327,7 @@ export function renderHtml(report: AnalysisReport): string {
           { header: 'estimated (failures)', numeric: true },
           { header: 'mock usage', numeric: true },
         ],
-        cost.byCategory.map((row) => [
-          row.category,
-          int(row.failures),
-          int(row.uncachedInput),
-          int(row.cacheRead),
-          int(row.cacheWrite),
-          `${int(row.estimatedTokens)} (${int(row.estimatedFailures)})`,
-          int(row.mockFailures),
-        ]),
+        costRows(cost),
       )}<p>Tokens saved, predicted (failures the rules would heal or recover): ${escapeHtml(int(cost.afterPredictedFixes.total))}. Tokens saved = ${escapeHtml(TOKENS_SAVED_DEFINITION.en)}; the live dashboard measures the same quantity.</p>`,
     ),
   );

@@ -3,7 +3,16 @@
  * same in a terminal, a pipe or a CI log. Every text that came from a log is already redacted and bounded.
  */
 import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
-import { BASIS_LABELS, censusRows, findingsLines, int, OUTCOME_LABELS, percent, shownFile } from './format-figures.js';
+import {
+  BASIS_LABELS,
+  censusRows,
+  costRows,
+  findingsLines,
+  int,
+  OUTCOME_LABELS,
+  percent,
+  shownFile,
+} from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
@@ -106,15 +115,7 @@ export function formatReport(report: AnalysisReport): string {
     out.push(
       ...table(
         ['category', 'failures', 'uncached input', 'cache read', 'cache write', 'estimated', 'mock'],
-        cost.byCategory.map((row) => [
-          row.category,
-          int(row.failures),
-          int(row.uncachedInput),
-          int(row.cacheRead),
-          int(row.cacheWrite),
-          `${int(row.estimatedTokens)} (${int(row.estimatedFailures)})`,
-          int(row.mockFailures),
-        ]),
+        costRows(cost),
         [false, true, true, true, true, true, true],
       ),
     );

@@ -6,7 +6,7 @@
  * integer, `"true"` for a boolean) and a JSON string holding the list a field expects turned into the value;
  * and a missing or blank required display `description` derived from the other arguments (after redaction).
  */
-import { receipt } from '../catalogue.js';
+import { receipt, type RuleId } from '../catalogue.js';
 import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, preview } from '../text.js';
 import type { ToolSchema } from '../types.js';
@@ -186,20 +186,10 @@ export function coerceScalars(
     const reading = schema ? coerced(schema, args[key]) : undefined;
     if (reading) changes.set(key, reading.value);
   }
-  if (changes.size === 0) return undefined;
   const ids = [...changes.keys()].some((key) => Array.isArray(changes.get(key)))
     ? 'a JSON string holding a list'
     : 'a string';
-  return {
-    kind: 'repaired',
-    args: withEntries(args, (key, value) => (changes.has(key) ? [[key, changes.get(key)]] : [[key, value]])),
-    receipt: receipt(
-      'args.coerce-scalar',
-      `${tool.name}: ${[...changes.keys()].map((key) => `"${key}"`).join(', ')} sent as ${ids}; the schema reads it one way only`,
-      preview(Object.fromEntries([...changes.keys()].map((key) => [key, args[key]]))),
-      preview(Object.fromEntries(changes)),
-    ),
-  };
+  return replacedValues('args.coerce-scalar', tool, args, changes, `sent as ${ids}; the schema reads it one way only`);
 }
 
 /** The declared properties of `args` whose value `read` turns into one that passes the property's own schema. */
@@ -235,18 +225,13 @@ export function wrapScalarInList(tool: ToolSchema, args: Record<string, unknown>
       ? { value: [value] }
       : undefined,
   );
-  if (changes.size === 0) return undefined;
-  const keys = [...changes.keys()];
-  return {
-    kind: 'repaired',
-    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
-    receipt: receipt(
-      'args.wrap-scalar-in-list',
-      `${tool.name}: ${keys.map((key) => `"${key}"`).join(', ')} takes a list; one value was sent, so it is the list of that value`,
-      preview(Object.fromEntries(keys.map((key) => [key, args[key]]))),
-      preview(Object.fromEntries(changes)),
-    ),
-  };
+  return replacedValues(
+    'args.wrap-scalar-in-list',
+    tool,
+    args,
+    changes,
+    `takes a list; one value was sent, so it is the list of that value`,
+  );
 }
 
 /**
@@ -265,18 +250,13 @@ export function parseObjectText(tool: ToolSchema, args: Record<string, unknown>)
       return undefined;
     }
   });
-  if (changes.size === 0) return undefined;
-  const keys = [...changes.keys()];
-  return {
-    kind: 'repaired',
-    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
-    receipt: receipt(
-      'args.parse-object-text',
-      `${tool.name}: ${keys.map((key) => `"${key}"`).join(', ')} takes an object; it was sent as JSON text holding exactly one`,
-      preview(Object.fromEntries(keys.map((key) => [key, args[key]]))),
-      preview(Object.fromEntries(changes)),
-    ),
-  };
+  return replacedValues(
+    'args.parse-object-text',
+    tool,
+    args,
+    changes,
+    `takes an object; it was sent as JSON text holding exactly one`,
+  );
 }
 
 const EDGE_NULS = /^\0+|\0+$/g;
@@ -295,18 +275,13 @@ export function stripEdgeNuls(tool: ToolSchema, args: Record<string, unknown>): 
     const stripped = value.replace(EDGE_NULS, '');
     if (stripped !== value && !stripped.includes('\0') && stripped.trim() !== '') changes.set(key, stripped);
   }
-  if (changes.size === 0) return undefined;
-  const names = [...changes.keys()];
-  return {
-    kind: 'repaired',
-    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
-    receipt: receipt(
-      'args.strip-edge-nul',
-      `${tool.name}: ${names.map((key) => `"${key}"`).join(', ')} began or ended with NUL bytes, which no command or path can hold`,
-      preview(Object.fromEntries(names.map((key) => [key, args[key]]))),
-      preview(Object.fromEntries(changes)),
-    ),
-  };
+  return replacedValues(
+    'args.strip-edge-nul',
+    tool,
+    args,
+    changes,
+    `began or ended with NUL bytes, which no command or path can hold`,
+  );
 }
 
 /** Fills a required display `description` that is absent, null or blank from the call's other arguments. */
@@ -327,6 +302,31 @@ export function fillDescription(tool: ToolSchema, args: Record<string, unknown>)
         : `${tool.name} requires "description"; derived one from the call's other arguments`,
       preview(args.description),
       preview(description),
+    ),
+  };
+}
+
+/**
+ * The outcome of a rule that replaced the values of some properties: the arguments with `changes` applied and one
+ * receipt naming the keys (`why` follows them), or undefined when nothing changed.
+ */
+function replacedValues(
+  ruleId: RuleId,
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  changes: ReadonlyMap<string, unknown>,
+  why: string,
+): RuleOutcome {
+  if (changes.size === 0) return undefined;
+  const keys = [...changes.keys()];
+  return {
+    kind: 'repaired',
+    args: withEntries(args, (key, value) => [[key, changes.has(key) ? changes.get(key) : value]]),
+    receipt: receipt(
+      ruleId,
+      `${tool.name}: ${keys.map((key) => `"${key}"`).join(', ')} ${why}`,
+      preview(Object.fromEntries(keys.map((key) => [key, args[key]]))),
+      preview(Object.fromEntries(changes)),
     ),
   };
 }
