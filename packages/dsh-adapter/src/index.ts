@@ -7,6 +7,14 @@ export {
   type ConfigValidator,
   type ToolNormalizerConfig,
 } from './config.js';
+export {
+  createHostConfig,
+  splitLiveReferences,
+  type HostConfigValidator,
+  type HostConfigValue,
+  type LiveReference,
+} from './host-config.js';
+export { runningDshVersion } from './host-release.js';
 export { PROMPT_SECTION_NAME, PROMPT_SECTION_ORDER, PROMPT_SECTION_TEXT } from './prompt-section.js';
 export {
   ACTION_HEADER,

@@ -42,9 +42,20 @@ import {
 } from './metrics.js';
 import { METRICS_PATH, createMetricsHandler, type MetricsSource } from './metrics-prometheus.js';
 import { startOtlpPush } from './metrics-otlp.js';
-import { assignLiveOptions, installLiveOptions } from './settings-namespace.js';
+import { assignLiveOptions, installLiveOptions, liveOptionsTransport } from './settings-namespace.js';
+import {
+  createHostConfig,
+  type HostConfigValidator,
+  type HostConfigValue,
+  splitLiveReferences,
+} from './host-config.js';
+import { runningDshVersion } from './host-release.js';
 
-export { Config } from './config.js';
+/**
+ * The row's config schema, built for the way the running DSH release stores live options (`host-config.ts`): read
+ * once, when the host loads this module.
+ */
+export const Config: HostConfigValidator = createHostConfig(liveOptionsTransport(runningDshVersion()));
 
 /** The plugin (and loader row) name. */
 export const name = 'tool-normalizer';
@@ -58,8 +69,10 @@ export function defaultLogDir(env: NodeJS.ProcessEnv = process.env): string {
   return home !== undefined && home !== '' ? home : join(homedir(), '.dsh');
 }
 
-export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): void {
-  const config = resolveConfig(rawConfig);
+export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig> | HostConfigValue): void {
+  // The loader hands the live options as references on `volatile-config` hosts; the plugin works on plain values.
+  const { config: plainConfig, references } = splitLiveReferences(rawConfig);
+  const config = resolveConfig(plainConfig);
   const logger = ctx.logger('tool-normalizer');
   // Receipts carry the DSH profile they were recorded in; the dashboard shows its own profile unless asked for all.
   const profile = dshProfileName(ctx as { baseUrl?: unknown });
@@ -164,6 +177,9 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig>): 
   // under Plugins > Plugin configuration; a change reaches the seams and the dashboard on the next call.
   installLiveOptions(ctx, {
     config,
+    // References exist exactly when the loader validated the row with a volatile `Config` (a 0.1.7-rc.2+ host).
+    transport: Object.keys(references).length > 0 ? 'volatile-config' : 'settings-namespace',
+    references,
     apply: (options) => assignLiveOptions(options, state.config, state.toggles, displayedConfig),
     report: (error) => errors.report('settings', error),
   });

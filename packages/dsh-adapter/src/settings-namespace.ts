@@ -1,4 +1,14 @@
 /**
+ * How the plugin's live options reach the host and come back, per release (`liveOptionsTransport`, from
+ * @dsh-tool-normalizer/dsh-profile's `releaseFacts(version).liveOptions`; docs/host-facts.md, "Where live options
+ * live"):
+ * - `volatile-config` (0.1.7-rc.2 on): the host has no `settings.register`; it derives the form from the row
+ *   `Config`'s volatile fields (`host-config.ts`) and the loader updates the plugin's references, then emits
+ *   `loader/volatile-update`; the plugin re-reads them then.
+ * - `settings-namespace` (rc.8 to 0.1.7-rc.1): the rest of this header.
+ * A host that has neither is reported once (a `settings` plugin error naming where the options are set) and the
+ * plugin keeps the row's values; the options card then shows them read-only.
+ *
  * The plugin's live options in DSH's settings document, so they appear (and can be changed) under Plugins > Plugin
  * configuration: rc.8 lists a plugin there only when it registers a settings namespace on the host
  * (`ctx.settings.register(namespace, schemasterySchema, {base})`) and ships a card for it in the browser.
@@ -19,7 +29,9 @@
  */
 import Schema from '@deepseek-ai/schemastery';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
+import { DSH_LIVE, type LiveOptionsTransport, releaseFacts } from '@dsh-tool-normalizer/dsh-profile';
 import type { Context } from './host.js';
+import type { LiveReferences } from './host-config.js';
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from './live-options.js';
 
 export { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName };
@@ -56,27 +68,65 @@ interface SettingsScopeLike<T> {
 }
 
 interface SettingsServiceLike {
-  register<T>(ns: string, schema: unknown, options: { base: Partial<T>; applies: 'live' }): SettingsScopeLike<T>;
+  register?<T>(ns: string, schema: unknown, options: { base: Partial<T>; applies: 'live' }): SettingsScopeLike<T>;
 }
+
+/**
+ * The transport for DSH `release` (the running `@deepseek-ai/dsh` version, `runningDshVersion()`): its row's
+ * `liveOptions` (the nearest known release's for an unknown version); rc.8's when the release cannot be read.
+ */
+export function liveOptionsTransport(release: string | undefined): LiveOptionsTransport {
+  const facts = release === undefined ? undefined : releaseFacts(release);
+  return (facts ?? releaseFacts(DSH_LIVE))!.liveOptions;
+}
+
+/** Where the options are set when the host offers no way to change them live (the message of the report). */
+export const NO_LIVE_SETTINGS =
+  'this DSH has no settings service the plugin can register its live options with (no `settings.register`); the options card shows them read-only, and they are set in the "tool-normalizer" row\'s config (cordis.patch.yml) or the plugin entry of the profile';
 
 export interface LiveOptionsWiring {
   /** The loader row's resolved config: the composition layer, and what applies while no settings service exists. */
   config: ToolNormalizerConfig;
+  /** How options reach this host (`liveOptionsTransport`; the `Config` export was built for the same one). */
+  transport: LiveOptionsTransport;
+  /** The loader's references to the live options (`splitLiveReferences`), on `volatile-config` hosts. */
+  references: LiveReferences;
   /** Receives every effective value: at registration, after each committed change, and the row's values back. */
   apply(options: LiveOptions): void;
   /** Reports a registration failure (e.g. an invalid stored section); never thrown. */
   report(error: unknown): void;
 }
 
+/** The live options as the loader's references hold them now; a field without a reference keeps `fallback`'s. */
+export function readLiveReferences(references: LiveReferences, fallback: LiveOptions): LiveOptions {
+  const options = { ...fallback };
+  for (const name of LIVE_OPTIONS) {
+    const value = references[name]?.get();
+    if (typeof value === 'boolean') options[name] = value;
+  }
+  return options;
+}
+
 /**
- * Registers the namespace while DSH's `settings` service exists (web, tui and headless all have one), applies
- * the resolved options now and on every change, and falls back to the row's config when the service goes away.
+ * `volatile-config`: applies the references' values on every `loader/volatile-update` of this plugin (the loader
+ * emits it to the owning fiber only, after committing the new values). `settings-namespace`: registers the
+ * namespace while DSH's `settings` service exists (web, tui and headless all have one), applies the resolved
+ * options now and on every change, and falls back to the row's config when the service goes away.
  */
 export function installLiveOptions(ctx: Context, wiring: LiveOptionsWiring): void {
   const base = pickLiveOptions(wiring.config);
+  if (wiring.transport === 'volatile-config') {
+    const on = (ctx as unknown as { on(name: string, listener: () => void): () => void }).on.bind(ctx);
+    on('loader/volatile-update', () => wiring.apply(readLiveReferences(wiring.references, base)));
+    return;
+  }
   const schema = liveOptionsSchema();
   ctx.inject(['settings'], (scoped) => {
     const settings = (scoped as unknown as { settings: SettingsServiceLike }).settings;
+    if (typeof settings?.register !== 'function') {
+      wiring.report(new Error(NO_LIVE_SETTINGS));
+      return;
+    }
     let scope: SettingsScopeLike<LiveOptions>;
     try {
       scope = settings.register<LiveOptions>(SETTINGS_NAMESPACE, schema, { base, applies: 'live' });

@@ -37,6 +37,18 @@ export type CodeModeName = 'code' | 'ptc';
 /** The client slot where a plugin's options belong. */
 export type OptionsSeat = 'settings.plugin.item' | 'plugins.row.config';
 
+/**
+ * How the plugin's live options reach the host and come back (docs/host-facts.md, "Where live options live"):
+ * - `settings-namespace`: the host's `settings` service registers a namespace (`ctx.settings.register(ns, schema,
+ *   { base })`, a scope with `get`/`watch`); the user layer is the namespace's section of `$DSH_HOME/settings.yaml`;
+ *   the browser binds it with `settingsScope.bind({ namespace })`.
+ * - `volatile-config`: there is no `register`; the host's `settings` service (SettingsForms) derives a form from the
+ *   fields of the loader row's `Config` schema marked `.volatile()`, writes edits into the profile patch, and the
+ *   loader commits them into the plugin's `Volatile` references and emits `loader/volatile-update`; the browser reads
+ *   the entry with `configForms.get(<row id>)`. `settings.yaml` is imported into the profile once and renamed.
+ */
+export type LiveOptionsTransport = 'settings-namespace' | 'volatile-config';
+
 /** How a release's facts were established. */
 export type Proof = 'live' | 'by-hand' | 'fixture';
 
@@ -65,6 +77,8 @@ export interface ReleaseFacts {
   logFormat: LogFormatFacts;
   subCalls: SubCallVocabulary;
   optionsSeat: OptionsSeat;
+  /** How live options are stored, read and written on this release (`LiveOptionsTransport`). */
+  liveOptions: LiveOptionsTransport;
   /** The client settings-form type: `SettingsScope` (`ctx.settingsScope`) until 0.2.0, `ConfigForm` (`ctx.configForms`) after. */
   settingsForm: 'SettingsScope' | 'ConfigForm';
   /** 0.1.7-rc.1 and later refuse a plugin whose `@deepseek-ai/dsh*` peers the running version does not satisfy. */
@@ -89,6 +103,10 @@ const V017_SOURCE =
   'zsagi1368/deepseek-harness-zDSH @ 1dd6c6a308f1db1d57f6d117d673e73f00072b68 (0.1.7-rc.2): packages/core/tools/src/index.ts (`native | ptc | both`), packages/ptc-runtime/ptc-runtime-node/src/bootstrap.ts, packages/boot/app-boot/src/plugin-compatibility.ts';
 const V021_SOURCE =
   'zq0929/deepseek-harness @ 5593cc250aae228449197efd2413192165e3377f (0.2.1-alpha.2): packages/core/tools/src/index.ts (`native | ptc`), packages/core/session/src/types.ts (format 4), packages/client/ui-plugin-manager/src/client/slot-contract.ts';
+const RC2_SETTINGS_SOURCE =
+  'deepseek-ai/deepseek-harness @ b150a551b8 (0.1.1-rc.2), packages/settings/settings/src/index.ts (`SettingsProvider.register`)';
+const V017RC2_SETTINGS_SOURCE =
+  'zsagi1368/deepseek-harness-zDSH @ 1dd6c6a308f1db1d57f6d117d673e73f00072b68 (0.1.7-rc.2): packages/settings/settings/src/index.ts (`SettingsForms`: describe/update/mutate, no register; settings.yaml imported into the profile), packages/settings/settings/src/schema.ts (`volatileForm`), packages/client/ui-settings/src/client/config-form.ts (`configForms.get(entryId)`), docs/cookbook/adding-a-settings-card.md (`.volatile()`, `loader/volatile-update`)';
 const CODEMODE_SOURCE =
   'Justar96/bake @ 33d57d91d13b6a31f2a150f751e80d5742d0da9a, packages/ptc-runtime/ptc-runtime-codemode/src/program.ts';
 
@@ -112,6 +130,7 @@ const rc8: Row = {
   logFormat: LOG_FORMAT_0,
   subCalls: CODE_SUB_CALLS,
   optionsSeat: 'settings.plugin.item',
+  liveOptions: 'settings-namespace',
   settingsForm: 'SettingsScope',
   hasCompatibilityGate: false,
   needsRc8Workarounds: true,
@@ -124,7 +143,7 @@ const rc2: Row = {
   proof: 'by-hand',
   needsRc8Workarounds: false,
   unconfirmed: ['subCalls', 'programRuntime'],
-  sources: [RC2_SOURCE],
+  sources: [RC2_SOURCE, RC2_SETTINGS_SOURCE],
 };
 
 /** 0.1.5 and 0.1.6: log format 3 is read in source; Code Mode's name there is inferred from 0.1.7 (zDSH @ 6c61ddef has `ptc` with the old `ctx.codeRuntime`). */
@@ -136,7 +155,7 @@ const v015: Row = {
   logFormat: LOG_FORMAT_3,
   subCalls: PTC_SUB_CALLS,
   needsRc8Workarounds: false,
-  unconfirmed: ['codeModeName', 'presentationModes', 'subCalls', 'programRuntime'],
+  unconfirmed: ['codeModeName', 'presentationModes', 'subCalls', 'programRuntime', 'liveOptions'],
   sources: [
     V015_SOURCE,
     'zsagi1368/deepseek-harness-zDSH @ 6c61ddef7eb1359aa10c44cf74103eb527aa91ae, packages/core/tools/src/index.ts (`ptc` beside `ctx.codeRuntime`)',
@@ -149,25 +168,40 @@ const v017alpha: Row = {
   ...v015,
   programRuntime: PTC_RUNTIME,
   logFormat: LOG_FORMAT_4,
-  unconfirmed: ['codeModeName', 'presentationModes', 'subCalls', 'programRuntime', 'logFormat'],
+  unconfirmed: ['codeModeName', 'presentationModes', 'subCalls', 'programRuntime', 'logFormat', 'liveOptions'],
   sources: [V017_SOURCE],
 };
 
-const v017: Row = { ...v017alpha, hasCompatibilityGate: true, unconfirmed: [], sources: [V017_SOURCE] };
+/** 0.1.7-rc.1: the gate is read in source; whether its settings service still registers namespaces is not. */
+const v017rc1: Row = {
+  ...v017alpha,
+  hasCompatibilityGate: true,
+  unconfirmed: ['liveOptions'],
+  sources: [V017_SOURCE],
+};
+
+/** 0.1.7-rc.2: `ctx.settings.register` is gone; live options are the row Config's volatile fields. */
+const v017: Row = {
+  ...v017rc1,
+  liveOptions: 'volatile-config',
+  unconfirmed: [],
+  sources: [V017_SOURCE, V017RC2_SETTINGS_SOURCE],
+};
 
 const v020: Row = {
   ...v017,
   settingsForm: 'ConfigForm',
-  unconfirmed: ['presentationModes'],
-  sources: [V017_SOURCE, V021_SOURCE, CODEMODE_SOURCE],
+  // Live options as on 0.1.7-rc.2: the 0.2.x pages read `configForms.get(id)`, the server half was not read again.
+  unconfirmed: ['presentationModes', 'liveOptions'],
+  sources: [V017_SOURCE, V017RC2_SETTINGS_SOURCE, V021_SOURCE, CODEMODE_SOURCE],
 };
 
 const v021: Row = {
   ...v020,
   presentationModes: ['native', 'ptc'],
   optionsSeat: 'plugins.row.config',
-  unconfirmed: [],
-  sources: [V021_SOURCE, CODEMODE_SOURCE],
+  unconfirmed: ['liveOptions'],
+  sources: [V021_SOURCE, V017RC2_SETTINGS_SOURCE, CODEMODE_SOURCE],
 };
 
 const TABLE: Readonly<Record<DshRelease, Row>> = {
@@ -179,11 +213,11 @@ const TABLE: Readonly<Record<DshRelease, Row>> = {
   '0.1.6-alpha.2': v016,
   '0.1.7-alpha.1': v017alpha,
   '0.1.7-alpha.2': v017alpha,
-  '0.1.7-rc.1': v017,
+  '0.1.7-rc.1': v017rc1,
   '0.1.7-rc.2': v017,
   '0.2.0-rc.1': v020,
   '0.2.0-rc.2': v020,
-  '0.2.1-alpha.1': { ...v021, unconfirmed: ['presentationModes'] },
+  '0.2.1-alpha.1': { ...v021, unconfirmed: ['presentationModes', 'liveOptions'] },
   '0.2.1-alpha.2': v021,
 };
 

@@ -4,10 +4,13 @@
  * 0.2.1's Plugins page declares `plugins.row.config` instead (keyed `<package>#<row id>`, rendered as a one-line
  * `summary` and as the row's configuration `page`) and no `settings.plugin.item`. The card goes to
  * `plugins.row.config` whenever that slot is declared, else to `settings.plugin.item` (`seatOptionsCard`).
- * The values come from the client settings scope (`settingsScope.bind`, rc.8 to 0.1.6) or its successor
- * (`configForms.get`, 0.1.7 on; the same snapshot, writes answered with true/false); both are optional services,
- * so a host without either still loads the rest of the client (the Settings page). Facts and sources:
- * docs/host-facts.md ("Other DSH releases").
+ * The values come from the client settings scope (`settingsScope.bind`, rc.8 to 0.1.7-rc.1: the server half's
+ * settings namespace) or its successor (`configForms.get(<row id>)`, 0.1.7-rc.2 on: the row Config's volatile fields;
+ * the same snapshot, writes answered with true/false); both are optional services, so a host without either still
+ * loads the rest of the client (the Settings page). Where neither serves the options (no service, or the host does
+ * not serve this plugin's entry), the card does not stay empty: it shows the values in effect, read from the
+ * plugin's own stats route, read-only, and says where they are set (`statsScope`, `ScopeChain`). Facts and sources:
+ * docs/host-facts.md ("Where live options live").
  *
  * rc.8 ships no generic form and its card kit may not be imported by a plugin bundle, so this card follows the
  * host's own cards' contract itself: it stages what the user toggles, writes only on Save, one field at a time
@@ -17,6 +20,7 @@
  * that same removal (or drops the staged edit), so the card never shows "Changed" for a value that is the default.
  */
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from '@dsh-tool-normalizer/dsh-adapter/live-options';
+import { STATS_PATH } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import type { OptionsSeat } from '@dsh-tool-normalizer/dsh-profile';
 import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages';
 
@@ -29,6 +33,8 @@ interface ScopeSnapshot {
   value?: Record<string, unknown>;
   base?: Record<string, unknown>;
   user?: Record<string, unknown>;
+  /** Set when the values are the plugin's effective ones, read from its stats route (no settings service serves them). */
+  fromPlugin?: boolean;
 }
 
 interface ScopeLike {
@@ -44,6 +50,8 @@ type Staged = { kind: 'set'; value: boolean } | { kind: 'reset' };
 export interface CardState {
   available: boolean;
   writable: boolean;
+  /** The values are the ones in effect, read from the plugin: they are set in settings.yaml or the row config. */
+  fromPlugin: boolean;
   saving: boolean;
   failed: boolean;
   dirty: boolean;
@@ -141,7 +149,8 @@ export class OptionsForm {
     });
     return {
       available: snapshot.status === 'ready',
-      writable: snapshot.writable,
+      writable: snapshot.writable && snapshot.fromPlugin !== true,
+      fromPlugin: snapshot.fromPlugin === true,
       saving: this.#saving,
       failed: this.#failed,
       dirty: this.#plan().length > 0,
@@ -263,6 +272,100 @@ export function scopeOfConfigForm(form: ConfigFormLike): ScopeLike {
   };
 }
 
+/** Reads the plugin's effective options: the `options` of its stats route (`[{ name, value }]`). */
+export type EffectiveOptionsReader = () => Promise<Record<string, unknown> | undefined>;
+
+/** The stats route of this page's origin (a loopback page needs no token for it). */
+export const readEffectiveOptions: EffectiveOptionsReader = async () => {
+  const response = await fetch(STATS_PATH, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  if (!response.ok) return undefined;
+  const options = ((await response.json().catch(() => undefined)) as { options?: unknown } | undefined)?.options;
+  if (!Array.isArray(options)) return undefined;
+  const values: Record<string, unknown> = {};
+  for (const option of options as { name?: unknown; value?: unknown }[])
+    if (typeof option?.name === 'string' && (LIVE_OPTIONS as readonly string[]).includes(option.name))
+      values[option.name] = option.value;
+  return values;
+};
+
+/** A read-only scope over the plugin's effective options; `refresh()` reads them again. */
+export function statsScope(read: EffectiveOptionsReader): ScopeLike & { refresh(): Promise<void> } {
+  const listeners = new Set<() => void>();
+  let snapshot: ScopeSnapshot = { status: 'loading', writable: false, fromPlugin: true };
+  const refresh = async () => {
+    let value: Record<string, unknown> | undefined;
+    try {
+      value = await read();
+    } catch {
+      value = undefined;
+    }
+    snapshot =
+      value === undefined
+        ? { status: 'unavailable', writable: false, fromPlugin: true }
+        : { status: 'ready', writable: false, fromPlugin: true, value };
+    for (const listener of listeners) listener();
+  };
+  const refuse = async () => {
+    throw new Error('options read from the plugin are read-only');
+  };
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set: refuse,
+    unset: refuse,
+    refresh,
+  };
+}
+
+/**
+ * The host's scope once it serves the options (status `ready`), else the fallback: one scope the form stages against,
+ * switching when the host's scope appears, becomes ready or goes away.
+ */
+export class ScopeChain implements ScopeLike {
+  readonly #fallback: ScopeLike;
+  readonly #listeners = new Set<() => void>();
+  #primary: { scope: ScopeLike; off: () => void } | undefined;
+
+  constructor(fallback: ScopeLike) {
+    this.#fallback = fallback;
+    fallback.subscribe(() => this.#notify());
+  }
+
+  /** Puts the host's scope in front; the returned disposer takes it away again. */
+  use(scope: ScopeLike): () => void {
+    this.#primary?.off();
+    const entry = { scope, off: scope.subscribe(() => this.#notify()) };
+    this.#primary = entry;
+    this.#notify();
+    return () => {
+      if (this.#primary !== entry) return;
+      entry.off();
+      this.#primary = undefined;
+      this.#notify();
+    };
+  }
+
+  #current(): ScopeLike {
+    const primary = this.#primary?.scope;
+    return primary !== undefined && primary.getSnapshot().status === 'ready' ? primary : this.#fallback;
+  }
+
+  getSnapshot = (): ScopeSnapshot => this.#current().getSnapshot();
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+  set = (field: string, value: unknown) => this.#current().set(field, value);
+  unset = (field: string) => this.#current().unset(field);
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
 const STYLE = {
   card: {
     border: '1px solid var(--dsw-alias-border-l2)',
@@ -330,29 +433,39 @@ const STYLE = {
 } as const;
 
 /**
- * Registers the dictionaries, then the card over whichever settings service the host has (the first to appear);
- * the card renders nothing until the host serves the namespace.
+ * Registers the dictionaries, then the card over whichever settings service the host has (the first to appear); until
+ * one serves the options, and on a host where none does, the card shows the plugin's effective values read-only.
  */
-export function applyOptionsCard(React: ReactLike, ctx: ClientContext): void {
+export function applyOptionsCard(
+  React: ReactLike,
+  ctx: ClientContext,
+  readOptions: EffectiveOptionsReader = readEffectiveOptions,
+): void {
   ctx.effect(() => ctx.locale.register(OPTIONS_NS, { en, zh }), 'tool-normalizer: options card dictionaries');
-  let mounted = false;
-  const mount = (scoped: ClientContext, scope: ScopeLike) => {
-    if (mounted) return;
-    mounted = true;
+  const fallback = statsScope(readOptions);
+  const chain = new ScopeChain(fallback);
+  void fallback.refresh();
+  let served = false;
+  const serve = (scoped: ClientContext, scope: ScopeLike) => {
+    if (served) return;
+    served = true;
+    const off = chain.use(scope);
     scoped.effect(
       () => () => {
-        mounted = false;
+        served = false;
+        off();
+        void fallback.refresh();
       },
-      'tool-normalizer: options card seat',
+      'tool-normalizer: options card settings service',
     );
-    mountOptionsCard(React, scoped, new OptionsForm(scope));
   };
   ctx.inject(['settingsScope'], (scoped) =>
-    mount(scoped, scoped.settingsScope!.bind({ namespace: SETTINGS_NAMESPACE })),
+    serve(scoped, scoped.settingsScope!.bind({ namespace: SETTINGS_NAMESPACE })),
   );
   ctx.inject(['configForms'], (scoped) =>
-    mount(scoped, scopeOfConfigForm(scoped.configForms!.get(SETTINGS_NAMESPACE))),
+    serve(scoped, scopeOfConfigForm(scoped.configForms!.get(SETTINGS_NAMESPACE))),
   );
+  mountOptionsCard(React, ctx, new OptionsForm(chain));
 }
 
 /** Props of a `plugins.row.config` entry (0.2.1's `PluginConfigViewProps`; the host's own `form` is not used). */
@@ -376,7 +489,11 @@ export function mountOptionsCard(
     return h(
       'div',
       { style: STYLE.body },
-      state.writable ? null : h('p', { role: 'status', style: STYLE.muted }, t('readOnly')),
+      state.fromPlugin
+        ? h('p', { role: 'status', style: STYLE.muted }, t('setInConfig'))
+        : state.writable
+          ? null
+          : h('p', { role: 'status', style: STYLE.muted }, t('readOnly')),
       ...state.fields.map((field) => {
         const id = `tool-normalizer-option-${field.name}`;
         return h(

@@ -36,6 +36,8 @@ export const en = {
   discard: 'Discard',
   saveFailed: 'DSH did not store every change; the unsaved ones are kept.',
   readOnly: 'This settings document is read-only.',
+  setInConfig:
+    'This DSH does not serve these options for editing here. Shown are the values in effect; set them in settings.yaml (DSH up to 0.1.7-rc.1) or in the "tool-normalizer" row of the profile config (cordis.patch.yml), then restart.',
   restartNote:
     'Other options (storage, web routes, metrics, the prompt section) are set in the plugin row of cordis.patch.yml and apply after a restart.',
   expand: 'Expand',
@@ -70,6 +72,8 @@ export const zh: OptionsMessages = {
   discard: '放弃',
   saveFailed: 'DSH 没有保存全部更改；未保存的更改已保留。',
   readOnly: '此设置文档为只读。',
+  setInConfig:
+    '此 DSH 不在这里提供这些选项的编辑。下面是当前生效的值；请在 settings.yaml（DSH 0.1.7-rc.1 及更早）或配置文件 cordis.patch.yml 的 "tool-normalizer" 插件行中设置，然后重启。',
   restartNote: '其他选项（存储、Web 路由、指标、提示词段落）在 cordis.patch.yml 的插件行中设置，重启后生效。',
   expand: '展开',
   collapse: '收起',

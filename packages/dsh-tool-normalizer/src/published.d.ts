@@ -78,17 +78,43 @@ export interface ToolNormalizerConfig {
   metricsInstance: string;
 }
 
-/** A Standard Schema v1 validator (what the cordis loader calls to validate a row's `config:`). */
-export interface ConfigValidator {
+/** A live option's value as DSH 0.1.7-rc.2 and later hand it to `apply` (cordis' `Volatile<boolean>`). */
+export interface LiveReference {
+  get(): boolean;
+}
+
+/** The options that apply from the next tool call (DSH's settings form for the plugin). */
+export type LiveOptionName =
+  | 'autoWrapRunCode'
+  | 'autoBridgeDirectTools'
+  | 'autoObserveFiles'
+  | 'autoClampRanges'
+  | 'errorHints'
+  | 'breakLoops'
+  | 'trimStackTraces';
+
+/** The resolved config the loader hands `apply`: on 0.1.7-rc.2 and later the live options are references. */
+export type HostConfigValue = Omit<ToolNormalizerConfig, LiveOptionName> &
+  Record<LiveOptionName, LiveReference | boolean>;
+
+/**
+ * The row's config schema: a Schemastery object schema (what DSH's loader and settings service read) validated as a
+ * Standard Schema v1 (what the cordis loader calls to validate a row's `config:`).
+ */
+export interface HostConfigValidator {
   readonly '~standard': {
     readonly version: 1;
-    readonly vendor: string;
+    readonly vendor: 'schemastery';
     readonly validate: (
       value: unknown,
     ) =>
-      | { readonly value: ToolNormalizerConfig; readonly issues?: undefined }
+      | { readonly value: HostConfigValue; readonly issues?: undefined }
       | { readonly issues: readonly { readonly message: string; readonly path?: readonly PropertyKey[] }[] };
   };
+  /** Schemastery's serialized form. */
+  toJSON(): unknown;
+  /** How live options reach the running host: a settings namespace (rc.8 to 0.1.7-rc.1) or volatile fields. */
+  readonly transport: 'settings-namespace' | 'volatile-config';
   /** The config's JSON Schema (a typebox schema). */
   readonly schema: unknown;
 }
@@ -98,6 +124,6 @@ export declare const name: 'tool-normalizer';
 /** Required services. */
 export declare const inject: string[];
 /** Validates a config row and fills defaults; an invalid value names the option, expected type and where it was set. */
-export declare const Config: ConfigValidator;
+export declare const Config: HostConfigValidator;
 /** Installs the plugin's listeners, prompt section and (in the web profile) routes on `ctx`. */
-export declare function apply(ctx: Context, config?: Partial<ToolNormalizerConfig>): void;
+export declare function apply(ctx: Context, config?: Partial<ToolNormalizerConfig> | HostConfigValue): void;

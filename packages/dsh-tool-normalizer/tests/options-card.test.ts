@@ -106,7 +106,15 @@ const React = {
   useSyncExternalStore: <T>(_subscribe: unknown, getSnapshot: () => T): T => getSnapshot(),
 };
 
-function host(slots: Record<string, SlotSpec>, services: { configForms?: ConfigFormLike; scope?: ConfigFormLike }) {
+function host(
+  slots: Record<string, SlotSpec>,
+  services: {
+    configForms?: ConfigFormLike;
+    scope?: ConfigFormLike;
+    /** The plugin's effective options (its stats route); none by default. */
+    readOptions?: () => Promise<Record<string, unknown> | undefined>;
+  },
+) {
   const service = slotsService();
   for (const [name, spec] of Object.entries(slots)) service.declare(name, spec);
   const ctx = {
@@ -127,7 +135,7 @@ function host(slots: Record<string, SlotSpec>, services: { configForms?: ConfigF
         }
       : undefined,
   };
-  applyOptionsCard(React as never, ctx as never);
+  applyOptionsCard(React as never, ctx as never, services.readOptions ?? (async () => undefined));
   return service;
 }
 
@@ -172,6 +180,59 @@ describe('the options card on DSH 0.2.1 (fixture: its Plugins page slot contract
       const failed = find(Page({ view: 'page' }), 'role').some((e) => e.props.role === 'status');
       expect(failed, `accept=${accept}`).toBe(!accept);
     }
+  });
+});
+
+describe('a host that serves no live options (no settings service, or not this entry)', () => {
+  const effective = { ...Object.fromEntries(LIVE_OPTIONS.map((name) => [name, true])), errorHints: false };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const pageOf = (service: ReturnType<typeof host>) =>
+    (service.entries[0]!.component as (props: RowConfigProps) => unknown)({ view: 'page' });
+
+  it.each([
+    ['no settings service', {}],
+    [
+      'a ConfigForm the host reports unavailable',
+      { configForms: { ...configForm(), getSnapshot: () => ({ status: 'unavailable', writable: false }) } },
+    ],
+  ] as const)('%s: shows the values in effect, read-only, and says where they are set', async (_name, services) => {
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { ...services, readOptions: async () => effective });
+    await settle();
+    const page = pageOf(service);
+    const boxes = find(page, 'data-option');
+    expect(boxes.map((e) => [e.props['data-option'], e.props.checked, e.props.disabled])).toEqual(
+      LIVE_OPTIONS.map((name) => [name, name !== 'errorHints', true]),
+    );
+    const notes = find(page, 'role').map((e) => (e as unknown as { children: unknown[] }).children[0]);
+    expect(notes).toEqual(['setInConfig']);
+  });
+
+  it('switches to the host form once it is ready, writable again', async () => {
+    const form = configForm();
+    let ready = false;
+    const listeners = new Set<() => void>();
+    const late = {
+      ...form,
+      getSnapshot: () => (ready ? form.getSnapshot() : { status: 'loading', writable: false }),
+      subscribe: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, { configForms: late, readOptions: async () => effective });
+    await settle();
+    expect(find(pageOf(service), 'data-option').every((e) => e.props.disabled === true)).toBe(true);
+    ready = true;
+    for (const listener of listeners) listener();
+    const boxes = find(pageOf(service), 'data-option');
+    expect(boxes.every((e) => e.props.disabled === false)).toBe(true);
+    expect(find(pageOf(service), 'role')).toEqual([]);
+  });
+
+  it('a plugin that answers nothing leaves only the one-line description', async () => {
+    const service = host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, {});
+    await settle();
+    expect(find(pageOf(service), 'data-option')).toEqual([]);
   });
 });
 
@@ -241,8 +302,8 @@ describe('one seat at a time', () => {
     expect(seats()).toEqual([]);
   });
 
-  it('with neither settings service (a host that has none) nothing is registered and nothing throws', () => {
-    expect(host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, {}).entries).toEqual([]);
+  it('with neither settings service the card is still there and throws nothing', () => {
+    expect(host(DSH_0_2_1_PLUGINS_PAGE_SLOTS, {}).entries.map((e) => e.slot)).toEqual(['plugins.row.config']);
   });
 
   it('the row key is this package and the row id its bundle patch inserts', () => {
