@@ -19,6 +19,7 @@ export async function loadGeneratorSources() {
         "export { ConfigSchema } from './packages/dsh-adapter/src/config.ts';",
         "export { ruleCatalogue } from './packages/core-rules/src/catalogue.ts';",
         "export { PROMPT_SECTION_TEXT } from './packages/dsh-adapter/src/prompt-section.ts';",
+        "export { LIVE_OPTIONS } from './packages/dsh-adapter/src/live-options.ts';",
       ].join('\n'),
       resolveDir: repoRoot,
       loader: 'ts',

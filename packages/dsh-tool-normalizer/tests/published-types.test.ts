@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '@dsh-tool-normalizer/dsh-adapter/config';
+import { LIVE_OPTIONS } from '@dsh-tool-normalizer/dsh-adapter/live-options';
 // @ts-expect-error plain JavaScript generator
 import { renderPublishedTypes, tsType } from '../gen-published-types.mjs';
 
@@ -14,7 +15,7 @@ const published = readFileSync(new URL('../src/published.d.ts', import.meta.url)
 
 describe('src/published.d.ts', () => {
   it('is what the generator writes from the current config schema', () => {
-    expect(published).toBe(renderPublishedTypes(ConfigSchema));
+    expect(published).toBe(renderPublishedTypes(ConfigSchema, LIVE_OPTIONS));
   });
 
   it('has one member per option, with its default in the doc comment', () => {
