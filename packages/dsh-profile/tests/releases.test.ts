@@ -54,6 +54,19 @@ describe('the release table', () => {
       expect(releaseFacts(version)?.hasCompatibilityGate, version).toBe(semver.gte(version, GATE_SINCE));
   });
 
+  it('live options: a settings namespace up to 0.1.7-rc.1, the row Config volatile fields from 0.1.7-rc.2', () => {
+    for (const version of DSH_RELEASES) {
+      const facts = releaseFacts(version)!;
+      expect(facts.liveOptions, version).toBe(
+        semver.gte(version, '0.1.7-rc.2') ? 'volatile-config' : 'settings-namespace',
+      );
+      // Read in source for rc.8 (live), 0.1.1-rc.2 and 0.1.7-rc.2; assumed everywhere else, and said so.
+      const read = ['0.1.0-rc.8', '0.1.1-rc.2', '0.1.7-rc.2'].includes(version);
+      expect(facts.unconfirmed.includes('liveOptions'), version).toBe(!read);
+    }
+    expect(releaseFacts('0.1.7-rc.2')?.sources.join(' ')).toMatch(/1dd6c6a3.*settings\/settings\/src\/index\.ts/);
+  });
+
   it('rc.8 runs programs in dsh-code-runtime, 0.2.x in ptc-runtime; settings forms were renamed at 0.2.0', () => {
     expect(releaseFacts('0.1.0-rc.8')?.programRuntime.package).toBe('@deepseek-ai/dsh-code-runtime');
     expect(releaseFacts('0.2.0-rc.1')?.programRuntime.package).toBe('@deepseek-ai/dsh-ptc-runtime');
