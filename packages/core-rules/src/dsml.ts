@@ -118,7 +118,7 @@ export function dsmlToolCalls(text: string): DsmlBlock | undefined {
     last = (match.index ?? 0) + match[0].length;
     const [markup, name, inner] = match as unknown as [string, string, string];
     const read = readParameters(inner);
-    if (!read || read.rest.trim() !== '') return undefined;
+    if (read?.rest.trim() !== '') return undefined;
     calls.push({ name, args: read.args, markup });
   }
   between += found.body.slice(last);

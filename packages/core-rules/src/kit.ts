@@ -266,7 +266,10 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
       try {
         return await repairTextUnsafe(text);
       } catch (error) {
-        return { ok: false, reason: preview(`left unchanged after an internal error: ${errorText(error)}`, MAX_REASON_CHARS) };
+        return {
+          ok: false,
+          reason: preview(`left unchanged after an internal error: ${errorText(error)}`, MAX_REASON_CHARS),
+        };
       }
     },
     violations: async (name, args) => {

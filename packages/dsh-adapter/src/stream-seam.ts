@@ -104,7 +104,12 @@ function* settle(
   let replaced: StreamChunk[] | undefined;
   const kind = finish?.reason.kind ?? FINISH_KIND.stop;
   const first = held[0];
-  if (first && isTextEnd(first) && seen.toolCalls === 0 && (kind === FINISH_KIND.stop || kind === FINISH_KIND.toolCalls)) {
+  if (
+    first &&
+    isTextEnd(first) &&
+    seen.toolCalls === 0 &&
+    (kind === FINISH_KIND.stop || kind === FINISH_KIND.toolCalls)
+  ) {
     try {
       replaced = callsFromText(state, env(), first, seen);
     } catch (error) {

@@ -58,4 +58,3 @@ export const EMPTY_RESPONSE = {
   code: 'EMPTY_RESPONSE',
   message: 'model returned a completed response with no content',
 } as const;
-
