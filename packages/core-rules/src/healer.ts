@@ -6,7 +6,8 @@
  *   `process.getBuiltinModule` (Node >= 20.16 / 22.3; `require` of the healer's ES module needs Node >= 20.19 /
  *   22.12), so nothing here imports `node:module` and a browser bundle still builds;
  * - in a bundle the plain `require("@dsh-tool-normalizer/syntax-healer")` is what esbuild sees: it inlines the
- *   healer as a module initialised on that first call, and drops it with the functions below when nothing calls them;
+ *   healer as a module initialised on that first call, and drops it with the functions below when nothing calls them
+ *   (a bundle that keeps packages external gets esbuild's throwing `require`, and the Node path above then runs);
  * - anywhere else (an older Node, a runtime without either), `useHealer` hands the healer in.
  * Call sites import the wrappers below under the healer's own names.
  */
@@ -39,13 +40,20 @@ export function healerLoaded(): boolean {
 }
 
 type Builtins = { getBuiltinModule?: (id: string) => unknown };
+type NodeModule = { createRequire(url: string): (id: string) => unknown };
 
 function loadHealer(): Healer {
-  // A bundle defines `require` (esbuild replaces this call with the inlined healer).
-  if (typeof require === 'function') return require('@dsh-tool-normalizer/syntax-healer') as Healer;
   const nodeModule = (globalThis as { process?: Builtins }).process?.getBuiltinModule?.('node:module') as
-    | { createRequire(url: string): (id: string) => unknown }
+    | NodeModule
     | undefined;
+  // A bundle that inlines the healer defines `require`; one that leaves it external has a `require` that throws.
+  if (typeof require === 'function') {
+    try {
+      return require('@dsh-tool-normalizer/syntax-healer') as Healer;
+    } catch (error) {
+      if (!nodeModule) throw error;
+    }
+  }
   if (!nodeModule)
     throw new Error(
       'core-rules cannot load the syntax healer here; call useHealer(await import("@dsh-tool-normalizer/syntax-healer")) first',
