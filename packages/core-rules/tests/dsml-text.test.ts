@@ -113,6 +113,18 @@ describe('dsmlTextCalls: only calls DSH accepts', () => {
     expect(dsmlTextCalls(text, env).ok).toBe(false);
   });
 
+  it.each([2, 50])('leaves a %i MB text at once (bounded: over 1 MiB is the host’s)', (megabytes) => {
+    const text = `${'x'.repeat(megabytes * 1024 * 1024)}\n${SGLANG_35736}`;
+    const started = performance.now();
+    expect(dsmlTextCalls(text, nativeEnv).ok).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('never throws on hostile input', () => {
+    for (const text of [undefined, null, 42, {}, `<${D}tool_calls>`.repeat(10_000)] as unknown as string[])
+      expect(dsmlTextCalls(text, nativeEnv).ok).toBe(false);
+  });
+
   it('reads nothing with argument repairs switched off', () => {
     expect(dsmlTextCalls(SGLANG_35736, nativeEnv, { autoWrapRunCode: false }).ok).toBe(false);
   });
