@@ -6,7 +6,7 @@
  * source file. Browser tests of built output opt out by importing files from dist directly.
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The export condition that maps a workspace package to its TypeScript sources. */
 export const SOURCE_CONDITION = '@dsh-tool-normalizer/source';
@@ -22,3 +22,6 @@ export const workspaceSources = {
   resolve: { conditions: [SOURCE_CONDITION, ...vite.defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE_CONDITION, ...vite.defaultServerConditions] } },
 };
+
+/** `setupFiles` entry for projects whose tests run core-rules: it hands core-rules the healer from sources. */
+export const healerSetup = fileURLToPath(new URL('./vitest.healer.ts', import.meta.url));

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { workspaceSources } from '../../vitest.shared.js';
+import { healerSetup, workspaceSources } from '../../vitest.shared.js';
 
 // The real-host tier boots DSH (Node 24 child processes) and shares one cache and DSH_HOME per run kind,
 // so its files run one after another and get generous time for a cold provisioning (install of DSH rc.8).
@@ -8,6 +8,7 @@ export default defineProject({
   test: {
     name: 'dsh-lab',
     include: ['tests/**/*.test.ts'],
+    setupFiles: [healerSetup],
     fileParallelism: false,
     testTimeout: 300_000,
     hookTimeout: 600_000,

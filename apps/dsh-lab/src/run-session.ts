@@ -259,7 +259,7 @@ export function toolMessagesOf(played: readonly ScriptStep[], requests: readonly
 }
 
 function fillStep(step: ScriptStep, fill: (text: string) => string): ScriptStep {
-  if ('text' in step) return { text: fill(step.text) };
+  if ('text' in step) return { ...step, text: fill(step.text) };
   const filled: ToolCallStep = {
     toolCalls: step.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: fill(rawArguments(call)) })),
   };

@@ -30,6 +30,11 @@ export interface ToolCallStep {
 
 export interface TextStep {
   text: string;
+  /**
+   * The wire `finish_reason` (default `stop`). A model served by vLLM/SGLang may leave a whole DSML tool call in the
+   * text with `stop`, or finish `tool_calls` with no call at all (then `text` may be empty: no content is streamed).
+   */
+  finishReason?: 'stop' | 'tool_calls';
 }
 
 /** A request DSH sent, as recorded. */
@@ -145,7 +150,7 @@ export async function startScriptedModel(
         if (!step) return streamText(res, CLOSING_TEXT, estimatedTokens);
         if ('text' in step) {
           record.answeredWith = 'text';
-          return streamText(res, step.text, estimatedTokens);
+          return streamText(res, step.text, estimatedTokens, step.finishReason);
         }
         record.answeredWith = step.toolCalls.map((c) => c.id).join(',');
         return streamToolCalls(res, step.toolCalls, estimatedTokens);
@@ -235,11 +240,14 @@ function writeSse(res: http.ServerResponse, payloads: unknown[]): void {
   res.end();
 }
 
-function streamText(res: http.ServerResponse, text: string, promptTokens: number): void {
+function streamText(res: http.ServerResponse, text: string, promptTokens: number, finishReason = 'stop'): void {
+  // Two content fragments when there is text, like a real stream (a DSML block then arrives across deltas).
+  const mid = Math.floor(text.length / 2);
+  const content = text === '' ? [] : [chunk({ content: text.slice(0, mid) }), chunk({ content: text.slice(mid) })];
   writeSse(res, [
     chunk({ role: 'assistant', content: '' }),
-    chunk({ content: text }),
-    chunk({}, 'stop'),
+    ...content,
+    chunk({}, finishReason),
     usageChunk(promptTokens),
   ]);
 }

@@ -202,6 +202,15 @@ export const ruleCatalogue = Object.freeze([
       'An object sent as JSON text where the schema wants an object ("meta": "{\\"name\\": ...}") becomes that object, when the text is exactly one JSON object that passes the schema.',
   },
   {
+    id: 'call.dsml-text-to-call',
+    stage: 'normalize',
+    category: 'invalid-args',
+    option: 'autoWrapRunCode',
+    title: 'DSML tool call left in the message text',
+    description:
+      "A whole DeepSeek DSML tool-call block left in the model's text with no tool call (vLLM/SGLang parser misses) becomes the call it names, only when the block is complete, the tool exists under one name and the arguments pass every check; the block is removed from the text, nothing else changes.",
+  },
+  {
     id: 'call.strip-name-prefix',
     stage: 'normalize',
     category: 'unknown-tool',

@@ -3,7 +3,7 @@
  * dashboard and the analyzer group by these ids) from its error code and, for the host's plain `Error`s that carry no
  * code (editor path and range errors, blank description), from its exact message text.
  */
-import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
+import { compilesLikeHost } from './healer.js';
 import { type CategoryId, categoryCatalogue } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
 import type { CategoryInfo, Classification, ToolCall, ToolResultLike } from './types.js';

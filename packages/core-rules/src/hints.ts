@@ -3,7 +3,7 @@
  * every missing field at once and the exact correct form. `appendHint` keeps the host's text
  * byte-identical as a prefix, so nothing the model or a log relies on is lost.
  */
-import { healProgram, parseProgram } from '@dsh-tool-normalizer/syntax-healer';
+import { healProgram, parseProgram } from './healer.js';
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
 import { normalizeCall, repairArguments } from './normalize.js';

@@ -11,6 +11,9 @@ export { trimStackTrace } from './stack-trace.js';
 export { ruleCatalogue, categoryCatalogue, receipt, categoryOf } from './catalogue.js';
 export { validateArguments } from './validate.js';
 export { MAX_INPUT_CHARS } from './bounds.js';
+export { DSML, dsmlToolCalls, type DsmlBlock, type DsmlCall } from './dsml.js';
+export { dsmlTextCalls, repairCall, type TextCall, type TextCallsResult } from './text-calls.js';
+export { healerLoaded, useHealer, type Healer } from './healer.js';
 export { checksBeyondSchema } from './host-checks.js';
 export { defaultToggles, TOGGLE_KEYS } from './toggles.js';
 export {
@@ -18,6 +21,8 @@ export {
   type KitAnswer,
   type KitCall,
   type KitOptions,
+  type KitTextAnswer,
+  type KitTextCall,
   type KitTool,
   type RepairKit,
 } from './kit.js';

@@ -6,9 +6,13 @@
  * check. Otherwise it is repaired only when the one repair the rules make passes all of those checks too;
  * else a refusal with the reason, and the harness's own error runs. It composes core-rules' pieces (argument
  * decoding with its one near-JSON reader, the argument rules, the name-prefix strip, resolveToolAlias) and
- * never throws.
+ * never throws. `repairText` does the same for a whole DSML tool-call block a model left in its text (DeepSeek
+ * served by vLLM or SGLang): the calls it names, each checked like a call, and the text without the block.
  */
+import { MAX_INPUT_CHARS } from './bounds.js';
+import { receipt } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
+import { dsmlToolCalls } from './dsml.js';
 import { resolveToolName } from './kit-names.js';
 import { checkProgram, type KitPrograms } from './kit-programs.js';
 import { repairArguments, unwrapReceipt } from './normalize.js';
@@ -57,9 +61,24 @@ export type KitAnswer =
   | { ok: true; changed: true; name: string; args: Record<string, unknown>; receipts: Receipt[] }
   | { ok: false; reason: string };
 
+/** One call read from a model's text, checked like any call. */
+export interface KitTextCall {
+  name: string;
+  args: Record<string, unknown>;
+  receipts: Receipt[];
+}
+
+export type KitTextAnswer = { ok: true; text: string; calls: KitTextCall[] } | { ok: false; reason: string };
+
 export interface RepairKit {
   /** Checks a call and repairs it when exactly one repair passes every check. Never throws. */
   repair(call: KitCall): Promise<KitAnswer>;
+  /**
+   * The tool calls of one complete DSML block in a model's text (`<｜DSML｜tool_calls>…`, left there when the
+   * server's tool parser missed it), when every call passes every check (after the same repairs as `repair`),
+   * with the text minus exactly the block. A refusal otherwise: the harness then keeps the text as it is.
+   */
+  repairText(text: string): Promise<KitTextAnswer>;
   /** Every check's violations for arguments of a registered tool (empty: the harness accepts them). */
   violations(name: string, args: Record<string, unknown>): Promise<string[]>;
 }
@@ -218,7 +237,41 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
     return { ok: true, changed: true, name: tool.name, args: copy, receipts };
   }
 
+  async function repairTextUnsafe(text: string): Promise<KitTextAnswer> {
+    if (typeof text !== 'string') return { ok: false, reason: 'not text' };
+    if (!toggles.autoWrapRunCode) return { ok: false, reason: 'argument repairs are switched off' };
+    if (text.length > MAX_INPUT_CHARS) return { ok: false, reason: 'the text is too large to read' };
+    const block = dsmlToolCalls(text);
+    if (!block) return { ok: false, reason: 'the text holds no complete DSML tool-call block' };
+    const calls: KitTextCall[] = [];
+    for (const [index, found] of block.calls.entries()) {
+      const answer = await repairUnsafe({ name: found.name, arguments: found.args });
+      if (!answer.ok) {
+        const why = `DSML call ${index + 1} ("${preview(found.name, 80)}") is not runnable: ${answer.reason}`;
+        return { ok: false, reason: preview(why, MAX_REASON_CHARS) };
+      }
+      const read = receipt(
+        'call.dsml-text-to-call',
+        `the model's text held a complete DSML call to "${preview(found.name, 80)}" and no tool call; it is that call`,
+        preview(found.markup, 200),
+        preview(JSON.stringify({ name: answer.name, arguments: answer.args }), 200),
+      );
+      calls.push({ name: answer.name, args: answer.args, receipts: [read, ...answer.receipts] });
+    }
+    return { ok: true, text: block.text, calls };
+  }
+
   return {
+    repairText: async (text) => {
+      try {
+        return await repairTextUnsafe(text);
+      } catch (error) {
+        return {
+          ok: false,
+          reason: preview(`left unchanged after an internal error: ${errorText(error)}`, MAX_REASON_CHARS),
+        };
+      }
+    },
     violations: async (name, args) => {
       try {
         return await violations(name, args);

@@ -5,7 +5,7 @@
  * that exists only inside run_code becomes a run_code call. A changed call always carries a plain JSON copy
  * of its arguments that passed the host's checks as copied (no NaN, BigInt, cycles, or `__proto__` tricks).
  */
-import { compilesLikeHost } from '@dsh-tool-normalizer/syntax-healer';
+import { compilesLikeHost } from './healer.js';
 import { tooLarge } from './bounds.js';
 import { receipt } from './catalogue.js';
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';

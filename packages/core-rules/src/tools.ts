@@ -3,7 +3,7 @@
  * (required keys, declared properties). The name index is cached per `env.tools` array so the valid path
  * stays a map lookup.
  */
-import { RUN_CODE } from '@dsh-tool-normalizer/syntax-healer';
+import { RUN_CODE } from '@dsh-tool-normalizer/syntax-healer/tool-name';
 import type { Environment, ToolSchema } from './types.js';
 
 /** DSH's Code-Mode transport tool name, defined once in syntax-healer's program analysis. */

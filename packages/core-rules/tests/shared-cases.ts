@@ -170,6 +170,7 @@ const c = (id: string, name: string, input: string, expect: Expected, byStyle?: 
   byStyle ? { id, name, input, expect, byStyle } : { id, name, input, expect };
 
 const BIG = 'x'.repeat(1024 * 1024);
+const DSML = '｜DSML｜';
 
 export const sharedCases: SharedCase[] = [
   // Alias keys.
@@ -579,6 +580,32 @@ export const sharedCases: SharedCase[] = [
   c('a bare string', 'read', '"just a path"', REFUSE),
   c('fenced JSON with prose after', 'read', '```json\n{"file_path": "/ws/a"}\n```\nThis reads the file.', REFUSE),
   c('enum miss', 'str_replace_editor', j({ command: 'open', path: '/ws/a.ts' }), REFUSE),
+  // DeepSeek's DSML markup inside `arguments` (vLLM/SGLang parser misses): sgl-project/sglang #35736's parameter
+  // shape, and a closing tag after the JSON (core-rules tests/leaked-markup.test.ts names the reports).
+  c(
+    'DSML parameters as arguments',
+    'bash',
+    `<${DSML}parameter name="command" string="true">pwd</${DSML}parameter>\n<${DSML}parameter name="description" string="true">Print the working directory</${DSML}parameter>`,
+    repair('bash', { command: 'pwd', description: 'Print the working directory' }),
+  ),
+  c(
+    'DSML closing tag after the JSON',
+    'read',
+    `${j({ file_path: '/ws/a.txt' })}</${DSML}parameter>`,
+    repair('read', { file_path: '/ws/a.txt' }),
+  ),
+  c(
+    'a valid value that mentions DSML',
+    'bash',
+    j({ command: `echo '</${DSML}parameter>'`, description: 'Echo' }),
+    VALID,
+  ),
+  c(
+    'DSML parameters with a repeated name',
+    'bash',
+    `<${DSML}parameter name="command" string="true">a</${DSML}parameter><${DSML}parameter name="command" string="true">b</${DSML}parameter>`,
+    REFUSE,
+  ),
 ];
 
 /** The arguments a stripping validator hands to the tool: keys the schema declares only. */

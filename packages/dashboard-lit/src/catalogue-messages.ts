@@ -98,6 +98,11 @@ export const ruleTextsZh: Readonly<Record<string, RuleText>> = {
     description:
       '字符串恰好是声明类型的标准文本时（整数的 "10"、布尔值的 "true"、列表的 "[...]"；无填充、无前导零），改为该值。',
   },
+  'call.dsml-text-to-call': {
+    title: '留在消息文本中的 DSML 工具调用',
+    description:
+      '模型文本中留下一整段 DeepSeek DSML 工具调用块而没有工具调用时（vLLM/SGLang 解析器遗漏），仅当该块完整、工具只以一个名称存在且参数通过全部检查时，才变为它所指的调用；该块从文本中移除，其余不变。',
+  },
   'call.strip-name-prefix': {
     title: '去掉提供方的名称前缀',
     description: '工具名带提供方前缀发送时（functions.read、default_api.bash），按其注册名调用。',

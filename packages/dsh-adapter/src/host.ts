@@ -8,7 +8,8 @@
 import type { Agent } from '@deepseek-ai/dsh-agent';
 import type { WebServer } from '@deepseek-ai/dsh-host-webserver';
 import type { SystemPrompt } from '@deepseek-ai/dsh-system-prompt';
-import { RUN_CODE, type ToolMode } from '@dsh-tool-normalizer/core-rules';
+import type { ToolMode } from '@dsh-tool-normalizer/core-rules';
+import { presentationModeOf } from '@dsh-tool-normalizer/dsh-profile';
 
 export type { Agent, SystemPrompt, WebServer };
 export type { Context } from '@deepseek-ai/cordis';
@@ -36,13 +37,9 @@ export interface AgentRegistryLike {
 /** Error codes of a cancelled call: never retried. */
 export const ABORT_CODES: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH']);
 
-/**
- * The presentation mode from the tools a request shows the model (`options.tools`): only `run_code` means
- * Code Mode, `run_code` beside native tools means `both`.
- */
+/** The presentation mode from the tools a request shows the model (`options.tools`), by the host profile's rule. */
 export function modeOfPresentedTools(presented: readonly { name: string }[]): ToolMode {
-  if (!presented.some((tool) => tool.name === RUN_CODE)) return 'native';
-  return presented.length === 1 ? 'code' : 'both';
+  return presentationModeOf(presented);
 }
 
 /** The session working directory, by the same rule as `dsh-tool-fs` (`session.header.cwd`). */

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamChunk, ToolCallBlock } from '@deepseek-ai/dsh-llm';
+import { CUT_BLOCK, SGLANG_17141_V32, SGLANG_35736 } from '../../core-rules/tests/dsml-text-fixtures.js';
 import { bootHost, toolCallChunks, type Host } from './support/composition.js';
 
 let host: Host | undefined;
@@ -181,5 +182,91 @@ describe('llm/stream in Code Mode', () => {
     const args = JSON.stringify({ file_path: '/x' });
     const { blocks } = await host.stream(toolCallChunks(0, 'c_direct', 'read', args), presented);
     expect(toolCalls(blocks)[0]).toMatchObject({ name: 'read', arguments: args });
+  });
+});
+
+/**
+ * DeepSeek served by vLLM/SGLang: a whole DSML call left in the text with a `stop` finish (sgl-project/sglang
+ * #35736), and a `tool-calls` finish with no call at all (vllm-project/vllm #53255; deepseek-ai/DeepSeek-V3 #944).
+ * Chunks as rc.8's deepseek adapter yields them at `[DONE]`: block-ends, usage, finish.
+ */
+describe('llm/stream: DSML left in the text, empty tool-calls finishes', () => {
+  const textResponse = (text: string, kind: 'stop' | 'tool-calls' | 'max-tokens'): StreamChunk[] => [
+    { type: 'block-start', index: 0, blockType: 'text' },
+    { type: 'text-delta', index: 0, text },
+    { type: 'block-end', index: 0, block: { type: 'text', text } },
+    { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } },
+    { type: 'finish', reason: { kind } },
+  ];
+  const finishOf = (chunks: StreamChunk[]) =>
+    (chunks.find((chunk) => chunk.type === 'finish') as Extract<StreamChunk, { type: 'finish' }>).reason;
+
+  it('turns the sglang #35736 shape into the call the host runs, the markup removed, the finish tool-calls', async () => {
+    host = await bootHost();
+    const path = host.file('a.txt', 'alpha\n');
+    // The report's block, calling this host's read tool by another spelling (the report's "Bash" is not registered here).
+    const text = SGLANG_35736.replace('name="Bash"', 'name="Read"')
+      .replace('name="command"', 'name="file_path"')
+      .replace('>pwd<', `>${path}<`);
+    const { chunks, blocks } = await host.stream(textResponse(`Checking.\n${text}`, 'stop'));
+    expect(blocks[0]).toEqual({ type: 'text', text: 'Checking.\n' });
+    const [call] = toolCalls(blocks);
+    expect(call?.name).toBe('read');
+    expect(JSON.parse(call?.arguments ?? '{}')).toEqual({ file_path: path });
+    expect(finishOf(chunks)).toEqual({ kind: 'tool-calls' });
+    // The call runs under its new id.
+    const result = await host.execute(call!.name, JSON.parse(call!.arguments), { callId: String(call!.id) });
+    expect(result.isError).toBe(false);
+  });
+
+  it('leaves the report’s own "Bash" call as text when the host presents no bash tool', async () => {
+    host = await bootHost();
+    const incoming = textResponse(SGLANG_35736, 'stop');
+    const { chunks } = await host.stream(incoming);
+    expect(chunks).toEqual(incoming);
+  });
+
+  it.each<[string, StreamChunk[]]>([
+    ['a cut block', textResponse(CUT_BLOCK, 'stop')],
+    ['a block whose tool the host does not have', textResponse(SGLANG_17141_V32, 'stop')],
+    ['a complete block under a max-tokens finish', textResponse(SGLANG_35736, 'max-tokens')],
+    [
+      'text beside a real tool call',
+      [
+        { type: 'block-end', index: 0, block: { type: 'text', text: SGLANG_35736 } },
+        ...toolCallChunks(1, 'call_real', 'bash', JSON.stringify({ command: 'ls', description: 'List' })),
+        { type: 'finish', reason: { kind: 'tool-calls' } },
+      ],
+    ],
+  ])('leaves %s exactly as the model sent it', async (_what, incoming) => {
+    host = await bootHost();
+    const { chunks } = await host.stream(incoming);
+    expect(chunks).toEqual(incoming);
+  });
+
+  it('answers a tool-calls finish with no call and no text with the host’s EMPTY_RESPONSE failure', async () => {
+    host = await bootHost();
+    const { chunks } = await host.stream([
+      { type: 'usage', usage: { inputTokens: 10, outputTokens: 0 } },
+      { type: 'finish', reason: { kind: 'tool-calls' } },
+    ]);
+    expect(finishOf(chunks)).toEqual({
+      kind: 'error',
+      failure: { code: 'EMPTY_RESPONSE', message: 'model returned a completed response with no content' },
+    });
+  });
+
+  it('keeps a tool-calls finish that has text to show (the host ends the turn with the text)', async () => {
+    host = await bootHost();
+    const incoming = textResponse('Done.', 'tool-calls');
+    const { chunks } = await host.stream(incoming);
+    expect(chunks).toEqual(incoming);
+  });
+
+  it('changes nothing without the plugin (the control)', async () => {
+    host = await bootHost({ plugin: false });
+    const incoming = textResponse(SGLANG_35736, 'stop');
+    const { chunks } = await host.stream(incoming);
+    expect(chunks).toEqual(incoming);
   });
 });

@@ -4,4 +4,5 @@ export * from './error-vocabulary.js';
 export * from './host-decisions.js';
 export * from './log-formats.js';
 export * from './releases.js';
+export * from './stream-protocol.js';
 export * from './sub-call-events.js';

@@ -10,15 +10,9 @@
  * sends the program to the parser. A mention of `description` elsewhere in the program does not hide a call
  * that lacks it.
  */
-import {
-  type AstNode,
-  lineOf,
-  propertyKey,
-  RUN_CODE,
-  staticString,
-  type TextEdit,
-  toolCallSites,
-} from '@dsh-tool-normalizer/syntax-healer';
+import type { AstNode, TextEdit } from '@dsh-tool-normalizer/syntax-healer';
+import { RUN_CODE } from '@dsh-tool-normalizer/syntax-healer/tool-name';
+import { lineOf, propertyKey, staticString, toolCallSites } from '../healer.js';
 import { checksBeyondSchema } from '../host-checks.js';
 import { fillableKeys, findTool, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, describeCommand } from '../text.js';

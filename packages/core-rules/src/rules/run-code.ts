@@ -6,13 +6,7 @@
  * (the host rejects blank outside the schema) comes from the program's opening comment, else from the tools
  * it calls.
  */
-import {
-  applyEdits,
-  calledTools,
-  compilesLikeHost,
-  healProgram,
-  parseProgram,
-} from '@dsh-tool-normalizer/syntax-healer';
+import { applyEdits, calledTools, compilesLikeHost, healProgram, parseProgram } from '../healer.js';
 import { receipt } from '../catalogue.js';
 import { findTool, propertySchema } from '../tools.js';
 import { describeCommand, describeFromComment, describeProgram, preview } from '../text.js';
