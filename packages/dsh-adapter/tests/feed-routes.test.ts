@@ -14,7 +14,7 @@ import {
   type EventsPage,
   type EventsQuery,
   type FeedPayload,
-} from '@dsh-tool-normalizer/dashboard-lit/feed';
+} from '@dsh-tool-normalizer/telemetry-store/feed';
 import { resolveConfig } from '../src/config.js';
 import { createFeedBackend } from '../src/feed-backend.js';
 import { LIVE_OPTIONS } from '../src/live-options.js';
