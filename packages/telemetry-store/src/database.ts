@@ -10,7 +10,7 @@ import { loadSqlite, type DatabaseSync, type SqlValue, type StatementSync } from
 import { Counters, OTHER } from './counters.js';
 import { DATABASE_VERSION, DEFAULT_PROFILE, FTS_SCHEMA, SCHEMA, migrateFromVersion1 } from './database-layout.js';
 import { createPrivateFile } from './private-files.js';
-import { searchedTexts, type EventFilters } from './feed.js';
+import { EVENTS_TOTAL_CAP, searchedTexts, type EventFilters } from './feed.js';
 import { isTelemetryEvent, type Bucket, type Outcome, type TelemetryEvent } from './schema.js';
 
 export { DATABASE_VERSION, DEFAULT_PROFILE };
@@ -52,8 +52,8 @@ export interface RetentionLimits {
 /** The filters of a database events query: the feed contract's, `profile` undefined for every profile. */
 export type EventFilter = EventFilters;
 
-/** Matches counted for an events page's `total`; past it the page says `totalCapped` (counting stays cheap). */
-export const TOTAL_COUNT_CAP = 10_000;
+/** Matches counted for an events page's `total` (the feed contract's `EVENTS_TOTAL_CAP`). */
+export const TOTAL_COUNT_CAP = EVENTS_TOTAL_CAP;
 
 /** Shortest `text` filter (in Unicode characters) the trigram index can narrow; shorter ones scan every stored row. */
 export const FTS_MIN_CHARS = 3;

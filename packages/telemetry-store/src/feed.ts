@@ -144,11 +144,13 @@ export const DEFAULT_EVENTS_LIMIT = 25;
 export const MAX_EVENTS_LIMIT = 200;
 /** The largest `offset` the store pages to. */
 export const MAX_EVENTS_OFFSET = 100_000_000;
+/** Matches counted for an events page's `total`; past it the page says `totalCapped` (counting stays cheap). */
+export const EVENTS_TOTAL_CAP = 10_000;
 /** The longest tool, category, rule, text or profile filter. */
 export const MAX_FILTER_CHARS = 200;
 
 /**
- * The events route's body: the store's page (events newest first, `total` counted up to the store's cap of 10,000,
+ * The events route's body: the store's page (events newest first, `total` counted up to `EVENTS_TOTAL_CAP`,
  * `totalCapped` when more match) plus the feed version and where the events came from.
  */
 export interface EventsPage extends StoredEventsPage {
