@@ -297,9 +297,15 @@ export async function importInstalled(dir, specifiers) {
   const problems = [];
   for (const specifier of specifiers) {
     if (BROWSER_ONLY_EXPORTS.has(specifier)) {
+      // a browser-only export may carry only the `browser` condition (dashboard-lit's `./tn-dashboard.js`)
       const resolved = await run(
         process.execPath,
-        ['--input-type=module', '-e', `console.log(import.meta.resolve(${JSON.stringify(specifier)}))`],
+        [
+          '--conditions=browser',
+          '--input-type=module',
+          '-e',
+          `console.log(import.meta.resolve(${JSON.stringify(specifier)}))`,
+        ],
         { cwd: dir },
       );
       if (!fs.existsSync(fileURLToPath(resolved.stdout.trim())))

@@ -28,7 +28,7 @@ import {
   type WebProfile,
   warnIfNoChromium,
 } from '../src/index.js';
-import type { EventsPage, FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { EventsPage, FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
 
 const EVENTS = '/plugin-api/tool-normalizer/events';
 const artifactsDir = path.join(repoRoot, 'artifacts');

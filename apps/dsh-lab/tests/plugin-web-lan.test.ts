@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
 import {
   ensureBuiltPlugin,
   hasChromium,

@@ -32,7 +32,7 @@ import {
   type WebProfile,
   warnIfNoChromium,
 } from '../src/index.js';
-import type { FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
 
 const artifactsDir = path.join(repoRoot, 'artifacts');
 const LIVE_OPTIONS = [

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import {
   DEFAULT_EVENTS_LIMIT,
+  EVENTS_TOTAL_CAP,
   eventMatches,
   eventsQueryFromSearchParams,
   type EventsPage,
@@ -139,8 +140,8 @@ function eventsPage(
   return page;
 }
 
-/** The store's count cap for an events page's total (telemetry-store's TOTAL_COUNT_CAP). */
-export const TOTAL_COUNT_CAP = 10_000;
+/** The store's count cap for an events page's total (the feed contract's). */
+export const TOTAL_COUNT_CAP = EVENTS_TOTAL_CAP;
 
 /** More events than the store counts for a total: 10,030 events (every fifth a bash call), newest first. */
 let bigHistory: FeedEvent[] | undefined;

@@ -7,14 +7,7 @@
  * block that carries it grow. DSH re-wraps an error result returned from `tools/execute` as it is, so this is the
  * seam that keeps the host's record whole (a post-execute `block` would rebuild the error from text and drop them).
  */
-import {
-  appendHint,
-  classifyResult,
-  failureFingerprint,
-  hintFor,
-  repeatHint,
-  trimStackTrace,
-} from '@dsh-tool-normalizer/core-rules';
+import { appendHint, failureFingerprint, hintFor, repeatHint, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
 import type { Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
 import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -126,9 +119,4 @@ export function withMessage(
     ...(result.meta === undefined ? {} : { meta: result.meta }),
     ...(result.additionalContexts === undefined ? {} : { additionalContexts: result.additionalContexts }),
   } as ToolExecutionResult;
-}
-
-/** The category of a result for telemetry (the host's code is kept, so the final result classifies itself). */
-export function categoryOf(exec: Pick<ToolExecution, 'name' | 'arguments'>, result: ToolExecutionResult): string {
-  return classifyResult({ name: exec.name, arguments: exec.arguments }, result).category;
 }

@@ -8,24 +8,43 @@ import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
 import {
   DEFAULT_EVENTS_LIMIT,
   FEED_VERSION,
+  MAX_EVENTS_LIMIT,
   type EventsPage,
   type EventsQuery,
   type FeedEvent,
   type FeedPayload,
   type OptionState,
   type RuleState,
-} from '@dsh-tool-normalizer/dashboard-lit/feed';
+} from '@dsh-tool-normalizer/telemetry-store/feed';
 import { redact, type StatsQuery, type TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ConfigSchema, type ToolNormalizerConfig } from './config.js';
 import { LIVE_OPTIONS } from './live-options.js';
 import type { OtlpPushStatus } from './metrics.js';
 import type { ProfileStatsQuery, RouteBackend } from './routes.js';
 
-/** The store's events query with telemetry-store's per-profile field (`*` = every profile). */
-type StoreEventsQuery = NonNullable<Parameters<TelemetryStore['queryEvents']>[0]> & { profile?: string };
-
 /** How many of the newest stored events the rule firing counts cover (bounded, so a stats poll stays cheap). */
 export const RULE_COUNT_WINDOW = 1000;
+
+/**
+ * The newest `RULE_COUNT_WINDOW` stored events of a profile, read in pages of the contract's `MAX_EVENTS_LIMIT`
+ * (an event that arrives meanwhile shifts the pages by one: the repeated event is counted once), and whether they
+ * are every stored event of the profile.
+ */
+async function newestEvents(store: TelemetryStore, profile: string): Promise<{ events: FeedEvent[]; all: boolean }> {
+  const byId = new Map<string, FeedEvent>();
+  let offset = 0;
+  let total = 0;
+  while (offset < RULE_COUNT_WINDOW) {
+    const limit = Math.min(MAX_EVENTS_LIMIT, RULE_COUNT_WINDOW - offset);
+    const page = await store.queryEvents({ profile, offset, limit });
+    for (const event of page.events) byId.set(event.id, event);
+    total = page.total;
+    offset += limit;
+    if (page.events.length < limit) break;
+  }
+  const events = [...byId.values()];
+  return { events, all: events.length >= total };
+}
 
 export interface FeedBackendInput {
   config: ToolNormalizerConfig;
@@ -101,13 +120,13 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
       const shown = query.profile ?? input.profile;
       const payload = store.stats({ ...query, profile: shown } as StatsQuery);
       // Rule counts cover the newest stored events of the profile shown, whatever else the query filtered.
-      const newest = await store.queryEvents({ profile: shown, limit: RULE_COUNT_WINDOW } as StoreEventsQuery);
+      const newest = await newestEvents(store, shown);
       return {
         ...payload,
         pluginErrors: input.pluginErrors(),
         ...otlpField(input),
         rules: ruleStates(input.config, newest.events),
-        ruleUsage: { counted: newest.events.length, complete: newest.events.length >= newest.total },
+        ruleUsage: { counted: newest.events.length, complete: newest.all },
         // Read per request: options changed live in Plugins > Plugin configuration update this same config object.
         options: optionStates(input.config),
         ownProfile: input.profile,
@@ -121,7 +140,7 @@ export function createFeedBackend(input: FeedBackendInput): RouteBackend {
         profile: query.profile ?? input.profile,
         offset: query.offset ?? 0,
         limit: query.limit ?? DEFAULT_EVENTS_LIMIT,
-      } as StoreEventsQuery);
+      });
       return {
         v: FEED_VERSION,
         events: found.events,

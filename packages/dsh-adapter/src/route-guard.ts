@@ -17,7 +17,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import { TOKEN_HEADER, TOKEN_REFUSAL } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import { TOKEN_HEADER, TOKEN_REFUSAL } from '@dsh-tool-normalizer/telemetry-store/feed';
 
 /** Why a request was refused; the body names it so the page can fetch a new token when it was `token`. */
 export type RefusalReason = 'host' | 'origin' | 'peer' | typeof TOKEN_REFUSAL;

@@ -1,27 +1,27 @@
 /**
  * Seam 6, the web profile's HTTP routes under `/plugin-api/tool-normalizer`: `GET stats` (the dashboard's feed),
- * `GET events` (pages of the stored history), `POST clear` and `GET token`. Who may call them is route-guard.ts's
+ * `GET events` (pages of the stored history), `POST clear` and `GET token` (`GET metrics` is metrics-prometheus.ts's). Who may call them is route-guard.ts's
  * job (loopback or listed Host, same-origin, the token); this file parses the request, answers 400 for input no
  * query may hold (control characters, values past the store's bounds) and 503 only when the store fails. Responses
  * are never cached; the clear action also needs a JSON body plus a custom header (no CORS preflight is ever
  * approved) and its body is capped. A request without `?profile=` sees the receipts of this process's DSH profile.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatsQueryError, statsQueryFromSearchParams, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
+import { statsQueryFromSearchParams, type StatsQuery } from '@dsh-tool-normalizer/telemetry-store';
 import {
   CLEAR_HEADER,
   CLEAR_HEADER_VALUE,
-  EventsQueryError,
+  QueryError,
   eventsQueryFromSearchParams,
   hasControlCharacter,
   profileFromSearchParams,
   type EventsPage,
   type EventsQuery,
   type FeedPayload,
-} from '@dsh-tool-normalizer/dashboard-lit/feed';
+} from '@dsh-tool-normalizer/telemetry-store/feed';
 import type { Refusal, RouteGuard } from './route-guard.js';
 
-// Paths and headers come from the feed contract (dashboard-lit's `./feed`), which the dashboard reads too.
+// Paths and headers come from the feed contract (telemetry-store's `./feed`), which the store and the dashboard read too.
 export {
   CLEAR_PATH,
   EVENTS_PATH,
@@ -29,7 +29,7 @@ export {
   STATS_PATH,
   TOKEN_HEADER,
   TOKEN_PATH,
-} from '@dsh-tool-normalizer/dashboard-lit/feed';
+} from '@dsh-tool-normalizer/telemetry-store/feed';
 /** The header the clear action requires; its value must be `clear`. */
 export const ACTION_HEADER = CLEAR_HEADER;
 /** Largest request body accepted (the clear action's body is `{"confirm":"clear"}`). */
@@ -74,9 +74,7 @@ function sendRefusal(res: ServerResponse, refusal: Refusal): void {
  * mistake, answered 400 rather than 503.
  */
 export function isQueryError(error: unknown): boolean {
-  return (
-    error instanceof StatsQueryError || error instanceof EventsQueryError || (error as Error)?.name === 'QueryError'
-  );
+  return error instanceof QueryError || (error as Error)?.name === 'QueryError';
 }
 
 /** The search parameters of a route's URL, or a 400 message for what no query may hold (control characters). */

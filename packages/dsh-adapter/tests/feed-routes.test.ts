@@ -10,13 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules';
 import {
+  MAX_EVENTS_LIMIT,
   eventsQueryToSearchParams,
   type EventsPage,
   type EventsQuery,
   type FeedPayload,
-} from '@dsh-tool-normalizer/dashboard-lit/feed';
+} from '@dsh-tool-normalizer/telemetry-store/feed';
 import { resolveConfig } from '../src/config.js';
-import { createFeedBackend } from '../src/feed-backend.js';
+import { RULE_COUNT_WINDOW, createFeedBackend } from '../src/feed-backend.js';
 import { LIVE_OPTIONS } from '../src/live-options.js';
 import { EVENTS_PATH, STATS_PATH } from '../src/routes.js';
 import { bootHost, type Host } from './support/composition.js';
@@ -163,6 +164,38 @@ describe('events past the store count cap', () => {
       const exact = await backend.events!({ limit: 25, text: 'c10049' });
       expect(exact.total).toBe(1);
       expect(exact).not.toHaveProperty('totalCapped');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('rule firing counts', () => {
+  it(`cover the newest ${RULE_COUNT_WINDOW} stored events, read in pages of the contract's largest page`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tn-feed-rules-'));
+    const store = createTelemetryStore({ dir, flushIntervalMs: 60_000, maxQueuedEvents: 5000 });
+    try {
+      // the oldest 100 name only the error-hints rule; the newest RULE_COUNT_WINDOW alternate two rules
+      const total = RULE_COUNT_WINDOW + 100;
+      for (let index = 0; index < total; index++) {
+        const ruleIds = index < 100 ? ['hint.error-hints'] : [index % 2 ? 'hint.error-hints' : 'args.fill-description'];
+        store.record({
+          tool: 'read',
+          category: 'fs-not-found',
+          outcome: 'healed-failed',
+          ruleIds,
+          callId: `c${index}`,
+        });
+      }
+      await store.flush();
+      expect(RULE_COUNT_WINDOW).toBeGreaterThan(MAX_EVENTS_LIMIT);
+      const backend = createFeedBackend({ config: resolveConfig({}), store: () => store, pluginErrors: () => 0 });
+      const payload = await backend.stats({});
+      expect(payload.ruleUsage).toEqual({ counted: RULE_COUNT_WINDOW, complete: false });
+      const fired = (id: string) => payload.rules?.find((rule) => rule.id === id)?.fired;
+      expect(fired('hint.error-hints')).toBe(RULE_COUNT_WINDOW / 2);
+      expect(fired('args.fill-description')).toBe(RULE_COUNT_WINDOW / 2);
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

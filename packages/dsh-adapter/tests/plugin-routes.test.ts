@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventsPage } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { EventsPage } from '@dsh-tool-normalizer/telemetry-store/feed';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ACTION_HEADER,

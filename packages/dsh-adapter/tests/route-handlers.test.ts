@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StatsQueryError } from '@dsh-tool-normalizer/telemetry-store';
-import type { EventsPage, EventsQuery, FeedPayload } from '@dsh-tool-normalizer/dashboard-lit/feed';
+import type { EventsPage, EventsQuery, FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
 import { createRouteGuard } from '../src/route-guard.js';
 import {
   ACTION_HEADER,

@@ -4,12 +4,13 @@
  * rows becoming profile `default`. The per-profile numbers that layout 1 kept in `meta` (repeats caught, dropped,
  * folded, pruned) live on each profile's `total` counter row, next to the number of its stored events. Node only.
  */
+import { DEFAULT_PROFILE } from './feed.js';
 import type { DatabaseSync } from './sqlite.js';
 
 /** `PRAGMA user_version` of this layout. */
 export const DATABASE_VERSION = 2;
-/** The profile of rows written before profiles existed, and of a store created without one. */
-export const DEFAULT_PROFILE = 'default';
+/** The profile of rows written before profiles existed, and of a store created without one (the feed contract's). */
+export { DEFAULT_PROFILE };
 
 const EVENTS = `
 CREATE TABLE IF NOT EXISTS events (

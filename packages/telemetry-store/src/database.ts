@@ -10,6 +10,7 @@ import { loadSqlite, type DatabaseSync, type SqlValue, type StatementSync } from
 import { Counters, OTHER } from './counters.js';
 import { DATABASE_VERSION, DEFAULT_PROFILE, FTS_SCHEMA, SCHEMA, migrateFromVersion1 } from './database-layout.js';
 import { createPrivateFile } from './private-files.js';
+import { EVENTS_TOTAL_CAP, searchedTexts, type EventFilters } from './feed.js';
 import { isTelemetryEvent, type Bucket, type Outcome, type TelemetryEvent } from './schema.js';
 
 export { DATABASE_VERSION, DEFAULT_PROFILE };
@@ -48,42 +49,21 @@ export interface RetentionLimits {
   maxBytes: number;
 }
 
-/** Filters of an events query; every field optional. `text` is matched case-insensitively as a substring. */
-export interface EventFilter {
-  /** Only this profile's events (undefined: every profile). */
-  profile?: string;
-  tool?: string;
-  category?: string;
-  /** A rule id the event's `ruleIds` must hold. */
-  rule?: string;
-  outcome?: Outcome;
-  text?: string;
-  from?: number;
-  to?: number;
-}
+/** The filters of a database events query: the feed contract's, `profile` undefined for every profile. */
+export type EventFilter = EventFilters;
 
-/** Matches counted for an events page's `total`; past it the page says `totalCapped` (counting stays cheap). */
-export const TOTAL_COUNT_CAP = 10_000;
+/** Matches counted for an events page's `total` (the feed contract's `EVENTS_TOTAL_CAP`). */
+export const TOTAL_COUNT_CAP = EVENTS_TOTAL_CAP;
 
 /** Shortest `text` filter (in Unicode characters) the trigram index can narrow; shorter ones scan every stored row. */
 export const FTS_MIN_CHARS = 3;
 
-/** The text an event's `text` filter searches: the same fields `matchesQuery` looks at, lowercased. */
+/**
+ * The search column: the texts `eventMatches` searches (`searchedTexts`), lowercased, one per line. A `text` filter
+ * holds no line break (the query check refuses control characters), so a match never spans two texts.
+ */
 export function searchText(event: TelemetryEvent): string {
-  return [
-    event.tool,
-    event.category,
-    event.outcome,
-    event.model ?? '',
-    event.callId ?? '',
-    event.ruleIds.join(' '),
-    event.changes.join('\n'),
-    event.before ?? '',
-    event.after ?? '',
-    event.error ?? '',
-  ]
-    .join('\n')
-    .toLowerCase();
+  return searchedTexts(event).join('\n').toLowerCase();
 }
 
 function errorText(error: unknown): string {

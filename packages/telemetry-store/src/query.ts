@@ -1,6 +1,8 @@
 /**
- * Browser-safe entry (`@dsh-tool-normalizer/telemetry-store/query`): schemas, stats payload types, redaction and
- * the pure aggregation functions. Imports nothing from Node or the DOM.
+ * Browser-safe entry (`@dsh-tool-normalizer/telemetry-store/query`): schemas, stats payload types, redaction, the
+ * event builder and the pure aggregation functions, for tools that build or check payloads themselves (the
+ * dashboard's fixtures, the session analyzer). Imports nothing from Node or the DOM. The events query and the feed
+ * contract are the `./feed` entry's.
  */
 export {
   ALL_PROFILES,
@@ -8,10 +10,8 @@ export {
   CLEAR_SCOPE,
   ProfileSelector,
   EVENT_LIMITS,
-  EventsPage,
-  EventsQuery,
+  StoredEventsPage,
   eventsPageValidator,
-  eventsQueryValidator,
   OUTCOMES,
   Outcome,
   REPEAT_RULE_ID,
@@ -54,15 +54,11 @@ export { CappedBuckets, Counters, MAX_KEY_CHARS, OTHER, isSurfacedFailure, type 
 export { RingBuffer } from './ring-buffer.js';
 export {
   DEFAULT_MIN_CALLS,
-  DEFAULT_EVENTS_LIMIT,
   DEFAULT_RECENT_LIMIT,
   QueryError,
   StatsQueryError,
   computeStats,
-  eventsQueryFromSearchParams,
-  validateEventsQuery,
   countersFromEvents,
-  matchesQuery,
   rate,
   statsQueryFromSearchParams,
   validateStatsQuery,

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { ALL_PROFILES, MAX_FILTER_CHARS } from './feed.js';
 import { OUTCOMES } from './outcomes.js';
 
 /** Version tag written into every stored record; records with another version are treated as foreign. */
@@ -13,7 +14,7 @@ export const SCHEMA_VERSION = 1;
 export const Outcome = Type.Enum(OUTCOMES);
 export type Outcome = Static<typeof Outcome>;
 
-export { OUTCOMES };
+export { ALL_PROFILES, OUTCOMES };
 
 /** Size bounds of a stored event; the event builder enforces them and the schema re-checks them on read. */
 export const EVENT_LIMITS = {
@@ -89,16 +90,13 @@ export function isRepeatCaught(input: { repeat?: unknown }): boolean {
 const Count = Type.Integer({ minimum: 0 });
 
 /** A query's text: any characters but NUL (refused as a bad query, never sent to SQLite). */
-const QueryText = Type.String({ maxLength: 200, pattern: '^[^\\u0000]*$' });
+const QueryText = Type.String({ maxLength: MAX_FILTER_CHARS, pattern: '^[^\\u0000]*$' });
 
 /**
  * A query's profile: a profile name, or `*` for every profile (the URL parsers also read `all` as `*`). Left out,
  * the store answers for its own profile.
  */
 export const ProfileSelector = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001f]*$' });
-
-/** The query value that selects every profile. */
-export const ALL_PROFILES = '*';
 
 /**
  * What `clear()` erases and keeps, in one sentence the dashboard shows next to its Clear button (one definition: the
@@ -153,36 +151,18 @@ export const StatsQuery = Type.Object({
 });
 export type StatsQuery = Static<typeof StatsQuery>;
 
-/** Filters and paging of the stored-events query (the whole history, newest first). */
-export const EventsQuery = Type.Object({
-  profile: Type.Optional(ProfileSelector),
-  tool: Type.Optional(QueryText),
-  category: Type.Optional(QueryText),
-  /** Events that name this rule id among their `ruleIds`. */
-  rule: Type.Optional(QueryText),
-  outcome: Type.Optional(Outcome),
-  text: Type.Optional(QueryText),
-  /** Events at or after this epoch ms. */
-  from: Type.Optional(Type.Number({ minimum: 0 })),
-  /** Events before this epoch ms (pin it to page through a fixed window while new events arrive). */
-  to: Type.Optional(Type.Number({ minimum: 0 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-});
-export type EventsQuery = Static<typeof EventsQuery>;
-
 /**
  * One page of stored events: `events` holds at most `limit` from `offset`; `total` counts the matches up to 10,000,
  * and `totalCapped` is true when there are more (show "10,000+"; paging past it still works).
  */
-export const EventsPage = Type.Object({
+export const StoredEventsPage = Type.Object({
   events: Type.Array(TelemetryEvent),
   total: Count,
   totalCapped: Type.Optional(Type.Boolean()),
   offset: Count,
   limit: Count,
 });
-export type EventsPage = Static<typeof EventsPage>;
+export type StoredEventsPage = Static<typeof StoredEventsPage>;
 
 const Rate = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
 
@@ -258,8 +238,7 @@ export const telemetryEventValidator = Compile(TelemetryEvent);
 export const summaryValidator = Compile(Summary);
 export const statsQueryValidator = Compile(StatsQuery);
 export const statsPayloadValidator = Compile(StatsPayload);
-export const eventsQueryValidator = Compile(EventsQuery);
-export const eventsPageValidator = Compile(EventsPage);
+export const eventsPageValidator = Compile(StoredEventsPage);
 
 /** True when `value` is a stored event this version understands. */
 export function isTelemetryEvent(value: unknown): value is TelemetryEvent {

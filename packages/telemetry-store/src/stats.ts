@@ -2,13 +2,11 @@
  * Pure aggregation: turns counters and recent events into the stats payload the HTTP route and the dashboard
  * serve, and parses stats queries. The rates are defined here once (see README "Stats definitions"). Pure module.
  */
+import { QueryError, eventMatches, profileFromSearchParams } from './feed.js';
 import {
-  ALL_PROFILES,
   SCHEMA_VERSION,
   isRepeatCaught,
-  eventsQueryValidator,
   statsQueryValidator,
-  type EventsQuery,
   type Bucket,
   type RateRow,
   type StatsPayload,
@@ -45,24 +43,11 @@ export interface StorageInfo {
   error?: string;
 }
 
-/**
- * Thrown for a stats or events query that does not match its schema (a route answers 400 with its message). The
- * store's queries throw nothing else for bad input.
- */
-export class QueryError extends TypeError {
-  override name = 'QueryError';
-}
+export { QueryError };
 
 /** The former name of QueryError (the same class). */
 export const StatsQueryError = QueryError;
 export type StatsQueryError = QueryError;
-
-/** A `profile` search parameter: `all` and `*` select every profile; empty means the store's own. */
-function profileParam(params: URLSearchParams, query: Record<string, unknown>): void {
-  const value = params.get('profile');
-  if (value === null || value === '') return;
-  query['profile'] = value === 'all' ? ALL_PROFILES : value;
-}
 
 /** Returns the query when it matches the schema; throws a StatsQueryError naming the first bad field otherwise. */
 export function validateStatsQuery(query: unknown): StatsQuery {
@@ -79,7 +64,8 @@ export function validateStatsQuery(query: unknown): StatsQuery {
  */
 export function statsQueryFromSearchParams(params: URLSearchParams): StatsQuery {
   const query: Record<string, unknown> = {};
-  profileParam(params, query);
+  const profile = profileFromSearchParams(params);
+  if (profile !== undefined) query['profile'] = profile;
   for (const key of ['tool', 'category', 'outcome', 'text'] as const) {
     const value = params.get(key);
     if (value !== null && value !== '') query[key] = value;
@@ -89,64 +75,6 @@ export function statsQueryFromSearchParams(params: URLSearchParams): StatsQuery 
     if (value !== null && value !== '') query[key] = /^\d+$/.test(value) ? Number(value) : value;
   }
   return validateStatsQuery(query);
-}
-
-/** Events returned by an events query that sets no limit. */
-export const DEFAULT_EVENTS_LIMIT = 50;
-
-/** Returns the events query when it matches the schema; throws a StatsQueryError naming the first bad field otherwise. */
-export function validateEventsQuery(query: unknown): EventsQuery {
-  if (query === undefined) return {};
-  if (eventsQueryValidator.Check(query)) return query;
-  const [first] = eventsQueryValidator.Errors(query);
-  const where = first?.instancePath || '(query)';
-  throw new QueryError(
-    `invalid events query at ${where}: ${first?.message ?? 'does not match the EventsQuery schema'}`,
-  );
-}
-
-/**
- * Builds an EventsQuery from URL search parameters (the events route's query string). Empty values are ignored; a
- * bad value is a QueryError.
- */
-export function eventsQueryFromSearchParams(params: URLSearchParams): EventsQuery {
-  const query: Record<string, unknown> = {};
-  profileParam(params, query);
-  for (const key of ['tool', 'category', 'rule', 'outcome', 'text'] as const) {
-    const value = params.get(key);
-    if (value !== null && value !== '') query[key] = value;
-  }
-  for (const key of ['from', 'to', 'offset', 'limit'] as const) {
-    const value = params.get(key);
-    if (value !== null && value !== '') query[key] = /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-  }
-  return validateEventsQuery(query);
-}
-
-/** True when an event passes every filter of the query (text: case-insensitive substring of the visible fields). */
-export function matchesQuery(event: TelemetryEvent, query: StatsQuery, lowerText?: string): boolean {
-  if (query.profile !== undefined && query.profile !== ALL_PROFILES && (event.profile ?? 'default') !== query.profile)
-    return false;
-  if (query.tool !== undefined && event.tool !== query.tool) return false;
-  if (query.category !== undefined && event.category !== query.category) return false;
-  if (query.outcome !== undefined && event.outcome !== query.outcome) return false;
-  if (query.text !== undefined && query.text !== '') {
-    const needle = lowerText ?? query.text.toLowerCase();
-    const haystack = [
-      event.tool,
-      event.category,
-      event.outcome,
-      event.model ?? '',
-      event.callId ?? '',
-      event.error ?? '',
-      event.before ?? '',
-      event.after ?? '',
-      ...event.ruleIds,
-      ...event.changes,
-    ];
-    if (!haystack.some((field) => field.toLowerCase().includes(needle))) return false;
-  }
-  return true;
 }
 
 function rowOf(name: string, bucket: Bucket, minCalls: number): RateRow {
@@ -206,7 +134,7 @@ export function computeStats(input: ComputeStatsInput): StatsPayload {
   let recentMatched = 0;
   const lowerText = query.text?.toLowerCase();
   for (const event of input.recent) {
-    if (!matchesQuery(event, query, lowerText)) continue;
+    if (!eventMatches(event, query, lowerText)) continue;
     recentMatched += 1;
     if (recent.length < limit) recent.push(event);
   }

@@ -23,16 +23,16 @@ import { Journal } from './journal.js';
 import { Counters } from './counters.js';
 import { type PendingCount, PendingCounts } from './pending-counts.js';
 import { RedactionPipeline } from './redaction-pipeline.js';
+import { DEFAULT_EVENTS_LIMIT, validateEventsQuery, type EventsQuery } from './feed.js';
 import {
   isRepeatCaught,
-  type EventsPage,
-  type EventsQuery,
+  type StoredEventsPage,
   type StatsPayload,
   type StatsQuery,
   type TelemetryEvent,
   type TelemetryEventInput,
 } from './schema.js';
-import { DEFAULT_EVENTS_LIMIT, computeStats, validateEventsQuery, validateStatsQuery } from './stats.js';
+import { computeStats, validateStatsQuery } from './stats.js';
 import {
   DATABASE_FILE_NAME,
   LOG_FILE_NAME,
@@ -78,7 +78,7 @@ export interface TelemetryStore {
    */
   stats(query?: StatsQuery): StatsPayload;
   /** Writes what is queued, then a page of stored events matching the filters (newest first). QueryError if bad. */
-  queryEvents(query?: EventsQuery): Promise<EventsPage>;
+  queryEvents(query?: EventsQuery): Promise<StoredEventsPage>;
   /**
    * Erases every stored event and counter of every profile and process sharing the directory, from the database,
    * its WAL, its free pages and the journal (see CLEAR_SCOPE). Resolves to false when something could not be
@@ -234,7 +234,7 @@ class SqliteTelemetryStore implements TelemetryStore {
     }
   }
 
-  async queryEvents(query?: EventsQuery): Promise<EventsPage> {
+  async queryEvents(query?: EventsQuery): Promise<StoredEventsPage> {
     const valid = validateEventsQuery(query);
     if (this.closed) throw new Error('the telemetry store is closed');
     await this.flush();

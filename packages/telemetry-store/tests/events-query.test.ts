@@ -7,7 +7,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FILE_NAME, eventsPageValidator, type TelemetryEvent } from '../src/index.js';
+import { DATABASE_FILE_NAME, type TelemetryEvent } from '../src/index.js';
+import { MAX_EVENTS_LIMIT, eventMatches } from '../src/feed.js';
+import { eventsPageValidator } from '../src/query.js';
 import { FTS_MIN_CHARS, TelemetryDatabase } from '../src/database.js';
 import { openStore, tempDir } from './helpers.js';
 
@@ -22,25 +24,9 @@ const WORDS = [
   'x',
 ];
 
-/** What a text filter must return: the stored events whose visible text contains `text`, any case, newest first. */
+/** What a text filter must return: the feed contract's matcher applied to every stored event, newest first. */
 function expectedMatches(events: TelemetryEvent[], text: string): string[] {
-  const needle = text.toLowerCase();
-  const visible = (event: TelemetryEvent) =>
-    [
-      event.tool,
-      event.category,
-      event.outcome,
-      event.model ?? '',
-      event.callId ?? '',
-      event.ruleIds.join(' '),
-      event.changes.join('\n'),
-      event.before ?? '',
-      event.after ?? '',
-      event.error ?? '',
-    ]
-      .join('\n')
-      .toLowerCase();
-  return events.filter((event) => visible(event).includes(needle)).map((event) => event.id);
+  return events.filter((event) => eventMatches(event, { text })).map((event) => event.id);
 }
 
 const ids = (events: TelemetryEvent[]) => events.map((event) => event.id);
@@ -59,7 +45,7 @@ describe('text search', () => {
         before: { command: `echo ${word}` },
       });
     }
-    const all = (await store.queryEvents({ limit: 1000 })).events;
+    const all = (await store.queryEvents({ limit: MAX_EVENTS_LIMIT })).events;
     expect(all).toHaveLength(60);
     for (const text of [
       'needle',
@@ -77,7 +63,7 @@ describe('text search', () => {
       'edit',
       'no such text',
     ]) {
-      const page = await store.queryEvents({ text, limit: 1000 });
+      const page = await store.queryEvents({ text, limit: MAX_EVENTS_LIMIT });
       expect(eventsPageValidator.Check(page)).toBe(true);
       expect(ids(page.events), text).toEqual(expectedMatches(all, text));
       expect(page.total, text).toBe(page.events.length);
@@ -256,7 +242,7 @@ describe('rule filter', () => {
         changes: i % 4 === 2 ? ['mentions args.fill-description in text only'] : [],
       });
     }
-    const all = (await store.queryEvents({ limit: 1000 })).events;
+    const all = (await store.queryEvents({ limit: MAX_EVENTS_LIMIT })).events;
     for (const [rule, tool] of [
       ['args.fill-description', undefined],
       ['hint.error-hints', undefined],
@@ -266,13 +252,13 @@ describe('rule filter', () => {
       const expected = all.filter(
         (event) => event.ruleIds.includes(rule) && (tool === undefined || event.tool === tool),
       );
-      const page = await store.queryEvents({ rule, ...(tool ? { tool } : {}), limit: 1000 });
+      const page = await store.queryEvents({ rule, ...(tool ? { tool } : {}), limit: MAX_EVENTS_LIMIT });
       expect(ids(page.events), `${rule} ${tool}`).toEqual(ids(expected));
       expect(page.total).toBe(expected.length);
     }
-    expect((await store.queryEvents({ rule: 'args.fill-description', limit: 1000 })).total).toBe(10);
+    expect((await store.queryEvents({ rule: 'args.fill-description', limit: MAX_EVENTS_LIMIT })).total).toBe(10);
     // with a text filter long enough for the full-text path
-    const both = await store.queryEvents({ rule: 'hint.error-hints', text: 'bash', limit: 1000 });
+    const both = await store.queryEvents({ rule: 'hint.error-hints', text: 'bash', limit: MAX_EVENTS_LIMIT });
     expect(ids(both.events)).toEqual(
       ids(all.filter((e) => e.ruleIds.includes('hint.error-hints') && e.tool === 'bash')),
     );

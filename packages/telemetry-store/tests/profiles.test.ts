@@ -4,12 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ALL_PROFILES,
-  DATABASE_FILE_NAME,
-  eventsQueryFromSearchParams,
-  statsQueryFromSearchParams,
-} from '../src/index.js';
+import { ALL_PROFILES, DATABASE_FILE_NAME, statsQueryFromSearchParams } from '../src/index.js';
+import { eventsQueryFromSearchParams } from '../src/feed.js';
 import { loadSqlite } from '../src/sqlite.js';
 import { flushedStats, healed, openStore, tempDir } from './helpers.js';
 

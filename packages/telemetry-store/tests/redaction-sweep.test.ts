@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_EVENTS_LIMIT } from '../src/feed.js';
 import { openStore, tempDir } from './helpers.js';
 import { PLACEMENTS, SHAPES, findLeaks } from './secret-shapes.js';
 
@@ -28,10 +29,9 @@ describe('redaction sweep', () => {
     }
     expect(secrets.length).toBeGreaterThanOrEqual(1500);
     await store.flush();
-    const payloads = [
-      JSON.stringify(store.stats({ limit: 1000 })),
-      JSON.stringify(await store.queryEvents({ limit: 1000 })),
-    ];
+    const payloads = [JSON.stringify(store.stats({ limit: 1000 }))];
+    for (let offset = 0; offset < 1000; offset += MAX_EVENTS_LIMIT)
+      payloads.push(JSON.stringify(await store.queryEvents({ offset, limit: MAX_EVENTS_LIMIT })));
     const files = readdirSync(dir).map((name) => readFileSync(join(dir, name)).toString('latin1'));
     expect(files.length).toBeGreaterThanOrEqual(2);
     const inPayloads = findLeaks(secrets, payloads);

@@ -4,13 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DATABASE_FILE_NAME,
-  QueryError,
-  StatsQueryError,
-  eventsQueryFromSearchParams,
-  statsQueryFromSearchParams,
-} from '../src/index.js';
+import { DATABASE_FILE_NAME, QueryError, StatsQueryError, statsQueryFromSearchParams } from '../src/index.js';
+import { eventsQueryFromSearchParams } from '../src/feed.js';
 import { loadSqlite } from '../src/sqlite.js';
 import { flushedStats, healed, openStore, tempDir } from './helpers.js';
 

@@ -5,7 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FILE_NAME, StatsQueryError, eventsPageValidator, statsPayloadValidator } from '../src/index.js';
+import { DATABASE_FILE_NAME, StatsQueryError } from '../src/index.js';
+import { eventsPageValidator, statsPayloadValidator } from '../src/query.js';
 import { flushedStats, healed, logEvents, openStore, tempDir } from './helpers.js';
 
 describe('counting and serving', () => {
