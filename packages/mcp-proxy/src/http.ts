@@ -255,11 +255,12 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
  * goes to `relay.fromServer`, and the stream is closed once the relay's request is answered.
  */
 function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendOwn {
-  return async (request) => {
+  return async (request, done) => {
     const headers = new Headers(clientHeaders);
     headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json, text/event-stream');
     const abort = new AbortController();
+    done.addEventListener('abort', () => abort.abort(), { once: true });
     const response = await fetch(target, {
       method: 'POST',
       headers,
@@ -281,7 +282,7 @@ function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendO
         // not JSON: nothing of the relay's in it
       }
     };
-    // Read in the background: the relay's own time limit decides how long its caller waits.
+    // Read in the background: the relay's own time limit decides how long its caller waits, and ends the read.
     void (async () => {
       try {
         if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))

@@ -30,9 +30,10 @@ export interface RelayOptions {
 
 /**
  * Sends one request of the relay's own to the server; its answer must come back through `fromServer`. The stdio
- * proxy writes it to the server's stdin; the HTTP proxy posts it with the session's headers.
+ * proxy writes it to the server's stdin; the HTTP proxy posts it with the session's headers. `done` is aborted once
+ * the relay stops waiting (answered, or past its time limit): an HTTP request still open is then closed.
  */
-export type SendOwn = (request: JSONRPCRequest) => Promise<void>;
+export type SendOwn = (request: JSONRPCRequest, done: AbortSignal) => Promise<void>;
 
 /** How one client message may be handled. */
 export interface FromClientOptions {
@@ -173,6 +174,7 @@ export class CallRelay {
   ): Promise<Record<string, unknown> | undefined> {
     const id = `${OWN_ID_PREFIX}${this.ownTag}:${++this.ownCount}`;
     const key = idKey(id);
+    const stopped = new AbortController();
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish(undefined), Math.max(0, deadline - Date.now()));
       let done = false;
@@ -180,11 +182,12 @@ export class CallRelay {
         if (done) return;
         done = true;
         clearTimeout(timer);
+        stopped.abort();
         resolve(answer);
       };
       if (this.own.size >= MAX_PENDING) this.own.delete(this.own.keys().next().value as string);
       this.own.set(key, finish);
-      send({ jsonrpc: '2.0', id, method: 'tools/list', params }).catch(() => finish(undefined));
+      send({ jsonrpc: '2.0', id, method: 'tools/list', params }, stopped.signal).catch(() => finish(undefined));
     });
   }
 
