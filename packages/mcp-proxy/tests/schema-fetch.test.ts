@@ -9,9 +9,20 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OWN_ID_PREFIX } from '../src/relay.js';
-import { connectThroughProxy, EVERYTHING, TAP, tappedFrames, tempDir, type Connected } from './support.js';
+import {
+  connectThroughProxy,
+  EVERYTHING,
+  freePort,
+  proxyBin,
+  startProcess,
+  TAP,
+  tappedFrames,
+  tempDir,
+  type Connected,
+} from './support.js';
 
 const ECHO = path.join(import.meta.dirname, 'fixtures/echo-server.mjs');
+const ECHO_HTTP = path.join(import.meta.dirname, 'fixtures/echo-http-server.mjs');
 const open: Connected[] = [];
 const envKeys = ['ECHO_PAGE_SIZE', 'ECHO_LIST_HANGS', 'ECHO_LIST_LOG'];
 afterEach(async () => {
@@ -109,5 +120,43 @@ describe('a call to a tool the proxy has no schema for', () => {
     const again = Date.now();
     await client.callTool({ name: 'first', arguments: { n: '8' } });
     expect(Date.now() - again).toBeLessThan(4_000);
+  }, 40_000);
+});
+
+describe('over Streamable HTTP, a server that never answers tools/list', () => {
+  it('forwards the call unchanged after the time limit and closes its own request', async () => {
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const log = path.join(tempDir('mcp-fetch-http-'), 'lists.jsonl');
+    const port = await freePort();
+    const server = await startProcess(process.execPath, [ECHO_HTTP, echoTools(), String(port)], {
+      ECHO_LIST_HANGS: '1',
+      ECHO_LIST_LOG: log,
+    });
+    const proxy = await startProcess(process.execPath, [
+      await proxyBin(),
+      '--http',
+      `http://127.0.0.1:${port}/mcp`,
+      '--listen',
+      '127.0.0.1:0',
+    ]);
+    try {
+      await server.waitFor(/listening on port/);
+      const url = new URL((await proxy.waitFor(/listening on (\S+) ->/))[1] as string);
+      const client = new Client({ name: 'schema-fetch-http', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url));
+      const started = Date.now();
+      const result = await client.callTool({ name: 'first', arguments: { n: '7' } });
+      expect(JSON.parse(text(result))).toEqual({ name: 'first', arguments: { n: '7' } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+      // The proxy's own hanging request was closed when it stopped waiting.
+      await expect
+        .poll(() => readFileSync(log, 'utf8').trim().split('\n'), { timeout: 5_000 })
+        .toEqual(['{}', 'closed']);
+      await client.close();
+    } finally {
+      await proxy.stop();
+      await server.stop();
+    }
   }, 40_000);
 });
