@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 // prom-client is CommonJS and requires Node built-ins while it loads: an ES-module bundle of this file must define
 // `require` (the published bundle and the test bundle do, with a `createRequire` banner).
 import { Counter, Gauge, Registry } from 'prom-client';
+import type { HarnessCalls } from '@dsh-tool-normalizer/telemetry-store';
 import type { FleetCounters, ProcessIdentity, SeedRows, Series } from './metrics.js';
 import type { RouteGuard } from './route-guard.js';
 import { ROUTE_PREFIX } from './routes.js';
@@ -30,6 +31,7 @@ export const METRIC_NAMES = {
   pluginErrors: 'tool_normalizer_plugin_errors_total',
   droppedEvents: 'tool_normalizer_dropped_events_total',
   otlpFailures: 'tool_normalizer_otlp_push_failures_total',
+  harnessCalls: 'tool_normalizer_store_harness_calls_total',
   startTime: 'tool_normalizer_start_time_seconds',
   info: 'tool_normalizer_build_info',
 } as const;
@@ -49,6 +51,8 @@ export const METRIC_HELP = {
     'Telemetry events this process dropped because the write queue was full (counters still include them).',
   otlpFailures:
     'OTLP metric pushes of this process that failed (the next interval pushes the cumulative values again).',
+  harnessCalls:
+    'Tool calls other harnesses than DSH (harness "mcp": the MCP healing proxy) recorded into the telemetry store this process uses, by harness and outcome, as the shared store counts them (every process and profile using it; back to 0 when the store is cleared). Not part of tool_normalizer_calls_total, which counts only this process\'s own calls.',
   startTime: 'When this process started counting (Unix seconds): the start of every cumulative series here.',
   info: 'Always 1; labels say which instance (host, profile) and which plugin, DSH and Node versions this process runs.',
 } as const;
@@ -58,6 +62,8 @@ export interface MetricsSource {
   identity: ProcessIdentity;
   /** Whether the store reports dropped events (the metric is left out otherwise rather than shown as 0). */
   hasDroppedEvents(): boolean;
+  /** Calls other harnesses recorded into the shared store (`TelemetryStore.harnessCalls`), read at each scrape. */
+  harnessCalls?(): readonly HarnessCalls[];
 }
 
 /** Sets the counter to the rows' values; `zeros` are label sets served at 0 until they count something. */
@@ -118,6 +124,17 @@ export function createMetricsRegistry(
   total('pluginErrors', () => counters.pluginErrors.value);
   if (source.hasDroppedEvents()) total('droppedEvents', () => counters.droppedEvents.value);
   total('otlpFailures', () => counters.otlp.failures);
+  new Counter({
+    name: METRIC_NAMES.harnessCalls,
+    help: METRIC_HELP.harnessCalls,
+    labelNames: ['harness', 'outcome'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const row of source.harnessCalls?.() ?? [])
+        this.inc({ harness: row.harness, outcome: row.outcome }, row.calls);
+    },
+  });
   new Gauge({ name: METRIC_NAMES.startTime, help: METRIC_HELP.startTime, registers }).set(counters.startedAt / 1000);
   const info = new Gauge({
     name: METRIC_NAMES.info,

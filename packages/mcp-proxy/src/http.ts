@@ -6,14 +6,15 @@
  * server's status, headers and body bytes, streamed. Only a POST body holding a `tools/call` that `CallRelay`
  * heals is rewritten (or answered here, with `--answer-errors`). Each response body, JSON or event stream, is read
  * alongside as it passes, so the relay of the request's session learns `tools/list` schemas and records receipts.
- * Working per HTTP request keeps what the SDK's transports would lose in a relay: which answer, progress
+ * To learn the schema of a tool no answer has described yet, the relay posts a `tools/list` of its own with the
+ * client request's headers. Working per HTTP request keeps what the SDK's transports would lose in a relay: which answer, progress
  * notification or server request belongs to which POST stream, sessions, and resumable streams.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createParser } from 'eventsource-parser';
-import { CallRelay, type ClientStep, SERVER_GONE_CODE, type RelayOptions } from './relay.js';
+import { CallRelay, type ClientStep, type RelayOptions, type SendOwn, SERVER_GONE_CODE } from './relay.js';
 
 export interface HttpProxyOptions extends RelayOptions {
   /** The upstream MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. Its path is also the proxy's endpoint path. */
@@ -166,7 +167,9 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       if (parsed) {
         // In a batch, nothing is answered here (one HTTP answer cannot be split): an unhealable call goes on as it came.
         const steps: ClientStep[] = [];
-        for (const message of parsed.messages) steps.push(await relay.fromClient(message, !parsed.batch));
+        const send = ownSender(target, headers, relay);
+        for (const message of parsed.messages)
+          steps.push(await relay.fromClient(message, { mayAnswer: !parsed.batch, send }));
         const first = steps[0];
         if (!parsed.batch && first && 'answer' in first) return sendJson(res, 200, first.answer);
         sent = steps.map((step, index) =>
@@ -243,6 +246,61 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * How the relay of a session asks the server itself (`SendOwn`): one POST of its own with the client request's
+ * headers (session id, protocol version, authorization), JSON or an event stream back; each message of the answer
+ * goes to `relay.fromServer`, and the stream is closed once the relay's request is answered.
+ */
+function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendOwn {
+  return async (request, done) => {
+    const headers = new Headers(clientHeaders);
+    headers.set('content-type', 'application/json');
+    headers.set('accept', 'application/json, text/event-stream');
+    const abort = new AbortController();
+    done.addEventListener('abort', () => abort.abort(), { once: true });
+    const response = await fetch(target, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(request),
+      redirect: 'manual',
+      signal: abort.signal,
+    });
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      throw new Error(`the server answered HTTP ${response.status}`);
+    }
+    let answered = false;
+    const observe = (text: string): void => {
+      try {
+        const value: unknown = JSON.parse(text);
+        for (const message of Array.isArray(value) ? value : [value])
+          if (isMessage(message) && relay.fromServer(message)) answered = true;
+      } catch {
+        // not JSON: nothing of the relay's in it
+      }
+    };
+    // Read in the background: the relay's own time limit decides how long its caller waits, and ends the read.
+    void (async () => {
+      try {
+        if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+          return observe(await response.text());
+        const parser = createParser({ onEvent: (event) => observe(event.data) });
+        const decoder = new TextDecoder();
+        const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+        while (!answered) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(decoder.decode(value, { stream: true }));
+        }
+      } catch {
+        // a broken answer: the relay's time limit ends the wait
+      } finally {
+        abort.abort();
+      }
+    })();
   };
 }
 

@@ -2,10 +2,14 @@
  * The transport-neutral heart of the proxy: one `CallRelay` per MCP session sees every JSON-RPC message in both
  * directions. It learns each tool's `inputSchema` from the server's `tools/list` answers, rewrites only the
  * `tools/call` requests the healer repairs (or answers them itself with `--answer-errors`), and records one receipt
- * per `tools/call` when its answer comes back. Every other message, known or unknown, is handed back as the same
+ * per `tools/call` when its answer comes back. A call to a tool no answer has described yet (the client cached the
+ * list, or read only its first page) makes the relay ask the server itself, once per list: `tools/list` under a
+ * request id of its own, following `nextCursor`, within a time limit; past it, or on any error, the call goes on
+ * unchanged. The answers to those requests are the relay's own and never reach the client. Every other message, known or unknown, is handed back as the same
  * object. It also remembers which client requests are still unanswered, so a transport whose server died can answer
  * each of them with a clear error instead of leaving the client waiting.
  */
+import { randomUUID } from 'node:crypto';
 import { classifyResult, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -20,7 +24,33 @@ export interface RelayOptions {
   /** Answer a call that fails the schema and cannot be healed with an `isError` result and one hint (default: forward it). */
   answerErrors?: boolean;
   recorder?: Recorder;
+  /** How long the relay waits for the server's whole `tools/list` (every page) it asks for itself (default 5 s). */
+  listTimeoutMs?: number;
 }
+
+/**
+ * Sends one request of the relay's own to the server; its answer must come back through `fromServer`. The stdio
+ * proxy writes it to the server's stdin; the HTTP proxy posts it with the session's headers. `done` is aborted once
+ * the relay stops waiting (answered, or past its time limit): an HTTP request still open is then closed.
+ */
+export type SendOwn = (request: JSONRPCRequest, done: AbortSignal) => Promise<void>;
+
+/** How one client message may be handled. */
+export interface FromClientOptions {
+  /**
+   * False for a message inside an HTTP batch (its one answer cannot be split): an unhealable call is forwarded even
+   * with `answerErrors`. Default true.
+   */
+  mayAnswer?: boolean;
+  /** How to ask the server for `tools/list` itself; without it, a call to an undescribed tool goes on as it came. */
+  send?: SendOwn;
+}
+
+export const DEFAULT_LIST_TIMEOUT_MS = 5_000;
+/** The prefix of the request ids the relay uses for its own requests (then a random part per relay, then a count). */
+export const OWN_ID_PREFIX = 'dsh-tool-normalizer-mcp-proxy:';
+/** Most `tools/list` pages the relay reads for itself (a server whose cursors never end is cut off here). */
+const MAX_OWN_PAGES = 100;
 
 /** What to do with one client message: send it on to the server, or answer the client directly. */
 export type ClientStep = { forward: JSONRPCMessage } | { answer: JSONRPCMessage };
@@ -72,6 +102,13 @@ export class CallRelay {
   private healer: Healer | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly options: RelayOptions;
+  /** Answers awaited for the relay's own requests, by id key (a late answer finds a no-op and is still swallowed). */
+  private readonly own = new Map<string, (answer: Record<string, unknown> | undefined) => void>();
+  private ownCount = 0;
+  /** Makes the relay's own ids unlike any a client picks (a client would have to guess it). */
+  private readonly ownTag = randomUUID().slice(0, 8);
+  /** True once the relay asked for the tools itself since the last list change (it asks once per list). */
+  private asked = false;
 
   constructor(options: RelayOptions = {}) {
     this.options = options;
@@ -79,11 +116,11 @@ export class CallRelay {
 
   /**
    * A message from the client: the same object to forward, a healed copy, or an answer for the client. Only a
-   * `tools/call` waits for anything (the repair kit is asynchronous); callers keep the client's order by handling
-   * one message after the other. With `mayAnswer` false (a message inside an HTTP batch, whose one answer cannot be
-   * split), an unhealable call is forwarded even with `answerErrors`.
+   * `tools/call` waits for anything (the repair kit is asynchronous, and a call to an undescribed tool may wait for
+   * the relay's own `tools/list`, at most `listTimeoutMs`); callers keep the client's order by handling one message
+   * after the other.
    */
-  async fromClient(message: JSONRPCMessage, mayAnswer = true): Promise<ClientStep> {
+  async fromClient(message: JSONRPCMessage, options: FromClientOptions = {}): Promise<ClientStep> {
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = isRecord(message.params) ? message.params.requestId : undefined;
       if (typeof id === 'string' || typeof id === 'number') this.pending.delete(idKey(id));
@@ -99,7 +136,59 @@ export class CallRelay {
       this.remember(message.id, { method: message.method });
       return { forward: message };
     }
-    return this.callFromClient(message, message.params, mayAnswer);
+    const name = message.params.name;
+    if (typeof name === 'string' && !this.tools.has(name) && !this.asked && options.send) {
+      this.asked = true;
+      await this.askForTools(options.send);
+    }
+    return this.callFromClient(message, message.params, options.mayAnswer ?? true);
+  }
+
+  /**
+   * Reads the server's whole tool list with requests of the relay's own (every page, following `nextCursor`) and
+   * learns it. Gives up, learning nothing, when an answer is an error or not a list, or when `listTimeoutMs` passes.
+   */
+  private async askForTools(send: SendOwn): Promise<void> {
+    const deadline = Date.now() + (this.options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS);
+    const pages: unknown[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_OWN_PAGES; page++) {
+      const answer = await this.ask(send, cursor === undefined ? {} : { cursor }, deadline);
+      const result = answer?.result;
+      if (!isRecord(result) || !Array.isArray(result.tools)) return;
+      pages.push(result);
+      const next = result.nextCursor;
+      if (typeof next !== 'string' || next === '' || cursors.has(next)) break;
+      cursors.add(next);
+      cursor = next;
+    }
+    for (const [index, result] of pages.entries()) this.learnTools(result, index === 0);
+  }
+
+  /** One `tools/list` request of the relay's own; undefined when it could not be sent or `deadline` passed. */
+  private ask(
+    send: SendOwn,
+    params: Record<string, unknown>,
+    deadline: number,
+  ): Promise<Record<string, unknown> | undefined> {
+    const id = `${OWN_ID_PREFIX}${this.ownTag}:${++this.ownCount}`;
+    const key = idKey(id);
+    const stopped = new AbortController();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish(undefined), Math.max(0, deadline - Date.now()));
+      let done = false;
+      const finish = (answer: Record<string, unknown> | undefined): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        stopped.abort();
+        resolve(answer);
+      };
+      if (this.own.size >= MAX_PENDING) this.own.delete(this.own.keys().next().value as string);
+      this.own.set(key, finish);
+      send({ jsonrpc: '2.0', id, method: 'tools/list', params }, stopped.signal).catch(() => finish(undefined));
+    });
   }
 
   private async callFromClient(
@@ -140,25 +229,39 @@ export class CallRelay {
     };
   }
 
-  /** A message from the server, observed (it is always forwarded as it is). */
-  fromServer(message: JSONRPCMessage): void {
+  /**
+   * A message from the server, observed. Returns true when it answers one of the relay's own requests: that one is
+   * the relay's and must not reach the client; every other message is forwarded as it is.
+   */
+  fromServer(message: JSONRPCMessage): boolean {
     if ('method' in message) {
       if (message.method === 'notifications/tools/list_changed') this.forgetTools();
-      return;
+      return false;
     }
-    if (!('id' in message) || message.id === undefined || message.id === null) return;
+    if (!('id' in message) || message.id === undefined || message.id === null) return false;
     const key = idKey(message.id);
-    const pending = this.pending.get(key);
-    if (!pending) return;
-    this.pending.delete(key);
     const raw = message as unknown as Record<string, unknown>;
+    const own = this.own.get(key);
+    if (own) {
+      this.own.delete(key);
+      own(raw);
+      return true;
+    }
+    const pending = this.pending.get(key);
+    if (!pending) return false;
+    this.pending.delete(key);
     if (pending.method.startsWith('tools/list')) this.learnTools(raw.result, pending.method === 'tools/list');
     else if (pending.call) this.record(pending.call, true, errorText(raw));
+    return false;
   }
 
   /** Answers for every request (or those of `only`) the server will now never answer: it exited, or its connection failed. */
   serverGone(why: string, only?: readonly RequestId[]): JSONRPCMessage[] {
     const answers: JSONRPCMessage[] = [];
+    if (!only) {
+      for (const finish of this.own.values()) finish(undefined);
+      this.own.clear();
+    }
     const keys = only ? only.map(idKey) : [...this.pending.keys()];
     for (const key of keys) {
       const pending = this.pending.get(key);
@@ -175,6 +278,7 @@ export class CallRelay {
   private forgetTools(): void {
     this.tools.clear();
     this.healer = undefined;
+    this.asked = false;
   }
 
   /** Requests sent on and not answered yet. */

@@ -1,7 +1,8 @@
 /**
  * `mcp-proxy -- <server command …>`: the proxy between an MCP client on this process's stdin/stdout and a stdio MCP
  * server it starts as a child (the SDK's `StdioClientTransport`, with this process's whole environment: the client
- * that started the proxy already chose it). Messages go transport to transport through one `CallRelay`. When the
+ * that started the proxy already chose it). Messages go transport to transport through one `CallRelay`; the
+ * relay's own `tools/list` requests go to the server's stdin and their answers stay with it. When the
  * server exits or cannot start, every request still waiting is answered with a JSON-RPC error naming the cause, and
  * the proxy exits; when the client closes stdin, the server is stopped and the proxy exits.
  */
@@ -88,7 +89,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
   client.onclose = () => void stop(0);
   const handleClient = async (message: JSONRPCMessage): Promise<void> => {
     if (serverGone !== undefined) return goneAnswer(message);
-    const step = await relay.fromClient(message);
+    const step = await relay.fromClient(message, { send: sendOwn });
     if (serverGone !== undefined) return goneAnswer(message);
     if ('answer' in step) return toClient(step.answer);
     server.send(step.forward).catch((error) => {
@@ -96,6 +97,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
       serverGone ??= `could not write to it (${describe(error)})`;
       for (const answer of relay.serverGone(serverGone)) toClient(answer);
     });
+  };
+  const sendOwn = async (request: JSONRPCMessage): Promise<void> => {
+    if (serverGone !== undefined) throw new Error(serverGone);
+    await server.send(request);
   };
   // One client message after the other, so the server sees them in the client's order.
   let queue = Promise.resolve();
@@ -105,8 +110,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<number>
 
   server.onerror = (error) => log(`server: ${describeServerError(error)}`);
   server.onmessage = (message) => {
-    relay.fromServer(message);
-    toClient(message);
+    if (!relay.fromServer(message)) toClient(message);
   };
   server.onclose = () => {
     if (stopping) return;

@@ -1,10 +1,17 @@
 /**
  * `--store DIR`: receipts go to the same telemetry store the DSH plugin writes (`createTelemetryStore({ dir })`,
- * SQLite plus the JSONL journal), so the store-backed dashboard and stats feed show MCP calls with DSH's. The store
+ * SQLite plus the JSONL journal), labelled as the `mcp` harness, so the store-backed dashboard and stats feed, DSH's
+ * `/metrics` and `analyze --store` show MCP calls with DSH's, as MCP calls. The store
  * is loaded only when asked for: it needs Node's `node:sqlite` (Node >= 22.13); the proxy without it runs on Node 20.
  */
 import { mkdirSync } from 'node:fs';
 import type { TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+
+/**
+ * The store's `harness` for the proxy's receipts: every event says `harness: "mcp"` and the store counts them apart
+ * (`harnessCalls()`), so DSH's `/metrics`, `analyze` and the dashboard show them as MCP calls, not as DSH's own.
+ */
+export const MCP_HARNESS = 'mcp';
 
 function hasSqlite(): boolean {
   const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
@@ -27,7 +34,7 @@ export async function openStore(dir: string, warn: (line: string) => void): Prom
   const { createTelemetryStore } = await import('@dsh-tool-normalizer/telemetry-store');
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return createTelemetryStore({ dir, warn });
+    return createTelemetryStore({ dir, warn, harness: MCP_HARNESS });
   } catch (error) {
     throw new Error(`--store ${dir}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -266,6 +266,6 @@ describe('CallRelay', () => {
     expect(await relay.fromClient(call(3, 'get-sum', { a: '1', b: 2 }))).toMatchObject({ forward: { id: 3 } });
     // Inside an HTTP batch it may not answer: the unhealable call goes on as it came.
     const batched = call(4, 'get-sum', { a: 'two', b: 2 });
-    expect(((await relay.fromClient(batched, false)) as { forward: unknown }).forward).toBe(batched);
+    expect(((await relay.fromClient(batched, { mayAnswer: false })) as { forward: unknown }).forward).toBe(batched);
   });
 });

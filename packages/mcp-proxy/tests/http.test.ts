@@ -104,6 +104,22 @@ describe('Streamable HTTP proxy with server-everything', () => {
     await client.close();
   });
 
+  it('a session that never listed tools: the proxy posts its own tools/list in the session, then heals', async () => {
+    const client = await connect();
+    recordedBodies = [];
+    const result = await client.callTool({ name: 'get-sum', arguments: { a: '40', b: 2 } });
+    expect(text(result)).toBe('The sum of 40 and 2 is 42.');
+    const posted = recordedBodies.map((body) => JSON.parse(body) as { id?: unknown; method?: string });
+    const own = posted.filter((value) => value.method === 'tools/list');
+    expect(own.length).toBeGreaterThanOrEqual(1);
+    expect(own.every((value) => String(value.id).startsWith('dsh-tool-normalizer-mcp-proxy:'))).toBe(true);
+    expect(posted.findIndex((value) => value.method === 'tools/list')).toBeLessThan(
+      posted.findIndex((value) => value.method === 'tools/call'),
+    );
+    expect(lastCall()?.params).toEqual({ name: 'get-sum', arguments: { a: 40, b: 2 } });
+    await client.close();
+  });
+
   it('forwards a valid call as the very bytes the client sent', async () => {
     const client = await connect();
     await client.listTools();

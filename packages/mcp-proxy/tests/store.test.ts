@@ -4,7 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { describe, expect, it } from 'vitest';
 import { connectThroughProxy, EVERYTHING, FILESYSTEM, tempDir } from './support.js';
@@ -14,10 +16,13 @@ function randomToken(alphabet: string, length: number): string {
   return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
 }
 
+/** The meta-package's bundled command (built before the tests), whose `analyze` reads what the proxy wrote. */
+const CLI = fileURLToPath(new URL('../../dsh-tool-normalizer/dist/cli.js', import.meta.url));
+
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 describe('--store', () => {
-  it('records healed, untouched and failed calls where analyze, the dashboard and /metrics read them', async () => {
+  it('records healed, untouched and failed calls, labelled mcp, where analyze, the dashboard and /metrics read them', async () => {
     const dir = path.join(tempDir('mcp-store-'), 'new', 'store');
     const { client, transport } = await connectThroughProxy(['--store', dir], [process.execPath, EVERYTHING, 'stdio']);
     await client.listTools();
@@ -43,9 +48,40 @@ describe('--store', () => {
       const failed = page.events.find((event) => event.outcome === 'passthrough-failed');
       expect(failed).toMatchObject({ tool: 'get-sum', ruleIds: [] });
       expect(failed?.error).toBeTruthy();
+      // Every receipt says which harness recorded it, and the store counts them apart (what DSH's /metrics serves).
+      expect(page.events.every((event) => event.harness === 'mcp')).toBe(true);
+      expect(store.harnessCalls()).toEqual([
+        { harness: 'mcp', outcome: 'healed-success', calls: 1 },
+        { harness: 'mcp', outcome: 'passthrough', calls: 1 },
+        { harness: 'mcp', outcome: 'passthrough-failed', calls: 1 },
+      ]);
     } finally {
       await store.close();
     }
+    // The published `analyze` reads the same folder as DSH_HOME (no DSH sessions there): a measured MCP section.
+    const analyze = spawnSync(process.execPath, [CLI, 'analyze', '--json'], {
+      env: { ...process.env, DSH_HOME: dir },
+      encoding: 'utf8',
+    });
+    expect(analyze.status, analyze.stderr).toBe(0);
+    expect(analyze.stderr).toContain('reporting what other harnesses recorded');
+    const report = JSON.parse(analyze.stdout);
+    expect(report.otherHarnesses).toEqual([
+      expect.objectContaining({
+        harness: 'mcp',
+        healedSuccess: 1,
+        healedFailed: 0,
+        passThroughFailed: 1,
+        healedByTool: [{ key: 'get-sum', count: 1 }],
+        healedByRule: [{ key: 'args.coerce-scalar', count: 1 }],
+      }),
+    ]);
+    expect(report.findings.sessions).toBe(0);
+    const text = spawnSync(process.execPath, [CLI, 'analyze'], {
+      env: { ...process.env, DSH_HOME: dir },
+      encoding: 'utf8',
+    });
+    expect(text.stdout).toContain('Recorded by another harness: MCP healing proxy (mcp)');
     expect(readdirSync(dir).length).toBeGreaterThan(0);
     // The folder the proxy created is the user's alone (the store's files take the process's default mode).
     expect(statSync(dir).mode & 0o777).toBe(0o700);

@@ -7,13 +7,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { renderHtml } from './format-html.js';
 import { formatReport } from './format-text.js';
-import { analyzeSessions, defaultSessionsDir, findSessionFiles, zstdDecompressor } from './node.js';
+import {
+  analyzeSessions,
+  defaultSessionsDir,
+  findSessionFiles,
+  PLUGIN_EVENT_LOG,
+  readOtherHarnesses,
+  zstdDecompressor,
+} from './node.js';
 
 export const USAGE = `usage: dsh-tool-normalizer analyze [sessions-dir] [--json] [--html report.html] [--events file]
 
 Reads DeepSeek Harness session logs (default: $DSH_HOME/sessions, else ~/.dsh/sessions) and reports how often
 tool calls failed, why, what the current healing rules would have healed or recovered, and what each failure cost
-in re-read tokens.
+in re-read tokens. Heals other harnesses recorded in the same store (the MCP proxy's, with --store) are listed
+apart, as measured: they are read from the event log, never joined to DSH's calls.
 
   --json            print the report as JSON instead of tables
   --html FILE       also write a self-contained HTML page (charts, every failure with its file and line)
@@ -118,23 +126,30 @@ export async function runAnalyzeCli(
     return 1;
   }
   const sessionsDir = path.resolve(options.dir ?? defaultSessionsDir(io.env));
-  if (!fs.existsSync(sessionsDir) || !fs.statSync(sessionsDir).isDirectory()) {
-    io.stderr.write(
-      `analyze: no sessions folder at ${sessionsDir}${options.dir ? '' : ' (set DSH_HOME or pass a folder)'}\n`,
-    );
-    return 1;
-  }
+  const eventLog = path.resolve(options.events ?? path.join(path.dirname(sessionsDir), PLUGIN_EVENT_LOG));
+  // Only another harness's receipts (an MCP proxy user without DSH sessions): reported, with a note.
+  const othersOnly = async (why: string): Promise<boolean> => {
+    if ((await readOtherHarnesses(eventLog)).length === 0) return false;
+    io.stderr.write(`analyze: ${why}; reporting what other harnesses recorded in ${eventLog}\n`);
+    return true;
+  };
   const htmlProblem = options.html ? htmlPathProblem(options.html) : undefined;
   if (htmlProblem) {
     io.stderr.write(`analyze: --html ${options.html}: ${htmlProblem}\n`);
     return 2;
   }
-  const files = findSessionFiles(sessionsDir);
+  const hasDir = fs.existsSync(sessionsDir) && fs.statSync(sessionsDir).isDirectory();
+  const files = hasDir ? findSessionFiles(sessionsDir) : [];
   if (files.length === 0) {
-    io.stderr.write(
-      `analyze: no session logs (*.jsonl.zstd or *.jsonl) under ${sessionsDir}; DSH keeps them in $DSH_HOME/sessions (default ~/.dsh/sessions): pass that folder, or set DSH_HOME\n`,
-    );
-    return 1;
+    const why = hasDir ? `no session logs under ${sessionsDir}` : `no sessions folder at ${sessionsDir}`;
+    if (!(await othersOnly(why))) {
+      io.stderr.write(
+        hasDir
+          ? `analyze: no session logs (*.jsonl.zstd or *.jsonl) under ${sessionsDir}; DSH keeps them in $DSH_HOME/sessions (default ~/.dsh/sessions): pass that folder, or set DSH_HOME\n`
+          : `analyze: no sessions folder at ${sessionsDir}${options.dir ? '' : ' (set DSH_HOME or pass a folder)'}\n`,
+      );
+      return 1;
+    }
   }
   const controller = new AbortController();
   const signals = io.signals ?? process;
@@ -148,7 +163,7 @@ export async function runAnalyzeCli(
     const { report } = await analyzeSessions({
       sessionsDir,
       files,
-      ...(options.events ? { eventLog: path.resolve(options.events) } : {}),
+      eventLog,
       ...(draw ? { onProgress: draw } : {}),
       signal: controller.signal,
     });

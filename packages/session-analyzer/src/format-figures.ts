@@ -5,6 +5,11 @@
  */
 import type { AnalysisReport, CounterfactualOutcome, ReplayBasis } from './types.js';
 
+/** How a harness name is shown: `mcp` is the MCP healing proxy; any other name as it is. */
+export function harnessName(harness: string): string {
+  return harness === 'mcp' ? 'MCP healing proxy (mcp)' : harness;
+}
+
 export const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 export const int = (value: number): string => value.toLocaleString('en-US');
 

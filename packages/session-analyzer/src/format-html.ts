@@ -17,6 +17,7 @@ import {
   percent,
   shownFile,
   costRows,
+  harnessName,
 } from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
 
@@ -357,6 +358,25 @@ export function renderHtml(report: AnalysisReport): string {
             ['error rate', percent(plugin.errorRateWithout), percent(plugin.errorRateWith)],
           ],
         ),
+        true,
+      ),
+    );
+  }
+  for (const other of report.otherHarnesses ?? []) {
+    const healed = other.healedSuccess + other.healedFailed;
+    const columns = (label: string): Column[] => [
+      { header: label },
+      { header: 'healed', numeric: true },
+      { header: 'share', numeric: true },
+    ];
+    sections.push(
+      section(
+        `Recorded by another harness: ${harnessName(other.harness)} (measured, not from DSH sessions)`,
+        `<p>${escapeHtml(
+          `${int(healed)} calls healed (${int(other.healedSuccess)} then succeeded, ${int(other.healedFailed)} still failed); ${int(other.passThroughFailed)} failed calls left as sent; ${new Date(other.from).toISOString()} to ${new Date(other.to).toISOString()}. Read from the telemetry store's event log.`,
+        )}</p>
+<h3>Healed by tool</h3>${table(columns('tool'), countRows(other.healedByTool, healed))}
+<h3>Healed by rule</h3>${table(columns('rule'), countRows(other.healedByRule, healed))}`,
         true,
       ),
     );

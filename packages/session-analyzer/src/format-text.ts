@@ -11,6 +11,7 @@ import {
   int,
   OUTCOME_LABELS,
   percent,
+  harnessName,
   shownFile,
 } from './format-figures.js';
 import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
@@ -182,6 +183,17 @@ export function formatReport(report: AnalysisReport): string {
     out.push(
       `  ${int(plugin.healed)} calls healed or recovered by the plugin; ${int(plugin.hintedErrors)} errors carried its hint`,
     );
+  }
+  for (const other of report.otherHarnesses ?? []) {
+    const healed = other.healedSuccess + other.healedFailed;
+    out.push(
+      '',
+      `Recorded by another harness: ${harnessName(other.harness)} (measured from the store's event log, not from DSH sessions)`,
+      `  ${int(healed)} calls healed (${int(other.healedSuccess)} then succeeded, ${int(other.healedFailed)} still failed); ${int(other.passThroughFailed)} failed calls left as sent`,
+      `  ${new Date(other.from).toISOString()} to ${new Date(other.to).toISOString()}`,
+    );
+    out.push(...countTable('Healed by tool', other.healedByTool, healed, 'healed'));
+    out.push(...countTable('Healed by rule', other.healedByRule, healed, 'healed'));
   }
   if (report.skipped.length > 0) {
     out.push('', `Skipped (${report.skipped.length})`);

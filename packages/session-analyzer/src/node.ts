@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import { ReportBuilder } from './census.js';
 import { boundedLines, LINE_TOO_LONG } from './line-reader.js';
 import { ANONYMOUS_RECEIPTS, SessionParser, SkipSession, type Receipt } from './session-parser.js';
-import type { AnalysisReport, SessionAnalysis } from './types.js';
+import type { AnalysisReport, CountRow, HarnessReport, SessionAnalysis } from './types.js';
 
 /** Name of the plugin's event log (telemetry-store) in DSH_HOME, next to the `sessions` folder. */
 export const PLUGIN_EVENT_LOG = 'tool-normalizer-events.jsonl';
@@ -74,8 +74,16 @@ export async function readReceipts(file: string): Promise<Map<string, Receipt[]>
   for await (const line of boundedLines(stream, MAX_LINE_BYTES)) {
     if (line === LINE_TOO_LONG || !line.includes('"healed-')) continue;
     try {
-      const event = JSON.parse(line) as { callId?: unknown; tool?: unknown; at?: unknown; outcome?: unknown };
+      const event = JSON.parse(line) as {
+        callId?: unknown;
+        tool?: unknown;
+        at?: unknown;
+        outcome?: unknown;
+        harness?: unknown;
+      };
       if (typeof event.tool !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
+      // another harness's call (the MCP proxy's) is not a DSH call: never joined to a session's calls
+      if (event.harness !== undefined) continue;
       // a redacted call id cannot be joined by id; such receipts are joined by tool and time
       const callId =
         typeof event.callId === 'string' && !event.callId.startsWith('[REDACTED') ? event.callId : ANONYMOUS_RECEIPTS;
@@ -88,6 +96,79 @@ export async function readReceipts(file: string): Promise<Map<string, Receipt[]>
   }
   receipts.get(ANONYMOUS_RECEIPTS)?.sort((a, b) => a.at - b.at);
   return receipts;
+}
+
+const OTHER_HARNESS_OUTCOMES = new Set(['healed-success', 'healed-failed', 'passthrough-failed']);
+
+function countRows(counts: Map<string, number>): CountRow[] {
+  return [...counts]
+    .map(([key, count]) => ({ key, count }))
+    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+}
+
+/**
+ * What other harnesses than DSH (events with a `harness`, such as the MCP proxy's `mcp`) recorded in the store's event
+ * log, per harness: measured heals and failures, by tool and rule. Empty when there is no log or no such event.
+ */
+export async function readOtherHarnesses(file: string): Promise<HarnessReport[]> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return [];
+  }
+  if (!stat.isFile()) return [];
+  const byHarness = new Map<string, HarnessReport & { tools: Map<string, number>; rules: Map<string, number> }>();
+  const stream = fs.createReadStream(file, { start: Math.max(0, stat.size - MAX_RECEIPT_BYTES) });
+  for await (const line of boundedLines(stream, MAX_LINE_BYTES)) {
+    if (line === LINE_TOO_LONG || !line.includes('"harness"')) continue;
+    let event: { harness?: unknown; tool?: unknown; at?: unknown; outcome?: unknown; ruleIds?: unknown };
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue; // a torn or foreign line
+    }
+    const { harness, tool, at, outcome } = event;
+    if (typeof harness !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(harness)) continue;
+    if (typeof tool !== 'string' || typeof at !== 'number' || typeof outcome !== 'string') continue;
+    if (!OTHER_HARNESS_OUTCOMES.has(outcome)) continue;
+    let entry = byHarness.get(harness);
+    if (!entry) {
+      entry = {
+        harness,
+        events: 0,
+        healedSuccess: 0,
+        healedFailed: 0,
+        passThroughFailed: 0,
+        healedByTool: [],
+        healedByRule: [],
+        from: at,
+        to: at,
+        tools: new Map(),
+        rules: new Map(),
+      };
+      byHarness.set(harness, entry);
+    }
+    entry.events += 1;
+    entry.from = Math.min(entry.from, at);
+    entry.to = Math.max(entry.to, at);
+    if (outcome === 'passthrough-failed') {
+      entry.passThroughFailed += 1;
+      continue;
+    }
+    if (outcome === 'healed-success') entry.healedSuccess += 1;
+    else entry.healedFailed += 1;
+    entry.tools.set(tool, (entry.tools.get(tool) ?? 0) + 1);
+    const rules = Array.isArray(event.ruleIds) ? new Set(event.ruleIds.filter((id) => typeof id === 'string')) : [];
+    for (const rule of rules) entry.rules.set(rule, (entry.rules.get(rule) ?? 0) + 1);
+  }
+  return [...byHarness.values()]
+    .sort((a, b) => a.harness.localeCompare(b.harness))
+    .map(({ tools, rules, ...report }) => ({
+      ...report,
+      healedByTool: countRows(tools),
+      healedByRule: countRows(rules),
+    }));
 }
 
 function describeError(error: unknown): string {
@@ -220,5 +301,6 @@ export async function analyzeSessions(options: AnalyzeOptions = {}): Promise<Ana
     skipped,
     now: (options.now ?? Date.now)(),
   });
+  report.otherHarnesses = eventLog ? await readOtherHarnesses(eventLog) : [];
   return { report, sessions };
 }

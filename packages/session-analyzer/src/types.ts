@@ -203,6 +203,28 @@ export interface PredictedOutcomes {
   notReplayable: number;
 }
 
+/**
+ * What another harness than DSH (the MCP healing proxy: `mcp`) recorded into the same telemetry store, read from
+ * its event log: measured heals, never predicted, and kept apart from every figure computed from DSH's session logs.
+ * The log keeps healed and failed calls; successful untouched calls are counted in the store's database only.
+ */
+export interface HarnessReport {
+  harness: string;
+  /** Events of this harness in the log (healed and failed calls). */
+  events: number;
+  healedSuccess: number;
+  healedFailed: number;
+  /** Calls it left as sent that failed (or that it answered with its own hint). */
+  passThroughFailed: number;
+  /** Healed calls by tool. */
+  healedByTool: CountRow[];
+  /** Healed calls by rule id. */
+  healedByRule: CountRow[];
+  /** Epoch ms of the first and last event. */
+  from: number;
+  to: number;
+}
+
 export interface AnalysisReport {
   /** 2: the report's format version (1 carried a live-dashboard stats payload; gone). */
   v: 2;
@@ -288,6 +310,8 @@ export interface AnalysisReport {
   /** Every failure with its place in the log (at most 5,000 rows; `failuresListed` < errors says more exist). */
   failures: FailureRow[];
   failuresListed: number;
+  /** Heals other harnesses (the MCP proxy) recorded in the same store's event log, measured; empty when none. */
+  otherHarnesses?: HarnessReport[];
   plugin: {
     sessions: number;
     toolCalls: number;

@@ -54,11 +54,26 @@ CREATE TABLE IF NOT EXISTS ${table} (
   PRIMARY KEY (profile, kind, name)
 ) WITHOUT ROWID;`;
 
+/**
+ * Calls recorded by other harnesses than DSH (a store opened with `harness`, such as the MCP proxy's), per profile,
+ * harness and outcome. A table of its own, created on open by any process of this version: a process of an older
+ * version never reads it, so its tool and category tables stay as they were.
+ */
+const HARNESS_COUNTERS = `
+CREATE TABLE IF NOT EXISTS harness_counters (
+  profile TEXT NOT NULL,
+  harness TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  calls INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (profile, harness, outcome)
+) WITHOUT ROWID;`;
+
 /** Every table and index of layout 2 (idempotent). */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;
 ${EVENTS}
 ${COUNTERS('counters')}
+${HARNESS_COUNTERS}
 `;
 
 /**

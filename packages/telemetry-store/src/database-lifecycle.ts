@@ -93,9 +93,10 @@ class Backlog {
   }
 
   /** The next part to save: the oldest `maxEvents` events and every number kept so far. */
-  next(profile: string, maxEvents: number): WriteBatch {
+  next(profile: string, maxEvents: number, harness?: string): WriteBatch {
     return {
       profile,
+      ...(harness === undefined ? {} : { harness }),
       events: this.events.slice(0, maxEvents),
       counts: [...this.counts.values()],
       repeats: this.repeats,
@@ -274,7 +275,7 @@ export class StoreDatabase {
       this.draining ??= this.openFile(this.options.busyTimeoutMs);
       if (this.clearPending) this.draining.clear(this.options.now());
       this.clearPending = false;
-      const batch = this.backlog.next(this.options.profile, this.options.sliceEvents);
+      const batch = this.backlog.next(this.options.profile, this.options.sliceEvents, this.options.harness);
       this.draining.writeBatch(batch, this.options.caps, this.options.retention);
       this.backlog.taken(batch);
       this.retryAt = 0;

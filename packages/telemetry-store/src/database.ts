@@ -11,7 +11,8 @@ import { Counters, OTHER } from './counters.js';
 import { DATABASE_VERSION, DEFAULT_PROFILE, FTS_SCHEMA, SCHEMA, migrateFromVersion1 } from './database-layout.js';
 import { createPrivateFile } from './private-files.js';
 import { EVENTS_TOTAL_CAP, searchedTexts, type EventFilters } from './feed.js';
-import { isTelemetryEvent, type Bucket, type Outcome, type TelemetryEvent } from './schema.js';
+import { isHarnessName } from './store-options.js';
+import { isTelemetryEvent, OUTCOMES, type Bucket, type Outcome, type TelemetryEvent } from './schema.js';
 
 export { DATABASE_VERSION, DEFAULT_PROFILE };
 
@@ -21,6 +22,13 @@ export const APPLICATION_ID = 0x544e6f72;
 /** Thrown for a file that is a SQLite database of something else (or of a newer layout): it is never modified. */
 export class ForeignDatabaseError extends Error {
   override name = 'ForeignDatabaseError';
+}
+
+/** Calls one harness (not DSH) recorded with one outcome (`harness_counters`). */
+export interface HarnessCalls {
+  harness: string;
+  outcome: Outcome;
+  calls: number;
 }
 
 /** Counts of one flush, per display name (already redacted and bounded). */
@@ -36,6 +44,8 @@ export interface CountDelta {
 export interface WriteBatch {
   /** The DSH profile every row of the batch is recorded under (default `default`). */
   profile?: string;
+  /** The harness the batch's calls were recorded by, when not DSH (its counts also go to `harness_counters`). */
+  harness?: string;
   events: TelemetryEvent[];
   counts: CountDelta[];
   /** Calls of this batch caught as repeats (kept in the meta row `repeats_caught`, like `dropped`). */
@@ -376,6 +386,11 @@ export class TelemetryDatabase {
         if (this.addCounter(profile, 'tool', delta.tool, caps.maxTools, delta)) foldedTools += delta.calls;
         if (this.addCounter(profile, 'category', delta.category, caps.maxCategories, delta))
           foldedCategories += delta.calls;
+        if (batch.harness !== undefined && delta.calls > 0)
+          this.statement(
+            `INSERT INTO harness_counters (profile, harness, outcome, calls) VALUES (?, ?, ?, ?)
+             ON CONFLICT(profile, harness, outcome) DO UPDATE SET calls = calls + excluded.calls`,
+          ).run(profile, batch.harness, delta.outcome, delta.calls);
       }
       this.addTotal(profile, 'folded_tools', foldedTools);
       this.addTotal(profile, 'folded_categories', foldedCategories);
@@ -556,12 +571,27 @@ export class TelemetryDatabase {
         dropped = Number(row['dropped']);
         pruned = Number(row['pruned_events']);
         storedEvents = Math.max(0, Number(row['stored_events']));
-      } else {
+      } else if (row['kind'] === 'tool' || row['kind'] === 'category') {
         const target = row['kind'] === 'tool' ? counters.tools : counters.categories;
         target.buckets.set(String(row['name']), bucket);
       }
     }
     return { counters, dropped, pruned, storedEvents };
+  }
+
+  /** Calls other harnesses recorded, per harness and outcome, of one profile (undefined: every profile added up). */
+  harnessCalls(profile?: string): HarnessCalls[] {
+    const where = profile === undefined ? '' : 'WHERE profile = ?';
+    return this.statement(
+      `SELECT harness, outcome, sum(calls) AS calls FROM harness_counters ${where} GROUP BY harness, outcome ORDER BY harness, outcome`,
+    )
+      .all(...(profile === undefined ? [] : [profile]))
+      .flatMap((row) => {
+        const outcome = String(row['outcome']);
+        // a row no store of this version wrote (another writer of the file) is not shown, and never as a label
+        if (!OUTCOMES.includes(outcome as Outcome) || !isHarnessName(row['harness'])) return [];
+        return [{ harness: String(row['harness']), outcome: outcome as Outcome, calls: Number(row['calls']) }];
+      });
   }
 
   /** Copies every counter row of `from` into this (empty) database: the in-memory stand-in keeps what was shown. */
@@ -733,7 +763,7 @@ export class TelemetryDatabase {
     try {
       this.transaction(() => {
         const through = this.meta('fts_through');
-        this.db.exec('DELETE FROM events; DELETE FROM counters; DELETE FROM meta;');
+        this.db.exec('DELETE FROM events; DELETE FROM counters; DELETE FROM harness_counters; DELETE FROM meta;');
         if (this.fullText) this.db.exec("INSERT INTO events_fts (events_fts) VALUES ('delete-all')");
         this.statement('INSERT INTO meta (key, value) VALUES (?, ?)').run('since', now);
         // seq is never reused (AUTOINCREMENT), so the index stays valid for every row below the old mark

@@ -15,6 +15,7 @@ import type { PendingCount, PendingCounts } from './pending-counts.js';
 export interface UnsavedAtExit {
   database: StoreDatabase;
   profile: string;
+  harness?: string;
   busyTimeoutMs: number;
   /** A batch built but held up by another process's lock. */
   unwritten: WriteBatch | undefined;
@@ -41,7 +42,8 @@ export function saveAtExit(unsaved: UnsavedAtExit): void {
       tokensSaved: count.tokensSaved,
     }));
     if (counts.length > 0 || dropped > 0 || repeats > 0) {
-      database.write({ profile: unsaved.profile, events: [], counts, repeats, dropped });
+      const harness = unsaved.harness === undefined ? {} : { harness: unsaved.harness };
+      database.write({ profile: unsaved.profile, ...harness, events: [], counts, repeats, dropped });
     }
     database.retry(true);
     database.close();

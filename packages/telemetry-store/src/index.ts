@@ -12,6 +12,7 @@ export {
   DEFAULT_PROFILE,
   LOG_FILE_NAME,
   createTelemetryStore,
+  type HarnessCalls,
   type TelemetryStore,
   type TelemetryStoreOptions,
 } from './store.js';

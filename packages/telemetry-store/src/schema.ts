@@ -50,6 +50,11 @@ export const TelemetryEvent = Type.Object({
   repeat: Type.Optional(Type.Integer({ minimum: 2 })),
   /** The DSH profile the call was recorded under (events written before profiles existed have none: `default`). */
   profile: Type.Optional(Type.String({ maxLength: 128 })),
+  /**
+   * The harness that recorded the call when it was not DSH itself, e.g. `mcp` for the MCP healing proxy (see
+   * `TelemetryStoreOptions.harness`). DSH's own events have none.
+   */
+  harness: Type.Optional(Type.String({ maxLength: 32 })),
 });
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 

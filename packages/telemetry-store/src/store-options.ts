@@ -22,6 +22,13 @@ export interface TelemetryStoreOptions {
    * `stats()`/`queryEvents()` show this profile unless the query names another one or `'*'` (every profile).
    */
   profile?: string;
+  /**
+   * The harness this store records for when it is not DSH itself: a short lower-case name (`mcp` for the MCP healing
+   * proxy), written on every event (`event.harness`) and counted per harness and outcome (`harnessCalls()`), so
+   * readers (the DSH plugin's `/metrics`, `analyze`, the dashboard) can show those calls as what they are. Leave it
+   * out for DSH's own calls.
+   */
+  harness?: string;
   /** Size at which the JSONL journal is rotated, keeping its newest half (default 4 MiB, minimum 64 KiB). */
   maxLogBytes?: number;
   /** Event rows kept in the database; the oldest are deleted past it (default 200,000). Counters are kept. */
@@ -90,6 +97,7 @@ export function isProfileName(value: unknown): value is string {
 export interface ResolvedOptions {
   dir: string;
   profile: string;
+  harness?: string;
   maxLogBytes: number;
   persistPassthrough: boolean;
   now: () => number;
@@ -121,6 +129,11 @@ function safeClock(now: (() => number) | undefined): () => number {
   };
 }
 
+/** A harness name: a lower-case letter, then up to 31 lower-case letters, digits and dashes (a safe label value). */
+export function isHarnessName(value: unknown): value is string {
+  return typeof value === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(value);
+}
+
 /** Validated options with their defaults; throws TypeError for a bad one. */
 export function resolveOptions(options: TelemetryStoreOptions): ResolvedOptions {
   if (typeof options?.dir !== 'string' || options.dir === '')
@@ -130,11 +143,17 @@ export function resolveOptions(options: TelemetryStoreOptions): ResolvedOptions 
       `createTelemetryStore: \`profile\` must be 1 to ${MAX_PROFILE_CHARS} characters without control characters (not '*'), got ${JSON.stringify(String(options.profile)).slice(0, 80)}`,
     );
   }
+  if (options.harness !== undefined && !isHarnessName(options.harness)) {
+    throw new TypeError(
+      `createTelemetryStore: \`harness\` must be a lower-case name of 1 to 32 letters, digits and dashes, got ${JSON.stringify(String(options.harness)).slice(0, 80)}`,
+    );
+  }
   const warn = options.warn ?? ((message: string) => console.warn(`[tool-normalizer] ${message}`));
   const maxBytes = countOption(options, 'maxStoredBytes', DEFAULT_MAX_STORED_BYTES, 1024 * 1024);
   return {
     dir: options.dir,
     profile: options.profile ?? DEFAULT_PROFILE,
+    ...(options.harness === undefined ? {} : { harness: options.harness }),
     maxLogBytes: Math.max(64 * 1024, countOption(options, 'maxLogBytes', DEFAULT_MAX_LOG_BYTES)),
     persistPassthrough: options.persistPassthrough ?? false,
     now: safeClock(options.now),

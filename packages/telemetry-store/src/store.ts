@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import { captureInput } from './capture.js';
 import { StoreDatabase } from './database-lifecycle.js';
-import type { WriteBatch } from './database.js';
+import type { HarnessCalls, WriteBatch } from './database.js';
 import { inputProblem, tokenCount } from './event.js';
 import { EventQueue } from './event-queue.js';
 import { saveAtExit } from './exit-save.js';
@@ -25,6 +25,7 @@ import { type PendingCount, PendingCounts } from './pending-counts.js';
 import { RedactionPipeline } from './redaction-pipeline.js';
 import { DEFAULT_EVENTS_LIMIT, validateEventsQuery, type EventsQuery } from './feed.js';
 import {
+  ALL_PROFILES,
   isRepeatCaught,
   type StoredEventsPage,
   type StatsPayload,
@@ -43,6 +44,7 @@ import {
 } from './store-options.js';
 import { TimeSlicer } from './time-slice.js';
 
+export type { HarnessCalls } from './database.js';
 export {
   DATABASE_FILE_NAME,
   DEFAULT_MAX_LOG_BYTES,
@@ -79,6 +81,12 @@ export interface TelemetryStore {
   stats(query?: StatsQuery): StatsPayload;
   /** Writes what is queued, then a page of stored events matching the filters (newest first). QueryError if bad. */
   queryEvents(query?: EventsQuery): Promise<StoredEventsPage>;
+  /**
+   * The calls other harnesses than DSH (stores opened with `harness`, such as the MCP proxy's) recorded into this
+   * directory, per harness and outcome, as committed in the database by every process sharing it: of one profile,
+   * or of every profile (the default, `'*'`). Cheap (a small table); empty when the database cannot be read.
+   */
+  harnessCalls(query?: { profile?: string }): HarnessCalls[];
   /**
    * Erases every stored event and counter of every profile and process sharing the directory, from the database,
    * its WAL, its free pages and the journal (see CLEAR_SCOPE). Resolves to false when something could not be
@@ -234,6 +242,17 @@ class SqliteTelemetryStore implements TelemetryStore {
     }
   }
 
+  harnessCalls(query?: { profile?: string }): HarnessCalls[] {
+    const profile = query?.profile ?? ALL_PROFILES;
+    if (this.closed) return [];
+    try {
+      if (!this.database.ready(0)) return [];
+      return this.database.db.harnessCalls(profile === ALL_PROFILES ? undefined : profile);
+    } catch {
+      return [];
+    }
+  }
+
   async queryEvents(query?: EventsQuery): Promise<StoredEventsPage> {
     const valid = validateEventsQuery(query);
     if (this.closed) throw new Error('the telemetry store is closed');
@@ -344,6 +363,7 @@ class SqliteTelemetryStore implements TelemetryStore {
     saveAtExit({
       database: this.database,
       profile: this.profile,
+      ...(this.options.harness === undefined ? {} : { harness: this.options.harness }),
       busyTimeoutMs: this.options.busyTimeoutMs,
       unwritten: this.unwritten,
       inFlight: this.inFlight,
@@ -371,12 +391,14 @@ class SqliteTelemetryStore implements TelemetryStore {
     for (const item of items) {
       const id = `${item.at.toString(36)}-${this.idPrefix}-${(this.sequence++).toString(36)}`;
       const event = await this.pipeline.buildEvent(item, names, id, this.profile, slicer);
+      if (event && this.options.harness !== undefined) event.harness = this.options.harness;
       if (event) events.push(event);
       else this.rejectedInputs += 1;
     }
     this.inFlight = undefined;
     return {
       profile: this.profile,
+      ...(this.options.harness === undefined ? {} : { harness: this.options.harness }),
       events,
       counts: counts.map((count) => ({
         tool: names.get(count.tool) ?? 'other',
