@@ -18,7 +18,7 @@
  */
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from '@dsh-tool-normalizer/dsh-adapter/live-options';
 import type { OptionsSeat } from '@dsh-tool-normalizer/dsh-profile';
-import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages';
+import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages.js';
 
 type Translate = (key: OptionsMessageKey) => string;
 
