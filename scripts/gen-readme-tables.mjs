@@ -10,7 +10,7 @@
  *   node scripts/gen-readme-tables.mjs --check   # exit 1 and name the files whose generated parts drifted
  *   node scripts/gen-readme-tables.mjs --prompt  # print the prompt section and its size
  *
- * packages/dsh-tool-normalizer/tests/readme-tables.test.ts runs the same rendering on the sources and fails on drift.
+ * packages/dsh-tool-normalizer/tests/readme.test.ts runs the same rendering on the sources and fails on drift.
  * The zh READMEs get Chinese header rows; cell text stays English (it comes from the code, which is English).
  */
 import { readFile, writeFile } from 'node:fs/promises';

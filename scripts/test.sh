@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of the project from a fresh clone: installs pnpm and dependencies, builds all packages, then
-# runs all vitest projects (unit, composition, browser and real-host tiers) on a Node >= 22.15 (what DSH needs:
-# the plugin, the store's node:sqlite and the analyzer's zstd rely on it), and the pure packages' projects a second
-# time on the system Node (they promise Node 20 and browsers). Ends with one plain line `tests: N passed, N failed`.
+# Runs every test of the project from a fresh clone: installs pnpm and dependencies, builds all packages, checks
+# format, lint and types (src, tests, client), then runs all vitest projects (unit, composition, browser and
+# real-host tiers) on a Node >= 22.15 (what DSH needs: the plugin, the store's node:sqlite and the analyzer's zstd
+# rely on it), and the pure packages' projects a second time on the system Node (they promise Node 20 and
+# browsers). Ends with one plain line `tests: N passed, N failed`.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ensure_pnpm
@@ -14,6 +15,12 @@ NODE_DSH="$(bash scripts/ensure-node22.sh)"
 # Format and lint (Biome, one config at the root): a failure fails the run, but the tests still run.
 echo "[test] biome ci (format + lint)" >&2
 node_modules/.bin/biome ci --reporter=summary . >&2 || { echo "[test] biome found problems: run node_modules/.bin/biome check --write ." >&2; rc=1; }
+
+# Types of every project (tsconfig.json: each package's src, its tests and the meta-package's client), incremental
+# after the build above: like Biome, a failure fails the run, but the tests still run.
+echo "[test] tsc -b (types of src, tests and client)" >&2
+node_modules/.bin/tsc -b >&2 || { echo "[test] type errors: run node_modules/.bin/tsc -b" >&2; rc=1; }
+
 VITEST=node_modules/vitest/vitest.mjs
 reports=()
 

@@ -167,15 +167,16 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
           kind,
           steps: scenarioScript(scenarios),
           maxRequests: 40,
-          beforeFirstReply: () =>
-            waitFor(
+          beforeFirstReply: async () => {
+            await waitFor(
               `${kind}: a scrape of the new agent's zero series`,
               async () => {
                 const seen = await query(`count(tool_normalizer_calls_total{instance="${target}"})`);
                 return Number(seen[0]?.value[1] ?? 0) > 0 ? true : undefined;
               },
               60_000,
-            ),
+            );
+          },
         });
         target = new URL(web.url).host;
         instances.push({ kind, web, before: await totals(web) });

@@ -541,10 +541,9 @@ describe('descriptions', () => {
     const long = `// ${'word '.repeat(60)}\nreturn 1;`;
     expect(
       (
-        expectValidChange({ name: 'run_code', arguments: { code: long } }, codeEnv).call.arguments as Record<
-          string,
-          string
-        >
+        expectValidChange({ name: 'run_code', arguments: { code: long } }, codeEnv).call.arguments as {
+          description: string;
+        }
       ).description.length,
     ).toBeLessThanOrEqual(80);
     const plain = 'const r = await tools.read({ file_path: "/a" });\nreturn r;';

@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
   it('leaves the repeats KPI out for a server that does not count repeats, rather than showing 0', async () => {
     await open();
     await expect.poll(() => kpi('repeats').locator('.value').textContent()).toBe('1,234');
-    const { repeatsCaught: _notCounted, ...olderTotals } = fixturePayload().totals as Record<string, number>;
+    const { repeatsCaught: _notCounted, ...olderTotals } = fixturePayload().totals;
     await page.evaluate(
       (payload) => {
         const element = document.querySelector('tn-dashboard') as HTMLElement & { data: unknown };
@@ -507,11 +507,15 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
 
       // A card: time · tool · outcome first, then category, rules, previews and error, each as wide as the card.
       const card = await box('tr[data-event="ev-2"]');
-      const [time, tool, outcome, category, rules, previews] = await Promise.all(
-        ['time', 'tool', 'outcome', 'category', 'rules', 'previews'].map((cell) =>
-          box(`tr[data-event="ev-2"] td.cell-${cell}`),
-        ),
-      );
+      const cellBox = (name: string) => box(`tr[data-event="ev-2"] td.cell-${name}`);
+      const [time, tool, outcome, category, rules, previews] = await Promise.all([
+        cellBox('time'),
+        cellBox('tool'),
+        cellBox('outcome'),
+        cellBox('category'),
+        cellBox('rules'),
+        cellBox('previews'),
+      ]);
       expect(tool.top).toBeLessThan(category.top);
       expect(outcome.top).toBeLessThan(category.top);
       if (width === 560) {

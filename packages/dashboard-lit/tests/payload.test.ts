@@ -88,9 +88,13 @@ describe('filterEvents', () => {
       'ev-6',
     ]);
     expect(
-      filterEvents(events, { tool: 'write', category: 'fs-not-observed', outcome: 'healed-failed', text: 'stale' }).map(
-        (event) => event.id,
-      ),
+      filterEvents(events, {
+        ...EMPTY_FILTER,
+        tool: 'write',
+        category: 'fs-not-observed',
+        outcome: 'healed-failed',
+        text: 'stale',
+      }).map((event) => event.id),
     ).toEqual(['ev-4']);
     expect(filterEvents(events, { ...EMPTY_FILTER, tool: 'write', outcome: 'passthrough' })).toEqual([]);
   });

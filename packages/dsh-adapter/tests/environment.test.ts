@@ -30,7 +30,7 @@ const probe = defineContentToolFixture({
   description: 'a tool registered while the session runs',
   parameters: {},
   async execute() {
-    return 'ok';
+    return [{ type: 'text', text: 'ok' }];
   },
 });
 

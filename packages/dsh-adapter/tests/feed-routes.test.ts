@@ -158,7 +158,12 @@ describe('events past the store count cap', () => {
         });
       }
       await store.flush();
-      const backend = createFeedBackend({ config: resolveConfig({}), store: () => store, pluginErrors: () => 0 });
+      const backend = createFeedBackend({
+        config: resolveConfig({}),
+        store: () => store,
+        pluginErrors: () => 0,
+        profile: store.profile,
+      });
       const page = await backend.events!({ limit: 25 });
       expect(page).toMatchObject({ total: 10_000, totalCapped: true, offset: 0, limit: 25 });
       const exact = await backend.events!({ limit: 25, text: 'c10049' });
@@ -209,7 +214,7 @@ describe('options changed while running', () => {
     const store = createTelemetryStore({ dir, flushIntervalMs: 60_000 });
     try {
       const config = resolveConfig({});
-      const backend = createFeedBackend({ config, store: () => store, pluginErrors: () => 0 });
+      const backend = createFeedBackend({ config, store: () => store, pluginErrors: () => 0, profile: store.profile });
       const before = await backend.stats({});
       expect(before.options?.find((option) => option.name === 'errorHints')?.value).toBe(true);
       (config as { errorHints: boolean }).errorHints = false;

@@ -57,7 +57,10 @@ const failingCalls: {
   },
 ];
 
-async function runBoth(call: (typeof failingCalls)[number], plugin: Parameters<typeof bootHost>[0]['plugin']) {
+async function runBoth(
+  call: (typeof failingCalls)[number],
+  plugin: NonNullable<Parameters<typeof bootHost>[0]>['plugin'],
+) {
   const results: ToolExecutionResult[] = [];
   const dirs: string[] = [];
   for (const options of [{ plugin: false as const }, { plugin }]) {

@@ -378,7 +378,9 @@ describe('FleetCounters', () => {
   });
 
   it('is one object per process, also for a re-imported copy of the module (what a hot reload loads)', async () => {
-    const copy = (await import('../src/metrics.ts?reloaded-copy')) as typeof import('../src/metrics.js');
+    // A query makes vitest load a second instance; as a variable, the specifier is not a file TypeScript must find.
+    const reloaded = '../src/metrics.ts?reloaded-copy';
+    const copy = (await import(reloaded)) as typeof import('../src/metrics.js');
     expect(copy.FleetCounters).not.toBe(FleetCounters); // really a second module instance
     expect(copy.processFleetCounters()).toBe(processFleetCounters());
   });

@@ -39,6 +39,7 @@ describe('liveOptionsSchema', () => {
   });
 
   it('refuses a wrong type (the host then keeps the last good value, or reports the failed registration)', () => {
+    // @ts-expect-error a string where the option is a boolean: what this test sends
     expect(() => liveOptionsSchema()({ errorHints: 'no' })).toThrow();
   });
 

@@ -33,7 +33,7 @@ describe('llm/stream in native mode', () => {
     const { chunks, blocks } = await host.stream([
       ...textChunks,
       ...toolCallChunks(1, 'call_valid', 'read', args),
-      { type: 'finish', reason: 'tool_calls' } as StreamChunk,
+      { type: 'finish', reason: { kind: 'tool-calls' } } satisfies StreamChunk,
     ]);
     const [call] = toolCalls(blocks);
     expect(call?.arguments).toBe(args);

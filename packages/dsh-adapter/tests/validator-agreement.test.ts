@@ -84,7 +84,8 @@ function cases(tool: WireTool): { label: string; value: unknown }[] {
   return out;
 }
 
-const tools = [...(nativeSchemas as WireTool[]), ...(codeSchemas as WireTool[])];
+// Captured wire data: TypeScript's type of the JSON (a union of literal shapes) is not a schema type, so read it as one.
+const tools = [...nativeSchemas, ...codeSchemas] as unknown as WireTool[];
 
 describe('validateArguments agrees with the host validateJsonSchemaValue', () => {
   it('covers every captured tool', () => {

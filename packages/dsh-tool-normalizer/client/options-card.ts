@@ -22,7 +22,7 @@
 import { LIVE_OPTIONS, SETTINGS_NAMESPACE, type LiveOptionName } from '@dsh-tool-normalizer/dsh-adapter/live-options';
 import { STATS_PATH } from '@dsh-tool-normalizer/dashboard-lit/feed';
 import type { OptionsSeat } from '@dsh-tool-normalizer/dsh-profile';
-import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages';
+import { OPTIONS_NS, en, zh, type OptionsMessageKey } from './options-messages.js';
 
 type Translate = (key: OptionsMessageKey) => string;
 

@@ -1,6 +1,7 @@
 /**
- * Compile-time guard: the published, hand-written declarations (`src/published.d.ts`) must describe exactly what the
- * bundle exports. If the adapter's config or exports drift, `tsc -b` fails here.
+ * Compile-time guard: the published declarations (`src/published.d.ts`, written by `gen-published-types.mjs` from the
+ * config schema; tests/published-types.test.ts catches a stale copy) must describe exactly what the bundle exports.
+ * If the adapter's config or exports drift, `tsc -b` fails here.
  */
 import type * as Published from './published.js';
 import type * as Adapter from '@dsh-tool-normalizer/dsh-adapter';

@@ -12,7 +12,6 @@ import path from 'node:path';
 import semver from 'semver';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DSH_RELEASES, gateRefusals } from '@dsh-tool-normalizer/dsh-profile';
-// @ts-expect-error release-check.mjs is plain JavaScript
 import * as release from '../../../scripts/release-check.mjs';
 
 interface Manifest {

@@ -16,8 +16,8 @@ import {
   ROW_CONFIG_KEY,
   type ConfigFormLike,
   type RowConfigProps,
-} from '../client/options-card';
-import { DSH_0_2_1_PLUGINS_PAGE_SLOTS, DSH_RC8_SETTINGS_SLOTS, type SlotSpec } from './fixtures/dsh-slot-contracts';
+} from '../client/options-card.js';
+import { DSH_0_2_1_PLUGINS_PAGE_SLOTS, DSH_RC8_SETTINGS_SLOTS, type SlotSpec } from './fixtures/dsh-slot-contracts.js';
 
 interface Entry {
   slot: string;
@@ -119,7 +119,7 @@ function host(
   for (const [name, spec] of Object.entries(slots)) service.declare(name, spec);
   const ctx = {
     effect: (setup: () => unknown) => void setup(),
-    inject(names: string[], apply: (scoped: typeof ctx) => void) {
+    inject(names: string[], apply: (scoped: object) => void) {
       if (names.every((name) => (ctx as Record<string, unknown>)[name] !== undefined)) apply(ctx);
     },
     slots: service,

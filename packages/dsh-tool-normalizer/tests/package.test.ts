@@ -16,7 +16,6 @@ import yaml from 'js-yaml';
 import { Context } from '@deepseek-ai/cordis';
 import SystemPrompt from '@deepseek-ai/dsh-system-prompt';
 import ToolRuntime from '@deepseek-ai/dsh-tools';
-// @ts-expect-error build.mjs is plain JavaScript
 import { buildBundle } from '../build.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -51,7 +50,7 @@ describe('the bundle', () => {
   });
 
   it('inlines the workspace packages (nothing left to resolve but Node built-ins)', () => {
-    const bare = [...bundle.matchAll(/^\s*import\s[^'"]*["']([^'"]+)["']/gm)].map((match) => match[1]);
+    const bare = [...bundle.matchAll(/^\s*import\s[^'"]*["']([^'"]+)["']/gm)].map((match) => match[1] ?? '');
     for (const specifier of bare) expect(isBuiltin(specifier), `${specifier} is not a Node built-in`).toBe(true);
   });
 });

@@ -11,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '@dsh-tool-normalizer/dsh-adapter/config';
 import { PROMPT_SECTION_TEXT } from '@dsh-tool-normalizer/dsh-adapter/prompt-section';
 import { ruleCatalogue } from '@dsh-tool-normalizer/core-rules/catalogue';
-// @ts-expect-error plain JavaScript generator
 import {
   README_TARGETS,
   applyTables,

@@ -7,7 +7,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-// @ts-expect-error release-check.mjs is plain JavaScript
 import * as release from '../../../scripts/release-check.mjs';
 
 interface Step {
@@ -79,7 +78,7 @@ describe('the workflows', () => {
   });
 
   it('claims exactly the names the registry lacks, the meta-package last', async () => {
-    const packages = release.publicPackages() as { manifest: { name: string } }[];
+    const packages = release.publicPackages();
     const onRegistry = new Set(['@dsh-tool-normalizer/core-rules']);
     const missing = (await release.unclaimedPackages(packages, async (name: string) => onRegistry.has(name))) as {
       manifest: { name: string };

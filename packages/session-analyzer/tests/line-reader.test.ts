@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedLines, LINE_TOO_LONG } from '../src/line-reader.js';
 import { analyzeSessions } from '../src/node.js';
-import { compress, hasZstd, tempDir } from './support.js';
+import { compress, compressStream, hasZstd, tempDir } from './support.js';
 
 async function collect(chunks: (string | Uint8Array)[], maxBytes: number): Promise<(string | typeof LINE_TOO_LONG)[]> {
   const out: (string | typeof LINE_TOO_LONG)[] = [];
@@ -60,7 +59,7 @@ describe.skipIf(!hasZstd)('a session log with one 200 MB line', () => {
       for (let index = 0; index < HUGE_MB; index++) yield megabyte;
       yield '"}]}}\n{"type":"turn/start","data":{"turn":1}}\n';
     }
-    await pipeline(text(), zlib.createZstdCompress(), fs.createWriteStream(hugeFile));
+    await pipeline(text(), compressStream(), fs.createWriteStream(hugeFile));
     const neighbour = path.join(dir, 'small', 'session.jsonl.zstd');
     fs.mkdirSync(path.dirname(neighbour), { recursive: true });
     const events = [

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 
 /** The real DSH session logs (2,659 of them, zstd, as DSH stores them); outside the repository. */
@@ -13,6 +14,7 @@ export const REAL_SESSIONS = path.resolve(process.env.DSH_SESSIONS_DIR ?? '/work
 const zstd = zlib as unknown as {
   zstdCompressSync?(data: Buffer | string): Buffer;
   zstdDecompressSync(data: Buffer): Buffer;
+  createZstdCompress(): Transform;
 };
 /** DSH logs are zstd; Node has it from 22.15 (what DSH requires). On an older Node these tests are skipped. */
 export const hasZstd = typeof zstd.zstdCompressSync === 'function';
@@ -27,6 +29,8 @@ else if (!hasRealSessions)
   );
 export const compress = (text: string): Buffer =>
   (zstd.zstdCompressSync as (data: Buffer) => Buffer)(Buffer.from(text, 'utf8'));
+/** A zstd compressing stream (`zlib.createZstdCompress`; only where `hasZstd`). */
+export const compressStream = (): Transform => zstd.createZstdCompress();
 export const decompress = (file: string): string => zstd.zstdDecompressSync(fs.readFileSync(file)).toString('utf8');
 
 export function tempDir(prefix: string): string {
