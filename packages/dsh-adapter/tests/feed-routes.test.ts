@@ -195,7 +195,12 @@ describe('rule firing counts', () => {
       }
       await store.flush();
       expect(RULE_COUNT_WINDOW).toBeGreaterThan(MAX_EVENTS_LIMIT);
-      const backend = createFeedBackend({ config: resolveConfig({}), store: () => store, pluginErrors: () => 0 });
+      const backend = createFeedBackend({
+        config: resolveConfig({}),
+        store: () => store,
+        pluginErrors: () => 0,
+        profile: store.profile,
+      });
       const payload = await backend.stats({});
       expect(payload.ruleUsage).toEqual({ counted: RULE_COUNT_WINDOW, complete: false });
       const fired = (id: string) => payload.rules?.find((rule) => rule.id === id)?.fired;

@@ -14,7 +14,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error release-check.mjs is plain JavaScript
 import * as release from '../../../scripts/release-check.mjs';
 
 const run = promisify(execFile);
