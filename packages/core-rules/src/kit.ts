@@ -8,10 +8,11 @@
  * decoding with its one near-JSON reader, the argument rules, the name-prefix strip, resolveToolAlias) and
  * never throws.
  */
+import { ruleOn } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
 import { resolveToolName } from './kit-names.js';
 import { checkProgram, type KitPrograms } from './kit-programs.js';
-import { repairArguments, unwrapReceipt } from './normalize.js';
+import { repairArguments, UNWRAP_RULES, unwrapReceipt } from './normalize.js';
 import { errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
 import { findTool, isRecord, propertySchema, toPlainJson } from './tools.js';
@@ -174,7 +175,7 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
     if (!isRecord(call) || typeof call.name !== 'string') return refuse('not a tool call');
     const decoded = decodeArguments(call.arguments);
     if (!decoded.ok) return refuse(decoded.reason);
-    if (decoded.unwrapped && !toggles.autoWrapRunCode)
+    if (decoded.unwrapped && !ruleOn(toggles, UNWRAP_RULES[decoded.unwrapped]))
       return refuse('encoded arguments; argument repairs are switched off');
     const resolved = resolveToolName(call.name, decoded.value, env, toggles);
     if ('reason' in resolved) return refuse(resolved.reason);

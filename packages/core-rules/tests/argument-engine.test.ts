@@ -545,7 +545,7 @@ describe('descriptions', () => {
           string,
           string
         >
-      ).description.length,
+      ).description?.length,
     ).toBeLessThanOrEqual(80);
     const plain = 'const r = await tools.read({ file_path: "/a" });\nreturn r;';
     expect(expectValidChange({ name: 'run_code', arguments: { code: plain } }, codeEnv).call.arguments).toMatchObject({
