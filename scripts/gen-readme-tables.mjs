@@ -1,7 +1,8 @@
 /**
  * Writes the README parts that must never drift from the code: the options table (from the plugin's typebox config
- * schema in packages/dsh-adapter/src/config.ts: name, type, default, description), the rule catalogue (from
- * core-rules' typed `ruleCatalogue`: id, stage, category, option, what it does) and the prompt section the model
+ * schema in packages/dsh-adapter/src/config.ts, whose rule switches are core-rules' `switchCatalogue` rows: name,
+ * type, default, description), the rule catalogue (from core-rules' typed `ruleCatalogue`: id, stage, category,
+ * option, what it does) and the prompt section the model
  * sees with its size (packages/dsh-adapter/src/prompt-section.ts; tokens estimated as DSH's token meter does,
  * characters / 4). Each part goes between a pair of marker comments in every README listed in `README_TARGETS`;
  * text outside the markers is never touched.

@@ -7,6 +7,7 @@
  * the design says the class is healable; otherwise the original error kept, optionally with a hint).
  * Categories are core-rules' error classes.
  */
+import type { CategoryId } from '@dsh-tool-normalizer/core-rules';
 import type { ScriptedToolCall, ScriptStep } from './scripted-model.js';
 import type { ToolsMode } from './run-session.js';
 
@@ -33,7 +34,7 @@ export interface Scenario {
   id: string;
   mode: ToolsMode;
   /** core-rules error class (`ok` for controls). */
-  category: string;
+  category: CategoryId;
   what: string;
   /** Calls played before the scenario's own call in the same session (e.g. read, then change behind the agent). */
   setup?: ScriptedToolCall[];
@@ -77,7 +78,7 @@ const F = '{{ws}}/fixture.txt';
 function scenario(
   id: string,
   mode: ToolsMode,
-  category: string,
+  category: CategoryId,
   what: string,
   theCall: ScriptedToolCall,
   expected: { without: ModelSees; with: ModelSees & { outcome: PluginOutcome } },

@@ -32,18 +32,12 @@ import {
   type WebProfile,
   warnIfNoChromium,
 } from '../src/index.js';
+import { switchCatalogue } from '@dsh-tool-normalizer/core-rules/catalogue';
 import type { FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
 
 const artifactsDir = path.join(repoRoot, 'artifacts');
-const LIVE_OPTIONS = [
-  'autoWrapRunCode',
-  'autoBridgeDirectTools',
-  'autoObserveFiles',
-  'autoClampRanges',
-  'errorHints',
-  'breakLoops',
-  'trimStackTraces',
-];
+/** The options the card must show: every rule switch of the catalogue, then the plugin's own trimStackTraces. */
+const LIVE_OPTIONS = [...switchCatalogue.map((row) => row.id), 'trimStackTraces'];
 
 warnIfNoChromium('plugin-web-plugin-configuration');
 

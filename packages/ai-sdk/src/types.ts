@@ -2,7 +2,7 @@
  * The public shapes of the AI SDK healing: its options and the report it hands to `onReport`. A report has
  * the fields a `telemetry-store` event takes, except the outcome, which is only known once the tool has run.
  */
-import type { KitOptions, Receipt } from '@dsh-tool-normalizer/core-rules';
+import type { CategoryId, KitOptions, Receipt, RuleId } from '@dsh-tool-normalizer/core-rules';
 
 /** What happened to one tool call the healing looked at. Arguments are raw (not redacted): redact before you show or store them. */
 export interface RepairReport {
@@ -15,10 +15,10 @@ export interface RepairReport {
   /** The name the model sent. */
   requestedTool: string;
   /** The failure class: `unknown-tool`, `invalid-args` or `code-syntax` (core-rules' category ids). */
-  category: string;
+  category: CategoryId;
   /** True when a repaired call was handed back to the SDK; false when the call went on as sent. */
   repaired: boolean;
-  ruleIds: string[];
+  ruleIds: RuleId[];
   receipts: Receipt[];
   /** One line per receipt: why it fired. */
   changes: string[];

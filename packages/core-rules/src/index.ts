@@ -8,7 +8,15 @@ export { classifyResult, categories } from './classify.js';
 export { hintFor, appendHint } from './hints.js';
 export { failureFingerprint, repeatHint, STOP_RETRYING_AT } from './repeats.js';
 export { trimStackTrace } from './stack-trace.js';
-export { ruleCatalogue, categoryCatalogue, receipt, categoryOf } from './catalogue.js';
+export {
+  ruleCatalogue,
+  categoryCatalogue,
+  switchCatalogue,
+  receipt,
+  categoryOf,
+  switchOf,
+  ruleOn,
+} from './catalogue.js';
 export { validateArguments } from './validate.js';
 export { MAX_INPUT_CHARS } from './bounds.js';
 export { DSML, dsmlToolCalls, type DsmlBlock, type DsmlCall } from './dsml.js';

@@ -4,7 +4,7 @@
  * stands for (`read_file` -> `read`, through resolveToolAlias). The prefix pattern is tools.ts' one, the one
  * normalizeCall applies.
  */
-import { receipt } from './catalogue.js';
+import { receipt, ruleOn } from './catalogue.js';
 import { preview } from './text.js';
 import { resolveToolAlias } from './tool-names.js';
 import { findTool, unprefixedName } from './tools.js';
@@ -25,7 +25,7 @@ export function resolveToolName(
   const exact = findTool(env, name);
   if (exact) return { tool: exact, receipts: [] };
   const unknown = `unknown tool "${preview(name, 80)}"`;
-  if (!toggles.autoBridgeDirectTools) return { reason: `${unknown}; name repairs are switched off` };
+  if (!ruleOn(toggles, 'call.strip-name-prefix')) return { reason: `${unknown}; name repairs are switched off` };
   const receipts: Receipt[] = [];
   let current = name;
   const bare = unprefixedName(name);

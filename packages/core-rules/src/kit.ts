@@ -10,12 +10,12 @@
  * served by vLLM or SGLang): the calls it names, each checked like a call, and the text without the block.
  */
 import { MAX_INPUT_CHARS } from './bounds.js';
-import { receipt } from './catalogue.js';
+import { receipt, ruleOn } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
 import { dsmlToolCalls } from './dsml.js';
 import { resolveToolName } from './kit-names.js';
 import { checkProgram, type KitPrograms } from './kit-programs.js';
-import { repairArguments, unwrapReceipt } from './normalize.js';
+import { repairArguments, UNWRAP_RULES, unwrapReceipt } from './normalize.js';
 import { errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
 import { findTool, isRecord, propertySchema, toPlainJson } from './tools.js';
@@ -193,7 +193,7 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
     if (!isRecord(call) || typeof call.name !== 'string') return refuse('not a tool call');
     const decoded = decodeArguments(call.arguments);
     if (!decoded.ok) return refuse(decoded.reason);
-    if (decoded.unwrapped && !toggles.autoWrapRunCode)
+    if (decoded.unwrapped && !ruleOn(toggles, UNWRAP_RULES[decoded.unwrapped]))
       return refuse('encoded arguments; argument repairs are switched off');
     const resolved = resolveToolName(call.name, decoded.value, env, toggles);
     if ('reason' in resolved) return refuse(resolved.reason);
@@ -239,7 +239,7 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
 
   async function repairTextUnsafe(text: string): Promise<KitTextAnswer> {
     if (typeof text !== 'string') return { ok: false, reason: 'not text' };
-    if (!toggles.autoWrapRunCode) return { ok: false, reason: 'argument repairs are switched off' };
+    if (!ruleOn(toggles, 'call.dsml-text-to-call')) return { ok: false, reason: 'argument repairs are switched off' };
     if (text.length > MAX_INPUT_CHARS) return { ok: false, reason: 'the text is too large to read' };
     const block = dsmlToolCalls(text);
     if (!block) return { ok: false, reason: 'the text holds no complete DSML tool-call block' };

@@ -7,7 +7,7 @@
  */
 import { compilesLikeHost } from './healer.js';
 import { tooLarge } from './bounds.js';
-import { receipt } from './catalogue.js';
+import { receipt, ruleOn } from './catalogue.js';
 import { decodeArguments, type Unwrapped } from './decode-arguments.js';
 import {
   coerceScalars,
@@ -25,7 +25,7 @@ import { dispatchProgram, MAX_WRAPPED_CHARS, normalizeRunCode } from './rules/ru
 import { describeCall, errorText, preview } from './text.js';
 import { resolveToggles } from './toggles.js';
 import { findTool, RUN_CODE, toPlainJson, unprefixedName } from './tools.js';
-import type { Environment, NormalizeResult, Receipt, RuleToggles, ToolCall, ToolSchema } from './types.js';
+import type { Environment, NormalizeResult, Receipt, RuleId, RuleToggles, ToolCall, ToolSchema } from './types.js';
 import { passesSchema, validateArguments } from './validate.js';
 
 /** Reasons are for logs and dashboards: bounded, whatever the input held. */
@@ -47,27 +47,25 @@ function hostAccepts(tool: ToolSchema, args: Record<string, unknown>): boolean {
   return passesSchema(tool.parameters, args) && checksBeyondSchema(tool.name, args).length === 0;
 }
 
-type ArgumentRepair = (args: Record<string, unknown>) => RuleOutcome;
+type ArgumentRepair = (tool: ToolSchema, args: Record<string, unknown>, env: Environment) => RuleOutcome;
 
-/** The ordered argument rules for a (non-run_code) tool under the given switches. */
-function argumentRules(tool: ToolSchema, env: Environment, toggles: RuleToggles): ArgumentRepair[] {
-  const rules: ArgumentRepair[] = [];
-  if (toggles.autoWrapRunCode) {
-    rules.push((args) => renameAliasKeys(tool, args));
-    rules.push((args) => dropNullOptionals(tool, args));
-    // On the editor, view_range has its own reshaping rule; insert_line ("5") is an ordinary integer.
-    rules.push((args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : []));
-    rules.push((args) => wrapScalarInList(tool, args));
-    rules.push((args) => parseObjectText(tool, args));
-    rules.push((args) => stripEdgeNuls(tool, args));
-    rules.push((args) => fillDescription(tool, args));
-  }
-  if (toggles.autoClampRanges && tool.name === EDITOR) {
-    rules.push((args) => absoluteEditorPath(args, env.cwd));
-    rules.push((args) => reshapeViewRange(args));
-  }
-  return rules;
-}
+/**
+ * The argument rules of a (non-run_code) tool, registered by catalogue id in the order they run. Each runs only when
+ * its catalogue row's switch is on; tests/catalogue.test.ts fails when an argument rule of the catalogue is missing
+ * here.
+ */
+export const ARGUMENT_RULES = Object.freeze([
+  ['args.rename-alias', (tool, args) => renameAliasKeys(tool, args)],
+  ['args.drop-null-optional', (tool, args) => dropNullOptionals(tool, args)],
+  // On the editor, view_range has its own reshaping rule; insert_line ("5") is an ordinary integer.
+  ['args.coerce-scalar', (tool, args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : [])],
+  ['args.wrap-scalar-in-list', (tool, args) => wrapScalarInList(tool, args)],
+  ['args.parse-object-text', (tool, args) => parseObjectText(tool, args)],
+  ['args.strip-edge-nul', (tool, args) => stripEdgeNuls(tool, args)],
+  ['args.fill-description', (tool, args) => fillDescription(tool, args)],
+  ['editor.absolute-path', (tool, args, env) => (tool.name === EDITOR ? absoluteEditorPath(args, env.cwd) : undefined)],
+  ['editor.view-range-shape', (tool, args) => (tool.name === EDITOR ? reshapeViewRange(args) : undefined)],
+] as const satisfies readonly (readonly [RuleId, ArgumentRepair])[]);
 
 export type ArgumentRepairResult =
   | { ok: true; args: Record<string, unknown>; receipts: Receipt[] }
@@ -86,8 +84,9 @@ export function repairArguments(
   if (hostAccepts(tool, args)) return { ok: true, args, receipts: [] };
   let current = args;
   const receipts: Receipt[] = [];
-  for (const rule of argumentRules(tool, env, toggles)) {
-    const outcome = rule(current);
+  for (const [id, rule] of ARGUMENT_RULES) {
+    if (!ruleOn(toggles, id)) continue;
+    const outcome = rule(tool, current, env);
     if (!outcome) continue;
     if (outcome.kind === 'ambiguous') return { ok: false, reason: `ambiguous repair: ${outcome.reason}` };
     current = outcome.args;
@@ -100,6 +99,14 @@ export function repairArguments(
   }
   return { ok: true, args: current, receipts };
 }
+
+/** The catalogue rule of each decoding step. */
+export const UNWRAP_RULES = Object.freeze({
+  'double-encoded': 'args.unwrap-double-encoded',
+  'dsml-markup': 'args.strip-dsml-markup',
+  'fenced-json': 'args.unwrap-fenced-json',
+  'near-json': 'args.repair-near-json',
+} as const satisfies Record<Unwrapped, RuleId>);
 
 /** The receipt of a decoding step (the kit words it the same: it imports this). */
 export function unwrapReceipt(kind: Unwrapped, raw: unknown, layers = 2): Receipt {
@@ -190,7 +197,7 @@ function normalizeUnsafe(
   const receipts: Receipt[] = [];
   let tool = findTool(env, call.name);
   if (!tool) {
-    const bare = toggles.autoBridgeDirectTools ? unprefixedTool(env, call.name) : undefined;
+    const bare = ruleOn(toggles, 'call.strip-name-prefix') ? unprefixedTool(env, call.name) : undefined;
     if (!bare) return unchanged(call, `unknown tool "${preview(call.name, 80)}": not registered in this environment`);
     tool = bare;
     receipts.push(
@@ -206,19 +213,21 @@ function normalizeUnsafe(
   const decoded = decodeArguments(call.arguments);
   if (!decoded.ok) return unchanged(call, decoded.reason);
   const args = decoded.value;
-  if (decoded.unwrapped && !toggles.autoWrapRunCode)
+  if (decoded.unwrapped && !ruleOn(toggles, UNWRAP_RULES[decoded.unwrapped]))
     return unchanged(call, 'encoded arguments; argument repairs are switched off');
   if (decoded.unwrapped) receipts.push(unwrapReceipt(decoded.unwrapped, call.arguments, decoded.layers));
 
   const runCode =
     name === RUN_CODE ? undefined : env.mode === 'code' && !env.nested ? findTool(env, RUN_CODE) : undefined;
   if (runCode) {
-    if (!toggles.autoBridgeDirectTools) return unchanged(call, 'Code Mode direct call; bridging is switched off');
+    if (!ruleOn(toggles, 'code.bridge-direct-call'))
+      return unchanged(call, 'Code Mode direct call; bridging is switched off');
     return bridge(call, tool, runCode, args, env, toggles, receipts);
   }
 
   if (name === RUN_CODE) {
-    if (!toggles.autoWrapRunCode)
+    // normalizeRunCode runs every run_code.* rule; they share one switch (tests/catalogue.test.ts checks it).
+    if (!ruleOn(toggles, 'run_code.command-to-code'))
       return receipts.length > 0
         ? changedCall(call, tool, name, args, receipts)
         : unchanged(call, 'run_code rules are switched off');

@@ -9,7 +9,7 @@
  * taken from the text. `repairCall` is the one pass a single call goes through, shared with the stream seam.
  */
 import { MAX_INPUT_CHARS } from './bounds.js';
-import { receipt } from './catalogue.js';
+import { receipt, ruleOn } from './catalogue.js';
 import { dsmlToolCalls } from './dsml.js';
 import { programCompiles } from './healer.js';
 import { hostViolations, normalizeCall } from './normalize.js';
@@ -49,7 +49,7 @@ export type TextCallsResult = { ok: true; text: string; calls: TextCall[] } | { 
 export function dsmlTextCalls(text: string, env: Environment, toggleInput?: Partial<RuleToggles>): TextCallsResult {
   try {
     const toggles = resolveToggles(toggleInput);
-    if (!toggles.autoWrapRunCode) return { ok: false, reason: 'argument repairs are switched off' };
+    if (!ruleOn(toggles, 'call.dsml-text-to-call')) return { ok: false, reason: 'argument repairs are switched off' };
     if (typeof text !== 'string' || text.length > MAX_INPUT_CHARS)
       return { ok: false, reason: 'not text, or too large to read' };
     const block = dsmlToolCalls(text);

@@ -1,17 +1,14 @@
-/** Rule switches: every family is on unless the caller turns it off (the seed plugin's defaults). */
-
-/** The switch names, in the order the configuration documents them. Append new switches here. */
-export const TOGGLE_KEYS = Object.freeze([
-  'autoWrapRunCode',
-  'autoBridgeDirectTools',
-  'autoObserveFiles',
-  'autoClampRanges',
-  'errorHints',
-  'breakLoops',
-] as const);
+/**
+ * Rule switches: every family is on unless the caller turns it off (the seed plugin's defaults). The switches
+ * themselves are rows of the catalogue (`switchCatalogue`); this file only resolves a caller's values.
+ */
+import { type SwitchId, switchCatalogue } from './catalogue.js';
 
 /** The name of one rule switch. */
-export type ToggleKey = (typeof TOGGLE_KEYS)[number];
+export type ToggleKey = SwitchId;
+
+/** The switch names, in the order the configuration documents them (the catalogue's order). */
+export const TOGGLE_KEYS: readonly ToggleKey[] = Object.freeze(switchCatalogue.map((row) => row.id));
 
 /** Config switches that turn rule families on and off. */
 export type RuleToggles = Record<ToggleKey, boolean>;

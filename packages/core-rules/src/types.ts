@@ -2,10 +2,11 @@
  * The call model shared by every harness that uses the engine. Names here are a public contract: dsh-adapter,
  * telemetry and the dashboard depend on them. Rule, category and switch ids are derived from the catalogue.
  */
-import type { CategoryId, RuleId } from './catalogue.js';
+import type { DiagnosticKind as HealerDiagnosticKind } from '@dsh-tool-normalizer/syntax-healer';
+import type { CategoryId, RuleId, SwitchId } from './catalogue.js';
 import type { RuleToggles, ToggleKey } from './toggles.js';
 
-export type { CategoryId, RuleId, RuleToggles, ToggleKey };
+export type { CategoryId, RuleId, RuleToggles, SwitchId, ToggleKey };
 
 export type ToolMode = 'native' | 'code' | 'both';
 
@@ -39,9 +40,13 @@ export interface ToolResultLike {
   content?: unknown;
 }
 
+/** Every kind a `Diagnostic` can carry. */
+export type DiagnosticKind = HealerDiagnosticKind | 'unrepairable';
+
 /** A compile problem of a run_code program that could not be repaired (the syntax healer's diagnostic). */
 export interface Diagnostic {
-  kind: string;
+  /** The healer's diagnostic kind, or `unrepairable` when it failed without naming one. */
+  kind: DiagnosticKind;
   message: string;
   line?: number;
   column?: number;
@@ -106,6 +111,16 @@ export interface RuleInfo {
   option: ToggleKey;
   /** When the rule acts: before the call runs, after an error result (recovery), or on the error text (hint). */
   stage: 'normalize' | 'recover' | 'hint';
+  /** `file#export` under core-rules' src/ where the rule is written. */
+  implementation: string;
+}
+
+/** One rule switch: its config description and the options card's English label and hint. */
+export interface SwitchInfo {
+  id: SwitchId;
+  description: string;
+  label: string;
+  hint: string;
 }
 
 /** A result category (stable id) with its dashboard label. `known` marks the mechanical failure classes. */

@@ -1,13 +1,15 @@
 /**
  * The plugin's configuration: one typebox schema with the seed plugin's option names and defaults, exposed to
- * cordis as a Standard Schema (`~standard`, what cordis' loader calls to validate a row's `config:`).
+ * cordis as a Standard Schema (`~standard`, what cordis' loader calls to validate a row's `config:`). The rule
+ * switches come from core-rules' catalogue (`switchCatalogue`); the options below them belong to the plugin.
  *
  * Why not the host's own schemastery: a plugin installed from a local path (`link:`) resolves imports from its real
  * folder and cannot see `@deepseek-ai/schemastery` in the profile (docs/host-facts.md#linked-plugins-and-runtime-imports), so the published bundle
  * may not import it at runtime. An invalid value fails plugin load with a message naming the option and the
  * expected type.
  */
-import { Type, type Static } from 'typebox';
+import { type SwitchId, switchCatalogue } from '@dsh-tool-normalizer/core-rules/catalogue';
+import { type Static, type TBoolean, Type } from 'typebox';
 import { Value } from 'typebox/value';
 
 /** A bare host name for `allowedHosts`: letters, digits, `.`, `-`, `_`; no scheme, port, path or wildcard. */
@@ -20,34 +22,17 @@ const HEADER_VALUE_PATTERN = '^[^\\r\\n]*$';
 /** A fleet instance name: letters, digits and `_ . : / @ -` (it becomes a label value), or empty for the default. */
 const INSTANCE_NAME_PATTERN = '^[A-Za-z0-9_.:/@-]*$';
 
+/** One boolean option per rule switch of core-rules' catalogue (name, description; every switch is on by default). */
+const switchOptions = Object.fromEntries(
+  switchCatalogue.map((row) => [row.id, Type.Boolean({ default: true, description: row.description })]),
+) as { [K in SwitchId]: TBoolean };
+
 export const ConfigSchema = Type.Object(
   {
-    autoWrapRunCode: Type.Boolean({
-      default: true,
-      description: 'Repair run_code calls: {command}/{cmd} to {code}, missing description, fenced or broken programs.',
-    }),
-    autoBridgeDirectTools: Type.Boolean({
-      default: true,
-      description: 'Code Mode: turn a direct call to a visible tool into a run_code call.',
-    }),
-    autoObserveFiles: Type.Boolean({
-      default: true,
-      description:
-        'Edit of an unread file: read it, then retry once. Write (or editor insert/create) over an unread file: read it and show it to the model with the error, never retried (only with errorHints on). A stale edit is re-read, never re-applied.',
-    }),
-    autoClampRanges: Type.Boolean({
-      default: true,
-      description: 'Clamp a str_replace_editor view_range that runs past the end of the file.',
-    }),
+    ...switchOptions,
     injectPrompt: Type.Boolean({
       default: true,
       description: 'Add a short static tool-call guidance section to the system prompt.',
-    }),
-    errorHints: Type.Boolean({ default: true, description: 'Append one actionable hint to errors nobody could heal.' }),
-    breakLoops: Type.Boolean({
-      default: true,
-      description:
-        'Count identical failures per session (same tool, arguments and error code): the 2nd gets a hint naming what must change, from the 3rd the hint says to change approach or ask the user.',
     }),
     trimStackTraces: Type.Boolean({
       default: true,

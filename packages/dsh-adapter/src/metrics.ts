@@ -43,6 +43,7 @@ import {
   REDACTED,
   REPEAT_RULE_ID,
   redact,
+  rowWithinCap,
   type TelemetryEventInput,
   type TelemetryStore,
 } from '@dsh-tool-normalizer/telemetry-store';
@@ -75,25 +76,25 @@ class SeriesTable<L extends string> {
   constructor(readonly labelNames: readonly L[]) {}
 
   add(labels: Record<L, string>, amount: number): void {
+    const folded = (): Record<L, string> => {
+      const other = { ...labels };
+      for (const name of this.labelNames) if (name !== 'outcome') other[name] = OTHER;
+      return other;
+    };
+    const row = rowWithinCap(
+      this.#rows,
+      this.#key(labels),
+      MAX_SERIES,
+      () => this.#key(folded()),
+      (isFolded) => ({ labels: isFolded ? folded() : labels, value: 0 }),
+    );
+    row.value += amount;
+  }
+
+  #key(labels: Record<L, string>): string {
     let key = '';
     for (const name of this.labelNames) key += `${labels[name]}\u0000`;
-    let row = this.#rows.get(key);
-    if (!row) {
-      if (this.#rows.size >= MAX_SERIES) {
-        const folded = { ...labels };
-        for (const name of this.labelNames) if (name !== 'outcome') folded[name] = OTHER;
-        let foldedKey = '';
-        for (const name of this.labelNames) foldedKey += `${folded[name]}\u0000`;
-        key = foldedKey;
-        labels = folded;
-        row = this.#rows.get(key);
-      }
-      if (!row) {
-        row = { labels, value: 0 };
-        this.#rows.set(key, row);
-      }
-    }
-    row.value += amount;
+    return key;
   }
 
   rows(): IterableIterator<Series<L>> {

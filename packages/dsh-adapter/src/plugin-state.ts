@@ -5,7 +5,15 @@
  * execution token. Every table is bounded and every per-call entry is taken exactly once, by `tools/result`. The
  * seams go through the intent methods below rather than the tables.
  */
-import type { Diagnostic, Receipt, RecoveryPlan, RuleToggles } from '@dsh-tool-normalizer/core-rules';
+import {
+  type CategoryId,
+  type Diagnostic,
+  type Receipt,
+  type RecoveryPlan,
+  type RuleId,
+  type RuleToggles,
+  TOGGLE_KEYS,
+} from '@dsh-tool-normalizer/core-rules';
 import type { TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { BoundedMap } from './bounded-map.js';
 import type { ToolNormalizerConfig } from './config.js';
@@ -32,8 +40,8 @@ export interface StreamNote {
 export interface ExecutionNote {
   /** A recovery plan ran (its rule and category), and whether its result is what the model sees. */
   recovery?: {
-    ruleId: string;
-    category: string;
+    ruleId: RuleId;
+    category: CategoryId;
     recovered: boolean;
     steps: number;
     /** The arguments of the plan's retry step (absent when the plan only observes): the event's "after". */
@@ -47,9 +55,9 @@ export interface ExecutionNote {
 
 /** What the plugin did inside a Code-Mode program, folded into the model-visible run_code call (by root call id). */
 export interface InnerHeals {
-  ruleIds: string[];
+  ruleIds: RuleId[];
   changes: string[];
-  category: string;
+  category: CategoryId;
   /** At least one sub-call recovery produced the success its program saw. */
   recovered: boolean;
 }
@@ -82,16 +90,7 @@ export class PluginState {
     readonly environment: EnvironmentReader,
     readonly errors: PluginErrors,
   ) {
-    const { autoWrapRunCode, autoBridgeDirectTools, autoObserveFiles, autoClampRanges, errorHints, breakLoops } =
-      config;
-    this.toggles = {
-      autoWrapRunCode,
-      autoBridgeDirectTools,
-      autoObserveFiles,
-      autoClampRanges,
-      errorHints,
-      breakLoops,
-    };
+    this.toggles = Object.fromEntries(TOGGLE_KEYS.map((key) => [key, config[key]])) as RuleToggles;
   }
 
   /** True for a nested call this plugin dispatched itself while recovering: it is never healed again. */

@@ -1,30 +1,27 @@
 /**
  * Copy of the options card in Plugins > Plugin configuration, English and Chinese, registered with DSH's locale
  * service under its own namespace (the Settings page owns `tool-normalizer`). Option descriptions say the same as
- * the typebox `ConfigSchema` in dsh-adapter, in the user's words.
+ * the typebox `ConfigSchema` in dsh-adapter, in the user's words. The English label and hint of each rule switch
+ * are its row in core-rules' `switchCatalogue`; the Chinese card is typed against them, so a new switch without its
+ * translation does not compile.
  */
+import { type SwitchId, switchCatalogue } from '@dsh-tool-normalizer/core-rules/catalogue';
+
 export const OPTIONS_NS = 'tool-normalizer.options';
+
+/** Each rule switch's label (`<id>`) and hint (`<id>Hint`), from the catalogue. */
+const switchMessages = Object.fromEntries(
+  switchCatalogue.flatMap((row) => [
+    [row.id, row.label],
+    [`${row.id}Hint`, row.hint],
+  ]),
+) as { [K in SwitchId | `${SwitchId}Hint`]: string };
 
 export const en = {
   title: 'Tool Normalizer',
   description:
     'Repairs failing tool calls, recovers what is safe and hints the rest. Changes apply to the next tool call.',
-  autoWrapRunCode: 'Repair run_code calls',
-  autoWrapRunCodeHint:
-    'Rewrites {command}/{cmd} to {code}, adds a missing description, repairs fenced or broken programs.',
-  autoBridgeDirectTools: 'Bridge direct tool calls in Code Mode',
-  autoBridgeDirectToolsHint:
-    'A direct call to a visible tool becomes a run_code call instead of an unknown-tool error.',
-  autoObserveFiles: 'Read unread files before editing',
-  autoObserveFilesHint:
-    'An edit of an unread file reads it, then retries once; a write over one shows the file with the error.',
-  autoClampRanges: 'Clamp view ranges',
-  autoClampRangesHint: 'A str_replace_editor view_range that runs past the end of the file is clamped to the file.',
-  errorHints: 'Error hints',
-  errorHintsHint: 'Appends one actionable hint to an error nobody could heal.',
-  breakLoops: 'Break failure loops',
-  breakLoopsHint:
-    'An identical failure sent again gets a hint naming what must change; from the third, to change approach.',
+  ...switchMessages,
   trimStackTraces: 'Trim stack traces',
   trimStackTracesHint:
     'Removes stack-frame lines pointing into node_modules/.pnpm or worker internals from error text.',

@@ -21,8 +21,6 @@ export interface ToolNormalizerConfig {
   autoObserveFiles: boolean;
   /** Clamp a str_replace_editor view_range that runs past the end of the file. Default true. */
   autoClampRanges: boolean;
-  /** Add a short static tool-call guidance section to the system prompt. Default true. */
-  injectPrompt: boolean;
   /** Append one actionable hint to errors nobody could heal. Default true. */
   errorHints: boolean;
   /**
@@ -30,6 +28,8 @@ export interface ToolNormalizerConfig {
    * change, from the 3rd the hint says to change approach or ask the user. Default true.
    */
   breakLoops: boolean;
+  /** Add a short static tool-call guidance section to the system prompt. Default true. */
+  injectPrompt: boolean;
   /** Remove stack-frame lines pointing into node_modules/.pnpm or worker internals from error text. Default true. */
   trimStackTraces: boolean;
   /** Also write calls that needed no healing to the JSONL log (they are always counted). Default false. */

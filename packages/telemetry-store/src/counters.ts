@@ -5,10 +5,10 @@
  */
 import type { Bucket, Outcome, Summary, Totals } from './schema.js';
 import { EVENT_LIMITS, SCHEMA_VERSION } from './schema.js';
+import { OTHER, keyWithinCap, rowWithinCap } from './fold.js';
 import { redact } from './redact.js';
 
-/** Name that collects every tool or category past the cap. */
-export const OTHER = 'other';
+export { OTHER };
 
 /** Longest tool or category name used as a counter key; longer names are cut. */
 export const MAX_KEY_CHARS = EVENT_LIMITS.nameChars;
@@ -62,21 +62,10 @@ export class CappedBuckets {
 
   /** The bucket for `name`, creating it or falling back to "other" past the cap. O(1). */
   bucketFor(name: string): Bucket {
-    const key = name; // names arrive as display names: already redacted and cut (see displayName)
-    const found = this.buckets.get(key);
-    if (found) return found;
-    if (this.buckets.size < this.cap || key === OTHER) {
-      const created = emptyBucket();
-      this.buckets.set(key, created);
-      return created;
-    }
-    this.foldedCalls += 1;
-    let other = this.buckets.get(OTHER);
-    if (!other) {
-      other = emptyBucket();
-      this.buckets.set(OTHER, other);
-    }
-    return other;
+    // names arrive as display names: already redacted and cut (see displayName)
+    const other = () => OTHER;
+    if (keyWithinCap(this.buckets, name, this.cap, other) !== name) this.foldedCalls += 1;
+    return rowWithinCap(this.buckets, name, this.cap, other, emptyBucket);
   }
 
   add(name: string, bucket: Bucket): void {

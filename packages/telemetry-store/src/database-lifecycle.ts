@@ -12,7 +12,7 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { OTHER } from './counters.js';
+import { OTHER, rowWithinCap } from './fold.js';
 import {
   type CountDelta,
   ForeignDatabaseError,
@@ -64,23 +64,19 @@ class Backlog {
       this.events.splice(0, this.events.length - this.maxEvents);
     }
     for (const delta of batch.counts) {
-      let key = `${delta.outcome}\u0000${delta.tool}\u0000${delta.category}`;
-      let merged = this.counts.get(key);
-      if (!merged && this.counts.size >= 4 * this.maxEvents) {
-        key = `${delta.outcome}\u0000${OTHER}\u0000${OTHER}`;
-        merged = this.counts.get(key);
-      }
-      if (!merged) {
-        const folded = this.counts.size >= 4 * this.maxEvents;
-        merged = {
+      const merged = rowWithinCap(
+        this.counts,
+        `${delta.outcome}\u0000${delta.tool}\u0000${delta.category}`,
+        4 * this.maxEvents,
+        () => `${delta.outcome}\u0000${OTHER}\u0000${OTHER}`,
+        (folded) => ({
           ...delta,
           tool: folded ? OTHER : delta.tool,
           category: folded ? OTHER : delta.category,
           calls: 0,
           tokensSaved: 0,
-        };
-        this.counts.set(key, merged);
-      }
+        }),
+      );
       merged.calls += delta.calls;
       merged.tokensSaved += delta.tokensSaved;
     }

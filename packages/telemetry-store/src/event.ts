@@ -33,18 +33,14 @@ export function tokenCount(value: unknown): number {
 /** Longest text redacted whole before it is cut to its field's bound (longer texts keep a head and a tail). */
 const REDACT_WHOLE_CHARS = 64 * 1024;
 
-/** Every text of an event, redacted (structure, then patterns) but not yet cut to the stored bounds. */
-export interface RedactedTexts {
-  tool: string;
-  category: string;
-  ruleIds: string[];
-  changes: string[];
-  callId?: string;
-  model?: string;
-  before?: string;
-  after?: string;
-  error?: string;
-}
+/**
+ * Every text of an event, redacted (structure, then patterns) but not yet cut to the stored bounds: the text fields
+ * of the stored event's definition (`TelemetryEvent` in schema.ts), with their types.
+ */
+export type RedactedTexts = Pick<
+  TelemetryEvent,
+  'tool' | 'category' | 'ruleIds' | 'changes' | 'callId' | 'model' | 'before' | 'after' | 'error'
+>;
 
 function redactedText(text: string): string {
   return previewText(text, REDACT_WHOLE_CHARS);

@@ -35,4 +35,4 @@ export { QueryError, type EventsQuery } from './feed.js';
 export { StatsQueryError, statsQueryFromSearchParams } from './stats.js';
 export { REDACTED, redact } from './redact.js';
 export { inputProblem, plainName } from './event.js';
-export { OTHER } from './counters.js';
+export { OTHER, rowWithinCap } from './fold.js';

@@ -4,7 +4,7 @@
  * each distinct name once). Distinct keys are bounded; past the bound new ones fold into "other". Pure module.
  */
 import { captureString } from './capture.js';
-import { OTHER } from './counters.js';
+import { OTHER, rowWithinCap } from './fold.js';
 import type { Outcome } from './schema.js';
 
 /** Distinct (tool, category, outcome) triples counted between two writes before new ones fold into "other". */
@@ -42,25 +42,19 @@ export class PendingCounts {
   add(rawTool: string, rawCategory: string, outcome: Outcome, tokensSaved: number): void {
     const tool = rawTool.length > 1024 ? captureString(rawTool, 512) : rawTool;
     const category = rawCategory.length > 1024 ? captureString(rawCategory, 512) : rawCategory;
-    let key = `${outcome}\u0000${tool}\u0000${category}`;
-    let pending = this.counts.get(key);
-    if (!pending) {
-      const folded = this.counts.size >= MAX_PENDING_KEYS;
-      if (folded) {
-        key = `${outcome}\u0000${OTHER}\u0000${OTHER}`;
-        pending = this.counts.get(key);
-      }
-      if (!pending) {
-        pending = {
-          tool: folded ? OTHER : tool,
-          category: folded ? OTHER : category,
-          outcome,
-          calls: 0,
-          tokensSaved: 0,
-        };
-        this.counts.set(key, pending);
-      }
-    }
+    const pending = rowWithinCap(
+      this.counts,
+      `${outcome}\u0000${tool}\u0000${category}`,
+      MAX_PENDING_KEYS,
+      () => `${outcome}\u0000${OTHER}\u0000${OTHER}`,
+      (folded) => ({
+        tool: folded ? OTHER : tool,
+        category: folded ? OTHER : category,
+        outcome,
+        calls: 0,
+        tokensSaved: 0,
+      }),
+    );
     pending.calls += 1;
     pending.tokensSaved += tokensSaved;
   }

@@ -50,7 +50,8 @@ export {
   redactTexts,
   type RedactedTexts,
 } from './event.js';
-export { CappedBuckets, Counters, MAX_KEY_CHARS, OTHER, isSurfacedFailure, type CounterOptions } from './counters.js';
+export { CappedBuckets, Counters, MAX_KEY_CHARS, isSurfacedFailure, type CounterOptions } from './counters.js';
+export { OTHER, rowWithinCap } from './fold.js';
 export { RingBuffer } from './ring-buffer.js';
 export {
   DEFAULT_MIN_CALLS,

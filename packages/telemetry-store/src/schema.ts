@@ -58,20 +58,16 @@ export const TelemetryEvent = Type.Object({
 });
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 
-/** What the adapter hands to `record()`; the store redacts and bounds every field itself. */
-export interface TelemetryEventInput {
-  callId?: string;
-  tool: string;
-  category: string;
-  outcome: Outcome;
-  ruleIds: string[];
+/**
+ * What the adapter hands to `record()`; the store redacts and bounds every field itself. The fields are the stored
+ * event's (`TelemetryEvent` above), except that `before`/`after` take any value (the store previews them) and what
+ * the store fills in itself (`v`, `id`, `profile`) is not given.
+ */
+export interface TelemetryEventInput
+  extends Pick<TelemetryEvent, 'callId' | 'tool' | 'category' | 'outcome' | 'ruleIds' | 'error' | 'model'>,
+    Partial<Pick<TelemetryEvent, 'changes' | 'tokensSaved' | 'at'>> {
   before?: unknown;
   after?: unknown;
-  changes?: string[];
-  error?: string;
-  tokensSaved?: number;
-  model?: string;
-  at?: number;
   /**
    * The loop breaker's count when this call was the Nth identical failure of its session (N >= 2, hinted as a
    * repeat); leave it out otherwise. Such a call is a "repeat caught" (`isRepeatCaught`).
