@@ -67,6 +67,17 @@ export interface LexResult {
   /** Offsets of the `$` of shell `${…}` expansions inside templates (only with `guessTemplateContent`). */
   shellExpansions: number[];
   /**
+   * Offsets of the backslash of `\1`…`\9` and `\0` before a digit inside templates: a sed back-reference or an
+   * `echo -e "\033[…"` colour, which a template rejects (only with `guessTemplateContent`).
+   */
+  digitEscapes: number[];
+  /**
+   * A template holds a backslash escape other than `\\`, `` \` ``, `\$` and a digit escape (`\.`, `\n`, `\(`…): JavaScript
+   * reads those differently from the shell (it drops the backslash of `\.`), so the text was not written for the
+   * template's reading and doubling only the digit escapes would not give the shell what the model typed.
+   */
+  otherTemplateEscapes?: true;
+  /**
    * A guessed inline-code span (between two single content backticks) runs over a line break or a `;`: that is
    * code between two real template literals, not Markdown inline code (only with `guessTemplateContent`).
    */
@@ -137,10 +148,17 @@ const CLOSING: Record<string, Bracket['char']> = { ')': '(', ']': '[', '}': '{' 
 /**
  * A shell parameter expansion that is not a JavaScript expression: `${#x}`, `${X:-d}`, `${X//a/b}`, `${A[@]}`, and
  * the positional and special parameters `${1:-main}`, `${2}`, `${@}`, `${*}`, `${#}`, `${@:2}` (a JavaScript `${1}`
- * would print the number 1: in a template the model wrote for a shell, it means the script's first argument).
+ * would print the number 1: in a template the model wrote for a shell, it means the script's first argument), an
+ * array element with a default `${A[i]:-x}`, the substring with a negative offset `${V: -7}`, the transformations `${X@Q}`, and the indirect forms `${!ARR[@]}`
+ * (an array's indices) and `${!PREFIX*}`. None of them parses as JavaScript; a bare `${!x}` does, and is left alone.
  */
 const SHELL_EXPANSION =
-  /^\$\{(?:#[A-Za-z_@*0-9}]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\])|\d+(?:\}|:[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?)|[@*](?:\}|:))/;
+  /^\$\{(?:#[A-Za-z_@*0-9}]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|: +-?\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\]|\[[^\]\r\n{}`]{1,40}\](?::[-=?+]|:\d|: +-?\d|\/\/?|%%?|##?)|@[QEPAKaUuLk]\})|\d+(?:\}|:[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?)|[@*](?:\}|:)|![A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\]\}|[@*]\}))/;
+/**
+ * A GitHub Actions (or similar) `${{ expression }}` in a workflow file the program writes: `{ matrix.os }` is no
+ * JavaScript object, so a template that holds one was written for the workflow runner, not for JavaScript.
+ */
+const WORKFLOW_EXPRESSION = /^\$\{\{[^`{}\r\n]*\}\}/;
 /** `${NAME}` in capitals, a shell variable when NAME is not bound anywhere in the program. */
 const SHELL_VARIABLE = /^\$\{([A-Z_][A-Z0-9_]+)\}/;
 /** Runs of word characters (a `$` is left out, so `$HOME` counts as a use of HOME, not of a shell expansion). */
@@ -211,6 +229,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     tripleQuotes: [],
     innerBackticks: [],
     shellExpansions: [],
+    digitEscapes: [],
     openBrackets: [],
   };
   const { tokens, openBrackets } = result;
@@ -261,7 +280,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
   };
   const isShellExpansion = (at: number): boolean => {
     const head = code.slice(at, at + 64);
-    if (SHELL_EXPANSION.test(head)) return true;
+    if (SHELL_EXPANSION.test(head) || WORKFLOW_EXPRESSION.test(head)) return true;
     const variable = SHELL_VARIABLE.exec(head);
     if (!variable) return false;
     // Every use of NAME is a `${NAME}`: it is bound nowhere in the program, so it can only be the shell's.
@@ -270,12 +289,22 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     return counts !== undefined && counts.uses === counts.expansions;
   };
 
+  /** Sorts one backslash escape inside template text into a digit escape or another kind (see LexResult). */
+  const noteTemplateEscape = (at: number): void => {
+    const next = code[at + 1];
+    if (next === '\\' || next === '`' || next === '$') return;
+    if ((next !== undefined && next >= '1' && next <= '9') || (next === '0' && isDigitAt(code, at + 2)))
+      result.digitEscapes.push(at);
+    else result.otherTemplateEscapes = true;
+  };
+
   /** Scans template text from `index` (just after a backtick or a closing `}`); returns true when the template closed. */
   const scanTemplate = (start: number): void => {
     let inlineCode = false;
     while (index < length) {
       const char = code[index]!;
       if (char === '\\') {
+        if (options.guessTemplateContent) noteTemplateEscape(index);
         index += 2;
         continue;
       }

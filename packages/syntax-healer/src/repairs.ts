@@ -77,9 +77,13 @@ export function repairTripleQuotes(code: string): RepairOutcome {
 export function repairTemplateContent(code: string): RepairOutcome {
   if (code.indexOf('`') === -1) return NOT_APPLICABLE;
   const scan = lex(code, { guessTemplateContent: true, onlyLastToken: true });
-  if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0) return NOT_APPLICABLE;
+  // Digit escapes are doubled only where every other escape in the templates is one JavaScript and the shell read
+  // alike (see LexResult.otherTemplateEscapes).
+  const digitEscapes = scan.otherTemplateEscapes ? [] : scan.digitEscapes;
+  if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0 && digitEscapes.length === 0)
+    return NOT_APPLICABLE;
   if (scan.inlineCodeSpansStatements) return NOT_APPLICABLE;
-  const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({
+  const edits = [...scan.innerBackticks, ...scan.shellExpansions, ...digitEscapes].map((offset) => ({
     start: offset,
     end: offset,
     text: '\\',
@@ -88,6 +92,7 @@ export function repairTemplateContent(code: string): RepairOutcome {
     kind: 'template-escape',
     backticks: scan.innerBackticks.length,
     shellExpansions: scan.shellExpansions.length,
+    ...(digitEscapes.length > 0 ? { digitEscapes: digitEscapes.length } : {}),
   });
 }
 

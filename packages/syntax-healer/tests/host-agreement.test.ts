@@ -81,27 +81,35 @@ describe.skipIf(!('node' in hostNode))('agreement with the real host compile ste
     },
   );
 
-  it('every healed corpus program compiles in the real host', () => {
-    const healed = allPrograms()
-      .map((code) => healProgram(code))
-      .filter((result) => result.ok)
-      .map((result) => result.code);
-    const verdicts = realHostVerdicts((hostNode as { node: string }).node, healed);
-    expect(verdicts.filter((verdict) => !verdict.ok)).toEqual([]);
-  });
+  it(
+    'every healed corpus program compiles in the real host',
+    () => {
+      const healed = allPrograms()
+        .map((code) => healProgram(code))
+        .filter((result) => result.ok)
+        .map((result) => result.code);
+      const verdicts = realHostVerdicts((hostNode as { node: string }).node, healed);
+      expect(verdicts.filter((verdict) => !verdict.ok)).toEqual([]);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 
-  it('the real host rejects exactly what the corpus says the captures did', () => {
-    const verdicts = realHostVerdicts((hostNode as { node: string }).node, [
-      'const x: number = 41; return x + 1;',
-      'const doc = """\nmulti-line\n""";\nreturn doc;',
-      'enum Color { Red }\nreturn Color.Red;',
-    ]);
-    expect(verdicts).toEqual([
-      { ok: true },
-      { ok: false, message: "Expected ';', '}' or <eof>" },
-      { ok: false, message: 'TypeScript enum is not supported in strip-only mode' },
-    ]);
-  });
+  it(
+    'the real host rejects exactly what the corpus says the captures did',
+    () => {
+      const verdicts = realHostVerdicts((hostNode as { node: string }).node, [
+        'const x: number = 41; return x + 1;',
+        'const doc = """\nmulti-line\n""";\nreturn doc;',
+        'enum Color { Red }\nreturn Color.Red;',
+      ]);
+      expect(verdicts).toEqual([
+        { ok: true },
+        { ok: false, message: "Expected ';', '}' or <eof>" },
+        { ok: false, message: 'TypeScript enum is not supported in strip-only mode' },
+      ]);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 });
 
 describe.skipIf(!('node' in hostNode))('the whole healer on the real strip backend (Node >= 22.15 child)', () => {
