@@ -137,6 +137,8 @@ function findStrayCloser(code: string, lines: Line[]): FenceMatch {
  * document the program writes) belong to the program: see `fenceHoldingTemplateFences`.
  */
 export function findFence(code: string): FenceMatch {
+  // Every fence reading starts from a ``` or ~~~ line: without either there is nothing to split into lines.
+  if (code.indexOf('```') === -1 && code.indexOf('~~~') === -1) return { kind: 'none' };
   const match = findOuterFence(code);
   if (match.kind !== 'ambiguous' && match.kind !== 'none' && match.kind !== 'code-after-fence') return match;
   return fenceHoldingTemplateFences(code) ?? match;

@@ -17,6 +17,7 @@ import {
   type RepairOutcome,
 } from './repairs.js';
 import { DEFAULT_MAX_COMPILED_CHARS, MAX_PROGRAM_CHARS } from './limits.js';
+import { withoutStackTraces } from './quiet-errors.js';
 import type { Diagnostic, HealOptions, HealResult, Repair } from './types.js';
 
 /** Default cap on host-equivalent compiles per call (the worst case uses 7: original, fence body, 4 classes, 1 combination). */
@@ -88,8 +89,11 @@ function repairBody(body: string, hostMessage: string, budget: CompileBudget, ma
   const refusals: Diagnostic[] = [];
   const passing: { code: string; repair: Repair }[] = [];
   const applied: ((code: string) => RepairOutcome)[] = [];
+  // Each class's outcome on the body, reused by the chain below while the chain's text is still the body.
+  const onBody = new Map<(code: string) => RepairOutcome, RepairOutcome>();
   for (const repairClass of REPAIR_CLASSES) {
     const outcome = repairClass(body);
+    onBody.set(repairClass, outcome);
     if (outcome.kind === 'refused') refusals.push(outcome.diagnostic);
     if (outcome.kind !== 'candidate') continue;
     applied.push(repairClass);
@@ -114,7 +118,7 @@ function repairBody(body: string, hostMessage: string, budget: CompileBudget, ma
     let combined = body;
     const repairs: Repair[] = [];
     for (const repairClass of REPAIR_CLASSES) {
-      const outcome = repairClass(combined);
+      const outcome = (combined === body ? onBody.get(repairClass) : undefined) ?? repairClass(combined);
       if (outcome.kind === 'refused') {
         chainRefusal = outcome.diagnostic;
         break;
@@ -154,7 +158,7 @@ export function healProgram(code: string, options: HealOptions = {}): HealResult
   }
   const budget = new CompileBudget(maxCompileAttempts, maxCompiledChars);
   try {
-    return healWithin(code, budget, maxRepairChars);
+    return withoutStackTraces(() => healWithin(code, budget, maxRepairChars));
   } catch (error) {
     return unchanged(code, false, {
       kind: 'too-large-to-check',

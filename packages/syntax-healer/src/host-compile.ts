@@ -21,6 +21,7 @@
 import { parse } from '@babel/parser';
 import { eraseTypes, NonErasableTypeScriptError } from './erase-types.js';
 import { EAGER_COMPILE_CHARS, MAX_PARSE_CHARS, MAX_PROGRAM_CHARS, MAX_STRIP_CHARS } from './limits.js';
+import { withoutStackTraces } from './quiet-errors.js';
 
 /**
  * The verdict alone: does the host compile this program? `line` and `column` are 1-based positions in the program
@@ -222,8 +223,10 @@ export function locateSyntaxError(code: string): { message: string; line: number
 export function compilesLikeHost(code: string): CompileVerdict {
   if (typeof code !== 'string')
     return { ok: false, message: `program must be a string, got ${code === null ? 'null' : typeof code}` };
-  const verdict = compileVerdict(code);
-  if (verdict.ok || verdict.line !== undefined || verdict.undecided) return verdict;
-  const located = locateSyntaxError(code);
-  return located ? { ...verdict, line: located.line, column: located.column } : verdict;
+  return withoutStackTraces(() => {
+    const verdict = compileVerdict(code);
+    if (verdict.ok || verdict.line !== undefined || verdict.undecided) return verdict;
+    const located = locateSyntaxError(code);
+    return located ? { ...verdict, line: located.line, column: located.column } : verdict;
+  });
 }

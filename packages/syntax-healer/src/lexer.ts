@@ -15,6 +15,11 @@ export interface LexOptions {
   multilineQuotes?: boolean;
   /** Inside a template, tell Markdown/shell backticks and shell `${…}` from the real closer (repair class 3). */
   guessTemplateContent?: boolean;
+  /**
+   * Keep only the last token (`lastToken`) instead of the whole `tokens` list: what the repairs read. A failing program
+   * is lexed once per repair class, and a token object per token was most of the memory the healer allocated.
+   */
+  onlyLastToken?: boolean;
 }
 
 export type TokenKind = 'word' | 'number' | 'string' | 'template' | 'regex' | 'punct' | 'triple';
@@ -50,7 +55,10 @@ export interface Bracket {
 }
 
 export interface LexResult {
+  /** Every significant token in order (empty with `onlyLastToken`). */
   tokens: Token[];
+  /** The last significant token, if any. */
+  lastToken?: Token;
   /** `'…'`/`"…"` strings that contain raw line breaks (only with `multilineQuotes`) or stop at one (without). */
   brokenStrings: { start: number; end: number; closed: boolean }[];
   tripleQuotes: TripleQuote[];
@@ -58,6 +66,17 @@ export interface LexResult {
   innerBackticks: number[];
   /** Offsets of the `$` of shell `${…}` expansions inside templates (only with `guessTemplateContent`). */
   shellExpansions: number[];
+  /**
+   * Offsets of the backslash of `\1`…`\9` and `\0` before a digit inside templates: a sed back-reference or an
+   * `echo -e "\033[…"` colour, which a template rejects (only with `guessTemplateContent`).
+   */
+  digitEscapes: number[];
+  /**
+   * A template holds a backslash escape other than `\\`, `` \` ``, `\$` and a digit escape (`\.`, `\n`, `\(`…): JavaScript
+   * reads those differently from the shell (it drops the backslash of `\.`), so the text was not written for the
+   * template's reading and doubling only the digit escapes would not give the shell what the model typed.
+   */
+  otherTemplateEscapes?: true;
   /**
    * A guessed inline-code span (between two single content backticks) runs over a line break or a `;`: that is
    * code between two real template literals, not Markdown inline code (only with `guessTemplateContent`).
@@ -129,15 +148,57 @@ const CLOSING: Record<string, Bracket['char']> = { ')': '(', ']': '[', '}': '{' 
 /**
  * A shell parameter expansion that is not a JavaScript expression: `${#x}`, `${X:-d}`, `${X//a/b}`, `${A[@]}`, and
  * the positional and special parameters `${1:-main}`, `${2}`, `${@}`, `${*}`, `${#}`, `${@:2}` (a JavaScript `${1}`
- * would print the number 1: in a template the model wrote for a shell, it means the script's first argument).
+ * would print the number 1: in a template the model wrote for a shell, it means the script's first argument), an
+ * array element with a default `${A[i]:-x}`, the substring with a negative offset `${V: -7}`, the transformations `${X@Q}`, and the indirect forms `${!ARR[@]}`
+ * (an array's indices) and `${!PREFIX*}`. None of them parses as JavaScript; a bare `${!x}` does, and is left alone.
  */
 const SHELL_EXPANSION =
-  /^\$\{(?:#[A-Za-z_@*0-9}]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\])|\d+(?:\}|:[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?)|[@*](?:\}|:))/;
+  /^\$\{(?:#[A-Za-z_@*0-9}]|[A-Za-z_][A-Za-z0-9_]*(?::[-=?+]|:\d|: +-?\d|\/\/?|%%?|##?|\^\^?|,,?|\[[@*]\]|\[[^\]\r\n{}`]{1,40}\](?::[-=?+]|:\d|: +-?\d|\/\/?|%%?|##?)|@[QEPAKaUuLk]\})|\d+(?:\}|:[-=?+]|:\d|\/\/?|%%?|##?|\^\^?|,,?)|[@*](?:\}|:)|![A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\]\}|[@*]\}))/;
+/**
+ * A GitHub Actions (or similar) `${{ expression }}` in a workflow file the program writes: `{ matrix.os }` is no
+ * JavaScript object, so a template that holds one was written for the workflow runner, not for JavaScript.
+ */
+const WORKFLOW_EXPRESSION = /^\$\{\{[^`{}\r\n]*\}\}/;
 /** `${NAME}` in capitals, a shell variable when NAME is not bound anywhere in the program. */
 const SHELL_VARIABLE = /^\$\{([A-Z_][A-Z0-9_]+)\}/;
 /** Runs of word characters (a `$` is left out, so `$HOME` counts as a use of HOME, not of a shell expansion). */
 const WORD_RUN = /[A-Za-z0-9_]+/g;
 const CAPITAL_WORD = /^[A-Z_][A-Z0-9_]+$/;
+const AFTER_CLOSER = /^[ \t]*(\S{1,3})/;
+const CONTINUING_OPERATOR = /^(?:\+|\?|:|===?|!==?|&&|\|\||\?\?|\)|,|;|\}|\])/;
+const METHOD_START = /^\.[\p{L}$_]/u;
+
+// Character tests by code unit: the scanner's hot loop runs one per character, and a RegExp test there allocated
+// (about 60 bytes a call on Node 24), which made the scanner most of what a failing program allocated.
+function isDigitAt(code: string, index: number): boolean {
+  const unit = code.charCodeAt(index);
+  return unit >= 0x30 && unit <= 0x39;
+}
+function isAsciiLetterAt(code: string, index: number): boolean {
+  const unit = code.charCodeAt(index) | 0x20;
+  return unit >= 0x61 && unit <= 0x7a;
+}
+function isLowerAsciiLetterAt(code: string, index: number): boolean {
+  const unit = code.charCodeAt(index);
+  return unit >= 0x61 && unit <= 0x7a;
+}
+/** `[0-9A-Za-z_.]`: what a number literal token runs over. */
+function isNumberPartAt(code: string, index: number): boolean {
+  const unit = code.charCodeAt(index);
+  return isDigitAt(code, index) || isAsciiLetterAt(code, index) || unit === 0x5f || unit === 0x2e;
+}
+/** IDENTIFIER_START, with the ASCII range decided without the Unicode RegExp. */
+function isIdentifierStartAt(code: string, index: number): boolean {
+  const unit = code.charCodeAt(index);
+  if (unit < 0x80) return isAsciiLetterAt(code, index) || unit === 0x24 || unit === 0x5f || unit === 0x5c;
+  return IDENTIFIER_START.test(code[index]!);
+}
+/** IDENTIFIER_PART, with the ASCII range decided without the Unicode RegExp. */
+function isIdentifierPartAt(code: string, index: number): boolean {
+  const unit = code.charCodeAt(index);
+  if (unit < 0x80) return isIdentifierStartAt(code, index) || isDigitAt(code, index);
+  return IDENTIFIER_PART.test(code[index]!);
+}
 
 function isLineBreak(char: string | undefined): boolean {
   return char === '\n' || char === '\r' || char === '\u2028' || char === '\u2029';
@@ -148,11 +209,11 @@ function looksLikeTemplateCloser(code: string, index: number): boolean {
   const next = code[index + 1];
   if (next === undefined || isLineBreak(next)) return true;
   if (',;)]}:'.includes(next)) return true;
-  if (next === '.') return /^\.[\p{L}$_]/u.test(code.slice(index + 1, index + 3));
+  if (next === '.') return METHOD_START.test(code.slice(index + 1, index + 3));
   if (next === ' ' || next === '\t') {
-    const rest = /^[ \t]*(\S{1,3})/.exec(code.slice(index + 1, index + 8));
+    const rest = AFTER_CLOSER.exec(code.slice(index + 1, index + 8));
     const operator = rest?.[1] ?? '';
-    return /^(?:\+|\?|:|===?|!==?|&&|\|\||\?\?|\)|,|;|\}|\])/.test(operator) || operator === '';
+    return CONTINUING_OPERATOR.test(operator) || operator === '';
   }
   return false;
 }
@@ -168,21 +229,36 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     tripleQuotes: [],
     innerBackticks: [],
     shellExpansions: [],
+    digitEscapes: [],
     openBrackets: [],
   };
   const { tokens, openBrackets } = result;
   const length = code.length;
   let index = 0;
 
-  const push = (kind: TokenKind, start: number, end: number, value?: string): void => {
-    tokens.push(value === undefined ? { kind, start, end } : { kind, start, end, value });
+  const keepTokens = !options.onlyLastToken;
+  // The last token, in plain variables (no object per token unless the whole list is kept; a word's text is only
+  // sliced out when something reads it).
+  let lastKind: TokenKind | undefined;
+  let lastStart = 0;
+  let lastEnd = 0;
+  let lastPunct: string | undefined;
+  const push = (kind: TokenKind, start: number, end: number, punct?: string): void => {
+    lastKind = kind;
+    lastStart = start;
+    lastEnd = end;
+    lastPunct = punct;
+    if (keepTokens) {
+      const value = kind === 'word' ? code.slice(start, end) : punct;
+      tokens.push(value === undefined ? { kind, start, end } : { kind, start, end, value });
+    }
   };
+  const lastValue = (): string | undefined => (lastKind === 'word' ? code.slice(lastStart, lastEnd) : lastPunct);
 
   const regexAllowed = (): boolean => {
-    const last = tokens[tokens.length - 1];
-    if (!last) return true;
-    if (last.kind === 'punct') return !(last.value === ')' || last.value === ']' || last.value === '}');
-    if (last.kind === 'word') return KEYWORDS_BEFORE_EXPRESSION.has(last.value!);
+    if (lastKind === undefined) return true;
+    if (lastKind === 'punct') return !(lastPunct === ')' || lastPunct === ']' || lastPunct === '}');
+    if (lastKind === 'word') return KEYWORDS_BEFORE_EXPRESSION.has(lastValue()!);
     return false;
   };
 
@@ -204,7 +280,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
   };
   const isShellExpansion = (at: number): boolean => {
     const head = code.slice(at, at + 64);
-    if (SHELL_EXPANSION.test(head)) return true;
+    if (SHELL_EXPANSION.test(head) || WORKFLOW_EXPRESSION.test(head)) return true;
     const variable = SHELL_VARIABLE.exec(head);
     if (!variable) return false;
     // Every use of NAME is a `${NAME}`: it is bound nowhere in the program, so it can only be the shell's.
@@ -213,12 +289,22 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     return counts !== undefined && counts.uses === counts.expansions;
   };
 
+  /** Sorts one backslash escape inside template text into a digit escape or another kind (see LexResult). */
+  const noteTemplateEscape = (at: number): void => {
+    const next = code[at + 1];
+    if (next === '\\' || next === '`' || next === '$') return;
+    if ((next !== undefined && next >= '1' && next <= '9') || (next === '0' && isDigitAt(code, at + 2)))
+      result.digitEscapes.push(at);
+    else result.otherTemplateEscapes = true;
+  };
+
   /** Scans template text from `index` (just after a backtick or a closing `}`); returns true when the template closed. */
   const scanTemplate = (start: number): void => {
     let inlineCode = false;
     while (index < length) {
       const char = code[index]!;
       if (char === '\\') {
+        if (options.guessTemplateContent) noteTemplateEscape(index);
         index += 2;
         continue;
       }
@@ -333,7 +419,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
     ) {
       const quote = (char + char + char) as TripleQuote['quote'];
       let prefixStart = start;
-      while (prefixStart > 0 && /[A-Za-z]/.test(code[prefixStart - 1]!)) prefixStart--;
+      while (prefixStart > 0 && isAsciiLetterAt(code, prefixStart - 1)) prefixStart--;
       const close = code.indexOf(quote, index + 3);
       if (close === -1) {
         result.openAtEnd = { kind: 'triple-quote', start };
@@ -357,20 +443,20 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
       scanTemplate(start);
       continue;
     }
-    if (/[0-9]/.test(char) || (char === '.' && /[0-9]/.test(code[index + 1] ?? ''))) {
+    if (isDigitAt(code, index) || (char === '.' && isDigitAt(code, index + 1))) {
       index++;
-      while (index < length && /[0-9A-Za-z_.]/.test(code[index]!)) index++;
+      while (index < length && isNumberPartAt(code, index)) index++;
       push('number', start, index);
       continue;
     }
-    if (IDENTIFIER_START.test(char) || (char.charCodeAt(0) >= 0xd800 && char.charCodeAt(0) <= 0xdbff)) {
+    if (isIdentifierStartAt(code, index) || (char.charCodeAt(0) >= 0xd800 && char.charCodeAt(0) <= 0xdbff)) {
       index++;
       while (
         index < length &&
-        (IDENTIFIER_PART.test(code[index]!) || (code.charCodeAt(index) >= 0xd800 && code.charCodeAt(index) <= 0xdfff))
+        (isIdentifierPartAt(code, index) || (code.charCodeAt(index) >= 0xd800 && code.charCodeAt(index) <= 0xdfff))
       )
         index++;
-      push('word', start, index, code.slice(start, index));
+      push('word', start, index);
       continue;
     }
     if (char === '/' && regexAllowed()) {
@@ -393,7 +479,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
         index++;
       }
       if (closed) {
-        while (index < length && /[a-z]/.test(code[index]!)) index++;
+        while (index < length && isLowerAsciiLetterAt(code, index)) index++;
         push('regex', start, index);
         continue;
       }
@@ -402,8 +488,7 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
       continue;
     }
     if (char === '(' || char === '[' || char === '{') {
-      const previous = tokens[tokens.length - 1];
-      const after = previous ? (previous.value ?? previous.kind) : undefined;
+      const after = lastKind === undefined ? undefined : (lastValue() ?? lastKind);
       openBrackets.push(after === undefined ? { char, start } : { char, start, after });
       index++;
       push('punct', start, index, char);
@@ -422,9 +507,22 @@ export function lex(code: string, options: LexOptions = {}): LexResult {
       push('punct', start, index, char);
       continue;
     }
-    const punctuator = PUNCTUATORS.find((candidate) => code.startsWith(candidate, index)) ?? char;
+    let punctuator = char;
+    for (let candidate = 0; candidate < PUNCTUATORS.length; candidate++) {
+      if (code.startsWith(PUNCTUATORS[candidate]!, index)) {
+        punctuator = PUNCTUATORS[candidate]!;
+        break;
+      }
+    }
     index += punctuator.length;
     push('punct', start, index, punctuator);
+  }
+  if (lastKind !== undefined) {
+    const value = lastValue();
+    result.lastToken =
+      value === undefined
+        ? { kind: lastKind, start: lastStart, end: lastEnd }
+        : { kind: lastKind, start: lastStart, end: lastEnd, value };
   }
   return result;
 }

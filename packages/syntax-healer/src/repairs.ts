@@ -42,7 +42,7 @@ function candidate(code: string, edits: readonly TextEdit[], repair: Repair): Re
  */
 export function repairTripleQuotes(code: string): RepairOutcome {
   if (code.indexOf('"""') === -1 && code.indexOf("'''") === -1) return NOT_APPLICABLE;
-  const scan = lex(code, { tripleQuotes: true });
+  const scan = lex(code, { tripleQuotes: true, onlyLastToken: true });
   if (scan.tripleQuotes.length === 0) return NOT_APPLICABLE;
   const prefixed = scan.tripleQuotes.find((triple) => triple.prefix !== '');
   if (prefixed) {
@@ -76,10 +76,14 @@ export function repairTripleQuotes(code: string): RepairOutcome {
  */
 export function repairTemplateContent(code: string): RepairOutcome {
   if (code.indexOf('`') === -1) return NOT_APPLICABLE;
-  const scan = lex(code, { guessTemplateContent: true });
-  if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0) return NOT_APPLICABLE;
+  const scan = lex(code, { guessTemplateContent: true, onlyLastToken: true });
+  // Digit escapes are doubled only where every other escape in the templates is one JavaScript and the shell read
+  // alike (see LexResult.otherTemplateEscapes).
+  const digitEscapes = scan.otherTemplateEscapes ? [] : scan.digitEscapes;
+  if (scan.innerBackticks.length === 0 && scan.shellExpansions.length === 0 && digitEscapes.length === 0)
+    return NOT_APPLICABLE;
   if (scan.inlineCodeSpansStatements) return NOT_APPLICABLE;
-  const edits = [...scan.innerBackticks, ...scan.shellExpansions].map((offset) => ({
+  const edits = [...scan.innerBackticks, ...scan.shellExpansions, ...digitEscapes].map((offset) => ({
     start: offset,
     end: offset,
     text: '\\',
@@ -88,14 +92,15 @@ export function repairTemplateContent(code: string): RepairOutcome {
     kind: 'template-escape',
     backticks: scan.innerBackticks.length,
     shellExpansions: scan.shellExpansions.length,
+    ...(digitEscapes.length > 0 ? { digitEscapes: digitEscapes.length } : {}),
   });
 }
 
 /** Class 4: raw line breaks inside a `'…'` or `"…"` string become `\n` (and `\r`) escapes. */
 export function repairRawNewlines(code: string): RepairOutcome {
-  const plain = lex(code);
+  const plain = lex(code, { onlyLastToken: true });
   if (plain.brokenStrings.length === 0) return NOT_APPLICABLE;
-  const scan = lex(code, { multilineQuotes: true });
+  const scan = lex(code, { multilineQuotes: true, onlyLastToken: true });
   const spans = scan.brokenStrings.filter((span) => span.closed);
   if (spans.length === 0) return NOT_APPLICABLE;
   const edits: TextEdit[] = [];
@@ -238,7 +243,7 @@ function unsafeCut(code: string, scan: LexResult): string | undefined {
   if (scan.openAtEnd)
     return `inside ${OPEN_CONSTRUCT_NAMES[scan.openAtEnd.kind]} that starts at line ${positionOf(code, scan.openAtEnd.start).line}`;
   if (scan.openBrackets.some((bracket) => bracket.char === '${')) return 'inside a ${…} of a template literal';
-  const last = scan.tokens[scan.tokens.length - 1];
+  const last = scan.lastToken;
   if (!last) return 'before any statement';
   const innermost = scan.openBrackets[scan.openBrackets.length - 1];
   if (innermost && isExpressionBracket(innermost)) {
@@ -300,7 +305,7 @@ const DANGLING_OPERATORS = new Set([
 ]);
 
 function endsWithDanglingOperator(scan: LexResult): boolean {
-  const last = scan.tokens[scan.tokens.length - 1];
+  const last = scan.lastToken;
   return last !== undefined && last.kind === 'punct' && DANGLING_OPERATORS.has(last.value!);
 }
 
@@ -310,7 +315,7 @@ function endsWithDanglingOperator(scan: LexResult): boolean {
  * content was lost: that is refused with the position of the cut, so a guessed prefix never runs.
  */
 export function repairTruncation(code: string): RepairOutcome {
-  const scan = lex(code);
+  const scan = lex(code, { onlyLastToken: true });
   const openBrackets = scan.openBrackets;
   if (openBrackets.length === 0 && !scan.openAtEnd && !endsWithDanglingOperator(scan)) return NOT_APPLICABLE;
   const closing = openBrackets
@@ -320,7 +325,7 @@ export function repairTruncation(code: string): RepairOutcome {
   const lineBreak = code.includes('\r\n') ? '\r\n' : '\n';
   const endsWithBreak = /\r?\n$/.test(code);
   const healed = endsWithBreak ? code + closing + lineBreak : code + lineBreak + closing;
-  const lastToken = scan.tokens[scan.tokens.length - 1];
+  const lastToken = scan.lastToken;
   const reason =
     unsafeCut(code, scan) ?? (lastToken ? unfinishedStatementAtCut(healed, lastToken.end) : 'before any statement');
   if (reason !== undefined) {

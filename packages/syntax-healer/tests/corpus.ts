@@ -35,6 +35,8 @@ function load<T>(file: string): T[] {
 export const validCases = load<ValidCase>('valid.json');
 export const repairCases = load<CorpusCase>('repairs.json');
 export const refusalCases = load<CorpusCase>('refusals.json');
+/** Shell text inside template literals (issue 25): repairs with their exact output, and the refused readings. */
+export const shellTemplateCases = load<CorpusCase>('shell-in-templates.json');
 /** Compile-verdict corner cases: no expected heal, used where every program must behave consistently. */
 export const compileEdgeCases = load<{ code: string; runtimeDependent?: string }>('compile-edges.json');
 
@@ -65,6 +67,7 @@ export function allPrograms(): string[] {
     ...agentPrograms.map((entry) => entry.code),
     ...repairCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code]),
     ...refusalCases.map((entry) => entry.code),
+    ...shellTemplateCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code]),
     ...compileEdgeCases.map((entry) => entry.code),
   ];
 }

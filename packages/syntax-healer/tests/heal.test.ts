@@ -1,7 +1,7 @@
 /** Table-driven checks of healProgram against the fixture corpus. */
 import { describe, expect, it } from 'vitest';
 import { healProgram } from '../src/index.js';
-import { refusalCases, repairCases, validCases } from './corpus.js';
+import { refusalCases, repairCases, shellTemplateCases, validCases } from './corpus.js';
 
 describe('valid programs come back byte-identical', () => {
   it.each(validCases.map((entry) => [entry.name, entry.code] as const))('%s', (_name, code) => {
@@ -147,5 +147,48 @@ describe('shell command substitution that ends a template', () => {
     const result = healProgram(code);
     if (result.ok) expect(result.code).not.toBe(code);
     else expect(result.code).toBe(code);
+  });
+});
+
+describe('shell text inside template literals (issue 25)', () => {
+  it.each(shellTemplateCases.map((entry) => [entry.name, entry] as const))('%s', (_name, entry) => {
+    const result = healProgram(entry.code);
+    expect({ ok: result.ok, changed: result.changed }).toEqual({ ok: entry.expect.ok, changed: entry.expect.changed });
+    if (entry.expect.ok) {
+      expect(result.code).toBe(entry.expect.code);
+      expect(result.repairs.map((repair) => repair.kind)).toEqual(entry.expect.repairs);
+      // Healing the healed program changes nothing.
+      expect(healProgram(result.code)).toMatchObject({ ok: true, changed: false });
+    } else {
+      expect(result.code).toBe(entry.code);
+      expect(result.diagnostic?.kind).toBe(entry.expect.diagnostic);
+    }
+  });
+
+  it('the healed templates hold exactly the shell text the model typed', () => {
+    // Run each healed template's value: what the shell (or the workflow runner) receives.
+    const templateValue = (code: string): string => {
+      const start = code.indexOf('`');
+      const end = code.lastIndexOf('`');
+      return new Function(`return ${code.slice(start, end + 1)};`)() as string;
+    };
+    const typed = (code: string): string => {
+      const start = code.indexOf('`');
+      const end = code.lastIndexOf('`');
+      return code.slice(start + 1, end).replaceAll('\\n', '\n');
+    };
+    for (const entry of shellTemplateCases.filter((candidate) => candidate.expect.ok)) {
+      expect(templateValue(entry.expect.code!)).toBe(typed(entry.code));
+    }
+  });
+
+  it('a bare ${!x} is JavaScript (not x) and is not escaped', () => {
+    const code = 'const done = false;\nawait tools.bash({ command: `echo ${!done} ${A:-1}`, description: "d" });';
+    expect(healProgram(code)).toMatchObject({
+      ok: true,
+      code: 'const done = false;\nawait tools.bash({ command: `echo ${!done} \\${A:-1}`, description: "d" });',
+    });
+    const valid = 'const done = false;\nreturn `pending: ${!done}`;';
+    expect(healProgram(valid)).toMatchObject({ ok: true, changed: false, code: valid });
   });
 });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HEAVY_TEST_TIMEOUT_MS } from './timeouts.js';
 import { compilesLikeHost, healProgram } from '../src/index.js';
 import { setStripBackendForTesting } from '../src/host-compile.js';
 import { allPrograms, runtimeDependentPrograms } from './corpus.js';
@@ -80,73 +81,85 @@ describe.skipIf(!('node' in hostNode))('agreement with the real host compile ste
     },
   );
 
-  it('every healed corpus program compiles in the real host', () => {
-    const healed = allPrograms()
-      .map((code) => healProgram(code))
-      .filter((result) => result.ok)
-      .map((result) => result.code);
-    const verdicts = realHostVerdicts((hostNode as { node: string }).node, healed);
-    expect(verdicts.filter((verdict) => !verdict.ok)).toEqual([]);
-  });
+  it(
+    'every healed corpus program compiles in the real host',
+    () => {
+      const healed = allPrograms()
+        .map((code) => healProgram(code))
+        .filter((result) => result.ok)
+        .map((result) => result.code);
+      const verdicts = realHostVerdicts((hostNode as { node: string }).node, healed);
+      expect(verdicts.filter((verdict) => !verdict.ok)).toEqual([]);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 
-  it('the real host rejects exactly what the corpus says the captures did', () => {
-    const verdicts = realHostVerdicts((hostNode as { node: string }).node, [
-      'const x: number = 41; return x + 1;',
-      'const doc = """\nmulti-line\n""";\nreturn doc;',
-      'enum Color { Red }\nreturn Color.Red;',
-    ]);
-    expect(verdicts).toEqual([
-      { ok: true },
-      { ok: false, message: "Expected ';', '}' or <eof>" },
-      { ok: false, message: 'TypeScript enum is not supported in strip-only mode' },
-    ]);
-  });
+  it(
+    'the real host rejects exactly what the corpus says the captures did',
+    () => {
+      const verdicts = realHostVerdicts((hostNode as { node: string }).node, [
+        'const x: number = 41; return x + 1;',
+        'const doc = """\nmulti-line\n""";\nreturn doc;',
+        'enum Color { Red }\nreturn Color.Red;',
+      ]);
+      expect(verdicts).toEqual([
+        { ok: true },
+        { ok: false, message: "Expected ';', '}' or <eof>" },
+        { ok: false, message: 'TypeScript enum is not supported in strip-only mode' },
+      ]);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 });
 
 describe.skipIf(!('node' in hostNode))('the whole healer on the real strip backend (Node >= 22.15 child)', () => {
-  it('returns the same HealResult for every corpus program as on this process', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'syntax-healer-'));
-    try {
-      const bundle = join(dir, 'healer.mjs');
-      // The public entry plus the fast-path verdict (a test export of host-compile.ts, not part of the public API).
-      const entry = `export * from ${JSON.stringify(healerEntry)};\nexport { plainJavaScriptVerdict } from ${JSON.stringify(hostCompileEntry)};`;
-      const output = await build({
-        stdin: { contents: entry, resolveDir: dir, loader: 'ts' },
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        mainFields: ['module', 'main'],
-        write: false,
-        logLevel: 'silent',
-      });
-      writeFileSync(bundle, output.outputFiles[0]!.text);
-      const inputs = allPrograms();
-      const stdout = execFileSync((hostNode as { node: string }).node, ['--no-warnings', healRunner, bundle], {
-        input: JSON.stringify(inputs),
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      const child = JSON.parse(stdout) as { backend: string; results: unknown[]; fast: ({ ok: true } | null)[] };
-      expect(child.backend).toBe('node-strip-types');
-      // The fast path answers only "compiles", and only where the real host says so too.
-      const real = realHostVerdicts((hostNode as { node: string }).node, inputs);
-      const fastAnswers = inputs.filter((_, index) => child.fast[index] !== null);
-      const disagreements = inputs.filter((_, index) => child.fast[index] !== null && !real[index]!.ok);
-      expect(disagreements).toEqual([]);
-      expect(fastAnswers.length).toBeGreaterThan(50);
-      inputs.forEach((code, index) => {
-        const childResult = child.results[index] as { diagnostic?: { message?: string } };
-        const local = healProgram(code);
-        if (runtimeDependentPrograms.has(code)) return;
-        // Messages may differ (swc vs Babel wording); everything else must be identical.
-        const strip = (result: { diagnostic?: { message?: string } }) =>
-          result.diagnostic ? { ...result, diagnostic: { ...result.diagnostic, message: undefined } } : result;
-        expect({ code, result: strip(childResult) }).toEqual({ code, result: strip(local) });
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'returns the same HealResult for every corpus program as on this process',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'syntax-healer-'));
+      try {
+        const bundle = join(dir, 'healer.mjs');
+        // The public entry plus the fast-path verdict (a test export of host-compile.ts, not part of the public API).
+        const entry = `export * from ${JSON.stringify(healerEntry)};\nexport { plainJavaScriptVerdict } from ${JSON.stringify(hostCompileEntry)};`;
+        const output = await build({
+          stdin: { contents: entry, resolveDir: dir, loader: 'ts' },
+          bundle: true,
+          format: 'esm',
+          platform: 'neutral',
+          mainFields: ['module', 'main'],
+          write: false,
+          logLevel: 'silent',
+        });
+        writeFileSync(bundle, output.outputFiles[0]!.text);
+        const inputs = allPrograms();
+        const stdout = execFileSync((hostNode as { node: string }).node, ['--no-warnings', healRunner, bundle], {
+          input: JSON.stringify(inputs),
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        const child = JSON.parse(stdout) as { backend: string; results: unknown[]; fast: ({ ok: true } | null)[] };
+        expect(child.backend).toBe('node-strip-types');
+        // The fast path answers only "compiles", and only where the real host says so too.
+        const real = realHostVerdicts((hostNode as { node: string }).node, inputs);
+        const fastAnswers = inputs.filter((_, index) => child.fast[index] !== null);
+        const disagreements = inputs.filter((_, index) => child.fast[index] !== null && !real[index]!.ok);
+        expect(disagreements).toEqual([]);
+        expect(fastAnswers.length).toBeGreaterThan(50);
+        inputs.forEach((code, index) => {
+          const childResult = child.results[index] as { diagnostic?: { message?: string } };
+          const local = healProgram(code);
+          if (runtimeDependentPrograms.has(code)) return;
+          // Messages may differ (swc vs Babel wording); everything else must be identical.
+          const strip = (result: { diagnostic?: { message?: string } }) =>
+            result.diagnostic ? { ...result, diagnostic: { ...result.diagnostic, message: undefined } } : result;
+          expect({ code, result: strip(childResult) }).toEqual({ code, result: strip(local) });
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 });
 
 it.runIf(!('node' in hostNode))('agreement test skipped: no Node >= 22.15 available', () => {

@@ -3,6 +3,7 @@
  * program wrapped in any supported Markdown fence style heals back to exactly itself.
  */
 import { describe, expect, it } from 'vitest';
+import { HEAVY_TEST_TIMEOUT_MS } from './timeouts.js';
 import { compilesLikeHost, healProgram } from '../src/index.js';
 import { allPrograms, repairCases, validCases } from './corpus.js';
 
@@ -91,15 +92,19 @@ describe('seeded fuzz: mutated valid programs keep every invariant', () => {
     else mutants.push(base.slice(0, at) + base.slice(at + 1));
   }
 
-  it('never throws; ok implies a compiling result; not ok returns the input; healing twice changes nothing', () => {
-    for (const code of mutants) {
-      const result = healProgram(code);
-      if (result.ok) expect(compilesLikeHost(result.code).ok, code).toBe(true);
-      else expect(result.code, code).toBe(code);
-      if (!result.ok) expect(result.diagnostic, code).toBeDefined();
-      expect(healProgram(result.code).code, code).toBe(result.code);
-    }
-  });
+  it(
+    'never throws; ok implies a compiling result; not ok returns the input; healing twice changes nothing',
+    () => {
+      for (const code of mutants) {
+        const result = healProgram(code);
+        if (result.ok) expect(compilesLikeHost(result.code).ok, code).toBe(true);
+        else expect(result.code, code).toBe(code);
+        if (!result.ok) expect(result.diagnostic, code).toBeDefined();
+        expect(healProgram(result.code).code, code).toBe(result.code);
+      }
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 
   it('a truncation repair only appends closing delimiters to the cut text', () => {
     for (const code of mutants) {

@@ -6,6 +6,7 @@
  */
 import { parse } from '@babel/parser';
 import { describe, expect, it } from 'vitest';
+import { HEAVY_TEST_TIMEOUT_MS } from './timeouts.js';
 import { compilesLikeHost, healProgram } from '../src/index.js';
 import { agentPrograms, repairCases, validCases } from './corpus.js';
 
@@ -140,53 +141,57 @@ describe('truncation fuzz over every line-end prefix', () => {
     }
   });
 
-  it('never closes a cut whose statement went on after it; every refusal says where the cut is', () => {
-    let prefixes = 0;
-    let healed = 0;
-    const wrongHeals: string[] = [];
-    for (const { name, code } of programs) {
-      const splits = statementSplitter(code);
-      const required = requiredAfterCut(code);
-      for (let newline = code.indexOf('\n'); newline !== -1; newline = code.indexOf('\n', newline + 1)) {
-        const prefix = code.slice(0, newline + 1);
-        if (prefix.trim() === '') continue;
-        prefixes++;
-        const result = healProgram(prefix);
-        if (!result.ok) {
-          expect(result.code).toBe(prefix);
-          if (result.diagnostic?.kind === 'truncated') {
-            const lines = prefix.split('\n');
-            expect(result.diagnostic, name).toMatchObject({ line: lines.length, column: lines.at(-1)!.length + 1 });
+  it(
+    'never closes a cut whose statement went on after it; every refusal says where the cut is',
+    () => {
+      let prefixes = 0;
+      let healed = 0;
+      const wrongHeals: string[] = [];
+      for (const { name, code } of programs) {
+        const splits = statementSplitter(code);
+        const required = requiredAfterCut(code);
+        for (let newline = code.indexOf('\n'); newline !== -1; newline = code.indexOf('\n', newline + 1)) {
+          const prefix = code.slice(0, newline + 1);
+          if (prefix.trim() === '') continue;
+          prefixes++;
+          const result = healProgram(prefix);
+          if (!result.ok) {
+            expect(result.code).toBe(prefix);
+            if (result.diagnostic?.kind === 'truncated') {
+              const lines = prefix.split('\n');
+              expect(result.diagnostic, name).toMatchObject({ line: lines.length, column: lines.at(-1)!.length + 1 });
+            }
+            continue;
           }
-          continue;
+          if (!result.changed) continue;
+          healed++;
+          expect(
+            result.repairs.map((repair) => repair.kind),
+            name,
+          ).toEqual(['close-truncated']);
+          expect(result.code.startsWith(prefix)).toBe(true);
+          expect(result.code.slice(prefix.length).replace(/\s/g, '')).toMatch(/^[)\]}]+$/);
+          const split = splits(lastTokenEnd(code, newline));
+          if (split)
+            wrongHeals.push(
+              `${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`,
+            );
+          const construct = required(lastTokenEnd(code, newline));
+          if (construct)
+            wrongHeals.push(
+              `${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`,
+            );
         }
-        if (!result.changed) continue;
-        healed++;
-        expect(
-          result.repairs.map((repair) => repair.kind),
-          name,
-        ).toEqual(['close-truncated']);
-        expect(result.code.startsWith(prefix)).toBe(true);
-        expect(result.code.slice(prefix.length).replace(/\s/g, '')).toMatch(/^[)\]}]+$/);
-        const split = splits(lastTokenEnd(code, newline));
-        if (split)
-          wrongHeals.push(
-            `${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`,
-          );
-        const construct = required(lastTokenEnd(code, newline));
-        if (construct)
-          wrongHeals.push(
-            `${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`,
-          );
       }
-    }
-    console.log(
-      `${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`,
-    );
-    expect(wrongHeals).toEqual([]);
-    // The property is not vacuous: many prefixes are checked and the safe cuts (between statements of the program,
-    // a function declaration or an `else` block) are still closed.
-    expect(prefixes).toBeGreaterThan(200);
-    expect(healed).toBeGreaterThanOrEqual(5);
-  });
+      console.log(
+        `${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`,
+      );
+      expect(wrongHeals).toEqual([]);
+      // The property is not vacuous: many prefixes are checked and the safe cuts (between statements of the program,
+      // a function declaration or an `else` block) are still closed.
+      expect(prefixes).toBeGreaterThan(200);
+      expect(healed).toBeGreaterThanOrEqual(5);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 });

@@ -1,0 +1,6 @@
+/**
+ * One timeout for the suites that compile hundreds of programs or start a child Node (seconds of CPU on a quiet
+ * machine). On the shared 2-core machine at load 15-20 they ran past vitest's 5 s default while passing every
+ * assertion; the bound still catches a hang.
+ */
+export const HEAVY_TEST_TIMEOUT_MS = 60_000;
