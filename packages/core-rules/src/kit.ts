@@ -8,6 +8,7 @@
  * decoding with its one near-JSON reader, the argument rules, the name-prefix strip, resolveToolAlias) and
  * never throws.
  */
+import { HOST_TEXTS } from '@dsh-tool-normalizer/dsh-profile';
 import { decodeArguments } from './decode-arguments.js';
 import { resolveToolName } from './kit-names.js';
 import { checkProgram, type KitPrograms } from './kit-programs.js';
@@ -144,7 +145,7 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
   async function violations(name: string, args: Record<string, unknown>, detail = true): Promise<string[]> {
     const tool = byName.get(name);
     const schema = findTool(env, name);
-    if (!tool || !schema) return [`unknown tool "${preview(name, 80)}"`];
+    if (!tool || !schema) return [HOST_TEXTS.unknownTool(preview(name, 80))];
     if (!passesSchema(schema.parameters, args))
       return detail ? validateArguments(schema.parameters, args) : ['the arguments fail the JSON Schema'];
     if (options.hostChecks) {
