@@ -80,6 +80,16 @@ const rc8Shape = (shape: Omit<MessageShape, 'captured' | 'releases'>): MessageSh
 /** Every message shape the engine reads, most specific first within a category. */
 export const MESSAGE_SHAPES: readonly MessageShape[] = [
   rc8Shape({
+    id: 'invalid-arguments',
+    code: 'INVALID_ARGS',
+    category: 'invalid-args',
+    where: 'result',
+    pattern: /^invalid arguments: /,
+    mark: 'invalid arguments: ',
+    example: 'invalid arguments: missing required property "code"; missing required property "description"',
+    source: 'c_a_command_instead_of_code',
+  }),
+  rc8Shape({
     id: 'missing-required-property',
     code: 'INVALID_ARGS',
     category: 'invalid-args',
@@ -104,7 +114,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     code: 'UNKNOWN_TOOL',
     category: 'code-mode-direct-call',
     where: 'result',
-    pattern: /only `run_code` is callable directly/,
+    pattern: /^unknown tool "[^"]*": only `run_code` is callable directly/,
     mark: 'only `run_code` is callable directly',
     example:
       'unknown tool "read": only `run_code` is callable directly — call `read` from inside a `run_code` program instead',
@@ -394,3 +404,15 @@ export const HOST_TEXTS = {
   /** Node's child_process and fs (ERR_INVALID_ARG_VALUE). */
   noNul: (key: string) => `${key} must be a string without null bytes`,
 } as const;
+
+/**
+ * The code a tool's error text implies, read from the first shape that describes the text's head (an anchored
+ * pattern with a code): rc.8's `tool/code-dispatch` events and a hinted result in a log carry no code of their own.
+ */
+export function codeOfMessage(message: string): ErrorCode | undefined {
+  return HEAD_SHAPES.find((shape) => hasShape(shape.id, message))?.code;
+}
+
+const HEAD_SHAPES = MESSAGE_SHAPES.filter(
+  (shape) => shape.where === 'result' && shape.code !== undefined && shape.pattern.source.startsWith('^'),
+);
