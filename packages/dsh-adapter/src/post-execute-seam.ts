@@ -36,6 +36,7 @@ function decorate(
     return decision;
   try {
     const explained = explainedMessage(state, exec, result);
+    if (explained) state.noteClassification(exec.token, explained.classification);
     if (!explained || explained.message === result.error.message) return decision;
     // A Code-Mode sub-call's error.message is what its program catches: the original stays its byte-identical prefix.
     return {
