@@ -16,6 +16,7 @@ import {
   trimStackTrace,
 } from '@dsh-tool-normalizer/core-rules';
 import type { Classification, Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
+import { ERROR_TEXT_PREFIX } from '@dsh-tool-normalizer/dsh-profile';
 import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
 
@@ -113,9 +114,9 @@ export function withMessage(
   let replaced = false;
   const next: ContentBlock[] = content.map((block) => {
     if (replaced || block.type !== 'text') return block;
-    if (block.text === `Error: ${original}`) {
+    if (block.text === `${ERROR_TEXT_PREFIX}${original}`) {
       replaced = true;
-      return { ...block, text: `Error: ${message}` };
+      return { ...block, text: `${ERROR_TEXT_PREFIX}${message}` };
     }
     if (block.text === original) {
       replaced = true;
