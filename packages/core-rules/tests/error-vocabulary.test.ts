@@ -19,7 +19,8 @@ import {
 } from '@dsh-tool-normalizer/dsh-profile';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { categories, classifyResult } from '../src/index.js';
+import { categories, classifyResult, hintFor } from '../src/index.js';
+import { codeEnv } from './fixtures.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -43,6 +44,17 @@ describe('every vocabulary example is settled in its declared category', () => {
     const classification = classifyResult(call, result);
     expect(classification.category).toBe(shape.category);
     expect(classification.code).toBe(result.error.info?.code);
+  });
+
+  it.each([
+    ['rc.8', 'TypeError: tools.read_file is not a function'],
+    ['0.2.x QuickJS', 'TypeError: tools.read_file does not exist. Did you mean tools.read?'],
+    ['0.2.x QuickJS, bracket access', 'TypeError: tools["read_file"] does not exist. Did you mean tools.read?'],
+  ])('a missing binding (%s) gets the same hint, naming the tool it stands for', (_release, detail) => {
+    const call = { name: 'run_code', arguments: { code: 'return await tools.read_file({});', description: 'probe' } };
+    const result = { isError: true, error: { message: CODE_RUN_PREFIX + detail, info: { code: 'CODE_RUN_FAILED' } } };
+    expect(classifyResult(call, result).category).toBe('inner-unknown-binding');
+    expect(hintFor(call, result, codeEnv)).toBe('Hint: tools.read_file does not exist; use tools.read.');
   });
 
   it('every declared category is one of the catalogue', () => {
