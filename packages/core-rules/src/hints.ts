@@ -1,7 +1,8 @@
 /**
  * Hints for errors nobody healed (docs/architecture.md#one-tool-call-through-dsh, step 3): one short actionable sentence that names
  * every missing field at once and the exact correct form. `appendHint` keeps the host's text
- * byte-identical as a prefix, so nothing the model or a log relies on is lost.
+ * byte-identical as a prefix, so nothing the model or a log relies on is lost. What a hint reads from the host's text
+ * (missing fields, line counts, binding names) it reads with the shapes of DSH's error vocabulary (dsh-profile).
  */
 import {
   CODE_RUN_PREFIX,
