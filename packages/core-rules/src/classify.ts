@@ -1,11 +1,23 @@
 /**
  * `classifyResult`, which maps a host result to one of the catalogue's stable result categories (the
  * dashboard and the analyzer group by these ids) from its error code and, for the host's plain `Error`s that carry no
- * code (editor path and range errors, blank description), from its exact message text.
+ * code (editor path and range errors, blank description), from its message shape. Codes, prefixes and shapes are
+ * DSH's error vocabulary (@dsh-tool-normalizer/dsh-profile), read from there, never written here.
  */
+import {
+  ABORT_CODES,
+  CODE_RUN_FAILED_PREFIX,
+  CODE_RUN_PREFIX,
+  ERROR_CODES,
+  hasShape,
+  MESSAGE_SHAPES,
+  type MessageShape,
+  TOOL_CALL_ERROR_PREFIX,
+} from '@dsh-tool-normalizer/dsh-profile';
 import { compilesLikeHost } from './healer.js';
 import { type CategoryId, categoryCatalogue } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
+import { RUN_CODE } from './tools.js';
 import type { CategoryInfo, Classification, ToolCall, ToolResultLike } from './types.js';
 
 /** The result categories, in dashboard order: the catalogue's rows (kept under this name for existing importers). */
@@ -15,7 +27,26 @@ const knownCategories = new Set<CategoryId>(
   categoryCatalogue.filter((category) => category.known).map((category) => category.id),
 );
 
-const CODE_RUN_PREFIX = 'code run failed (exception): ';
+/** Shapes of host texts that carry no code of their own (a plain Error): settled by the text alone. */
+const CODELESS_SHAPES = MESSAGE_SHAPES.filter((shape) => shape.where === 'result' && shape.code === undefined);
+
+/** The categories a Code-Mode sub-call's error gets from its text, as its native twin gets them from the host's code. */
+const INNER_CAUSE_CATEGORIES = new Set<string>([
+  'fs-edit-anchor',
+  'fs-not-observed',
+  'fs-stale-version',
+  'read-range',
+  'editor-path',
+  'editor-range',
+]);
+const INNER_CAUSE_SHAPES = MESSAGE_SHAPES.filter(
+  (shape) => shape.where === 'result' && INNER_CAUSE_CATEGORIES.has(shape.category),
+);
+
+/** The category of the first shape in `shapes` that `message` has. */
+function shapeCategory(shapes: readonly MessageShape[], message: string): CategoryId | undefined {
+  return shapes.find((shape) => hasShape(shape.id, message))?.category as CategoryId | undefined;
+}
 
 /**
  * True when the call's program compiles like the host compiles it, so it RAN before failing. A program that
@@ -33,32 +64,17 @@ function programRan(call: ToolCall | undefined): boolean {
  * carries no code): the same categories its native twin gets from the host's code, else `inner-tool-error`.
  */
 function innerCause(message: string): CategoryId {
-  if (
-    /^old_string was not found in "|^old_string matched \d+ times in "|^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/.test(
-      message,
-    )
-  )
-    return 'fs-edit-anchor';
-  if (/^edit requires reading "|^cannot overwrite existing ".*" without reading it first/.test(message))
-    return 'fs-not-observed';
-  if (/^cannot edit ".*": file changed since it was read/.test(message)) return 'fs-stale-version';
-  if (/^offset \d+ is out of range for "/.test(message)) return 'read-range';
-  if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
-  if (message.startsWith('Invalid `view_range`')) return 'editor-range';
-  return 'inner-tool-error';
+  return shapeCategory(INNER_CAUSE_SHAPES, message) ?? 'inner-tool-error';
 }
 
 function classifyProgramFailure(message: string, call: ToolCall | undefined): CategoryId {
   if (!message.startsWith(CODE_RUN_PREFIX)) return 'code-runtime';
   const detail = message.slice(CODE_RUN_PREFIX.length);
-  if (
-    detail.startsWith('ToolCallError: invalid arguments') ||
-    detail.startsWith('ToolCallError: binding arguments must be lossless JSON')
-  )
-    return 'inner-invalid-args';
-  if (detail.startsWith('ToolCallError: ')) return innerCause(detail.slice('ToolCallError: '.length));
-  if (/^TypeError: tools(\.[\w$]+|\[[^\]]*\]) is not a function/.test(detail)) return 'inner-unknown-binding';
-  if (detail.startsWith('TypeError: "" is not a function')) return 'code-syntax';
+  if (hasShape('inner-invalid-args', detail) || hasShape('inner-lossy-args', detail)) return 'inner-invalid-args';
+  if (detail.startsWith(TOOL_CALL_ERROR_PREFIX)) return innerCause(detail.slice(TOOL_CALL_ERROR_PREFIX.length));
+  if (hasShape('inner-unknown-binding', detail) || hasShape('inner-missing-binding-ptc', detail))
+    return 'inner-unknown-binding';
+  if (hasShape('program-markdown-fence', detail)) return 'code-syntax';
   const firstLine = detail.split('\n', 1)[0] ?? '';
   // A SyntaxError, or a failure of the host-side type strip (no error name and no stack), means the program
   // never ran, unless the program itself compiles: then it ran and threw.
@@ -73,31 +89,28 @@ function categoryOfResult(call: ToolCall | undefined, result: ToolResultLike): C
   if (!result.isError) return 'ok';
   const message = typeof result.error?.message === 'string' ? result.error.message : '';
   const code = result.error?.info?.code;
+  if (code !== undefined && ABORT_CODES.has(code)) return 'aborted';
   switch (code) {
-    case 'ABORTED':
-    case 'ABORTED_BEFORE_DISPATCH':
-      return 'aborted';
-    case 'UNKNOWN_TOOL':
-      return message.includes('only `run_code` is callable directly') ? 'code-mode-direct-call' : 'unknown-tool';
-    case 'INVALID_ARGS':
+    case ERROR_CODES.UNKNOWN_TOOL:
+      return hasShape('code-mode-direct-call', message) ? 'code-mode-direct-call' : 'unknown-tool';
+    case ERROR_CODES.INVALID_ARGS:
       return 'invalid-args';
-    case 'CODE_RUN_FAILED':
+    case ERROR_CODES.CODE_RUN_FAILED:
       return classifyProgramFailure(message, call);
-    case 'FS_NOT_OBSERVED':
+    case ERROR_CODES.FS_NOT_OBSERVED:
       return 'fs-not-observed';
-    case 'FS_STALE_VERSION':
+    case ERROR_CODES.FS_STALE_VERSION:
       return 'fs-stale-version';
-    case 'FS_EDIT_NOT_FOUND':
-    case 'FS_AMBIGUOUS_EDIT':
+    case ERROR_CODES.FS_EDIT_NOT_FOUND:
+    case ERROR_CODES.FS_AMBIGUOUS_EDIT:
       return 'fs-edit-anchor';
-    case 'FS_NOT_FOUND':
-      if (/^offset \d+ is out of range for /.test(message)) return 'read-range';
+    case ERROR_CODES.FS_NOT_FOUND:
+      if (hasShape('read-range', message)) return 'read-range';
       break;
   }
-  if (message.startsWith('invalid description: ')) return 'invalid-args';
-  if (/^The path .* is not an absolute path, it should start with `\/`/s.test(message)) return 'editor-path';
-  if (message.startsWith('Invalid `view_range`')) return 'editor-range';
-  if (call?.name === 'run_code' && message.startsWith('code run failed ('))
+  const plain = shapeCategory(CODELESS_SHAPES, message);
+  if (plain !== undefined) return plain;
+  if (call?.name === RUN_CODE && message.startsWith(CODE_RUN_FAILED_PREFIX))
     return classifyProgramFailure(message, call);
   return 'other';
 }

@@ -1,8 +1,16 @@
 /**
  * Hints for errors nobody healed (docs/architecture.md#one-tool-call-through-dsh, step 3): one short actionable sentence that names
  * every missing field at once and the exact correct form. `appendHint` keeps the host's text
- * byte-identical as a prefix, so nothing the model or a log relies on is lost.
+ * byte-identical as a prefix, so nothing the model or a log relies on is lost. What a hint reads from the host's text
+ * (missing fields, line counts, binding names) it reads with the shapes of DSH's error vocabulary (dsh-profile).
  */
+import {
+  CODE_RUN_PREFIX,
+  hasShape,
+  matchAllShape,
+  matchShape,
+  READ_THEN_RETRY_MARK,
+} from '@dsh-tool-normalizer/dsh-profile';
 import { healProgram, parseProgram } from './healer.js';
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
@@ -15,7 +23,7 @@ import { describeCall } from './text.js';
 import { findTool, RUN_CODE, requiredKeys, toolNames } from './tools.js';
 import { toolNameCandidates } from './tool-names.js';
 import { STALE_UNREAD_HINT } from './recovery.js';
-import type { Diagnostic, Environment, ToolCall, ToolResultLike } from './types.js';
+import type { Classification, Diagnostic, Environment, ToolCall, ToolResultLike } from './types.js';
 
 /** Longest ready-to-paste call a hint will carry. */
 const MAX_EXAMPLE = 2000;
@@ -39,7 +47,12 @@ function json(value: unknown): string | undefined {
 }
 
 function missingFields(message: string): string[] {
-  return [...message.matchAll(/missing required property "([^"]+)"/g)].map((match) => match[1] as string);
+  return matchAllShape('missing-required-property', message).map((match) => match[1] as string);
+}
+
+/** What a failed program's text says after `code run failed (exception): ` (the whole text when it has no prefix). */
+function programDetail(message: string): string {
+  return message.startsWith(CODE_RUN_PREFIX) ? message.slice(CODE_RUN_PREFIX.length) : message;
 }
 
 function quoteList(names: readonly string[]): string {
@@ -50,7 +63,7 @@ function invalidArgsHint(call: ToolCall, message: string, env: Environment): str
   const missing = missingFields(message);
   const repaired = normalizeCall(call, { ...env, nested: true });
   const example = repaired.changed ? json(repaired.call.arguments) : undefined;
-  if (message.startsWith('invalid description')) {
+  if (hasShape('invalid-description', message)) {
     return `Hint: "description" must be a short non-empty summary (5-10 words)${example ? `, e.g. ${call.name} ${example}` : ''}.`;
   }
   if (missing.length === 0) return undefined;
@@ -102,13 +115,13 @@ function syntaxHint(call: ToolCall, message: string, diagnostic: Diagnostic | un
     const at = `line ${where.line}${where.column !== undefined ? `, column ${where.column}` : ''}`;
     return `Hint: nothing ran: your program looks cut off at ${at}, likely by the output limit; split the work into several smaller run_code calls instead of resending the same long program.`;
   }
-  if (message.includes('TypeError: "" is not a function')) {
+  if (hasShape('program-markdown-fence', programDetail(message))) {
     // Only a program that OPENS with the fence failed before its first statement; code above a fence ran.
     if (program === undefined || /^\s*(?:```|~~~)/.test(program))
       return 'Hint: nothing useful ran: "code" must be the program text only, without a Markdown ``` fence.';
     return 'Hint: the program stopped at a Markdown ``` fence (its backticks read as a tagged template call); the statements above it already ran. Send only program text, without fences.';
   }
-  if (message.includes('enum is not supported'))
+  if (hasShape('program-ts-enum', message))
     return 'Hint: nothing ran: only erasable TypeScript is allowed; replace the enum with a const object.';
   if (where) {
     const at =
@@ -127,7 +140,7 @@ function fillText(fill: InnerFill): string {
 }
 
 function innerArgsHint(call: ToolCall, message: string, env: Environment): string {
-  if (message.includes('binding arguments must be lossless JSON')) {
+  if (hasShape('inner-lossy-args', programDetail(message))) {
     return 'Hint: pass exactly one plain JSON object to every tools.* call (no undefined values, functions, or missing argument).';
   }
   const missing = missingFields(message);
@@ -141,8 +154,10 @@ function innerArgsHint(call: ToolCall, message: string, env: Environment): strin
 }
 
 function innerBindingHint(message: string, env: Environment): string | undefined {
-  const name = /TypeError: tools(?:\.([\w$]+)|\[["'`]?([^\]"'`]*)["'`]?\]) is not a function/.exec(message);
-  const missing = name?.[1] ?? name?.[2];
+  const detail = programDetail(message);
+  const access = (matchShape('inner-unknown-binding', detail) ?? matchShape('inner-missing-binding-ptc', detail))?.[1];
+  // `.name`, or `["name"]` / `['name']` / `[name]`: the name without the brackets and quotes.
+  const missing = access?.startsWith('.') ? access.slice(1) : access?.slice(1, -1).replace(/^["'`]|["'`]$/g, '');
   if (!missing || missing.length > 200) return undefined;
   const candidates = toolNameCandidates(missing, env);
   if (candidates.length > 0)
@@ -171,8 +186,7 @@ function innerNotObservedHint(message: string): string {
 }
 
 function editorRangeHint(message: string): string {
-  const lines = /\[1, (\d+)\]|`(\d+)`\s*$/.exec(message);
-  const count = lines?.[1] ?? lines?.[2];
+  const count = (matchShape('editor-range-start', message) ?? matchShape('editor-range-end', message))?.[1];
   if (count)
     return `Hint: the file has ${count} lines as the editor counts them; use a view_range within [1, ${count}], or [start, -1] to read to the end.`;
   return 'Hint: view_range must be two integers [start, end] with 1 <= start <= end, or [start, -1] to read to the end.';
@@ -180,18 +194,20 @@ function editorRangeHint(message: string): string {
 
 /**
  * One actionable sentence for an error result, or undefined when the host's own text already says what to
- * do (or the result is not an error). Never throws.
+ * do (or the result is not an error). `classification` is `classifyResult(call, result)` when the caller already
+ * has it (a failed call is classified once). Never throws.
  */
 export function hintFor(
   call: ToolCall,
   result: ToolResultLike,
   env: Environment,
   diagnostic?: Diagnostic,
+  classification?: Classification,
 ): string | undefined {
   try {
     if (!result?.isError || typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
     const message = typeof result.error?.message === 'string' ? result.error.message : '';
-    const { category } = classifyResult(call, result);
+    const { category } = classification ?? classifyResult(call, result);
     switch (category) {
       case 'invalid-args':
         return invalidArgsHint(call, message, env);
@@ -207,7 +223,7 @@ export function hintFor(
         return innerBindingHint(message, env);
       case 'fs-not-observed':
         if (call.name === RUN_CODE) return innerNotObservedHint(message);
-        return message.includes('read the file, then retry')
+        return message.includes(READ_THEN_RETRY_MARK)
           ? undefined
           : `Hint: read ${/"([^"]+)"/.exec(message)?.[1] ?? 'the file'} first, then resend the same call.`;
       case 'fs-stale-version':
@@ -218,7 +234,7 @@ export function hintFor(
       case 'editor-range':
         return editorRangeHint(message);
       case 'read-range': {
-        const lines = /\((\d+) lines\)/.exec(message)?.[1];
+        const lines = matchShape('read-range', message)?.[1];
         return lines ? `Hint: the file has ${lines} lines; use an offset from 1 to ${lines}.` : undefined;
       }
       default:

@@ -6,7 +6,7 @@ export { RUN_CODE } from './tools.js';
 export { planRecovery, showsObservedContent, type RecoveryOptions } from './recovery.js';
 export { classifyResult, categories } from './classify.js';
 export { hintFor, appendHint } from './hints.js';
-export { failureFingerprint, repeatHint, STOP_RETRYING_AT } from './repeats.js';
+export { callIdentity, failureFingerprint, repeatHint, STOP_RETRYING_AT } from './repeats.js';
 export { trimStackTrace } from './stack-trace.js';
 export {
   ruleCatalogue,

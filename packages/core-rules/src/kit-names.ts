@@ -4,6 +4,7 @@
  * stands for (`read_file` -> `read`, through resolveToolAlias). The prefix pattern is tools.ts' one, the one
  * normalizeCall applies.
  */
+import { HOST_TEXTS } from '@dsh-tool-normalizer/dsh-profile';
 import { receipt, ruleOn } from './catalogue.js';
 import { preview } from './text.js';
 import { resolveToolAlias } from './tool-names.js';
@@ -24,7 +25,7 @@ export function resolveToolName(
 ): ResolvedName {
   const exact = findTool(env, name);
   if (exact) return { tool: exact, receipts: [] };
-  const unknown = `unknown tool "${preview(name, 80)}"`;
+  const unknown = HOST_TEXTS.unknownTool(preview(name, 80));
   if (!ruleOn(toggles, 'call.strip-name-prefix')) return { reason: `${unknown}; name repairs are switched off` };
   const receipts: Receipt[] = [];
   let current = name;

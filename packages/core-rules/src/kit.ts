@@ -9,6 +9,7 @@
  * never throws. `repairText` does the same for a whole DSML tool-call block a model left in its text (DeepSeek
  * served by vLLM or SGLang): the calls it names, each checked like a call, and the text without the block.
  */
+import { HOST_TEXTS } from '@dsh-tool-normalizer/dsh-profile';
 import { MAX_INPUT_CHARS } from './bounds.js';
 import { receipt, ruleOn } from './catalogue.js';
 import { decodeArguments } from './decode-arguments.js';
@@ -163,7 +164,7 @@ export function createRepairKit(tools: readonly KitTool[], options: KitOptions =
   async function violations(name: string, args: Record<string, unknown>, detail = true): Promise<string[]> {
     const tool = byName.get(name);
     const schema = findTool(env, name);
-    if (!tool || !schema) return [`unknown tool "${preview(name, 80)}"`];
+    if (!tool || !schema) return [HOST_TEXTS.unknownTool(preview(name, 80))];
     if (!passesSchema(schema.parameters, args))
       return detail ? validateArguments(schema.parameters, args) : ['the arguments fail the JSON Schema'];
     if (options.hostChecks) {

@@ -5,6 +5,7 @@
  * that exists only inside run_code becomes a run_code call. A changed call always carries a plain JSON copy
  * of its arguments that passed the host's checks as copied (no NaN, BigInt, cycles, or `__proto__` tricks).
  */
+import { HOST_TEXTS } from '@dsh-tool-normalizer/dsh-profile';
 import { compilesLikeHost } from './healer.js';
 import { tooLarge } from './bounds.js';
 import { receipt, ruleOn } from './catalogue.js';
@@ -198,7 +199,8 @@ function normalizeUnsafe(
   let tool = findTool(env, call.name);
   if (!tool) {
     const bare = ruleOn(toggles, 'call.strip-name-prefix') ? unprefixedTool(env, call.name) : undefined;
-    if (!bare) return unchanged(call, `unknown tool "${preview(call.name, 80)}": not registered in this environment`);
+    if (!bare)
+      return unchanged(call, `${HOST_TEXTS.unknownTool(preview(call.name, 80))}: not registered in this environment`);
     tool = bare;
     receipts.push(
       receipt(

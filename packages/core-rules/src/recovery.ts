@@ -10,6 +10,7 @@
  * arguments. Anchor failures are never retried; nothing is planned for a cancelled call or for a result a plan
  * produced. The file a plan reads is the one the call's own arguments name, resolved against the session cwd.
  */
+import { CODE_RUN_FAILED_PREFIX, matchShape } from '@dsh-tool-normalizer/dsh-profile';
 import { tooLarge } from './bounds.js';
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
@@ -20,6 +21,7 @@ import { findTool, isRecord, RUN_CODE } from './tools.js';
 import { resolveToolAlias } from './tool-names.js';
 import type {
   CategoryId,
+  Classification,
   Environment,
   PlannedCall,
   RecoveryPlan,
@@ -66,6 +68,8 @@ export interface RecoveryOptions {
   toggles?: Partial<RuleToggles>;
   aborted?: boolean;
   fromPlan?: boolean;
+  /** `classifyResult(call, result)` when the caller already has it (a failed call is classified once). */
+  classification?: Classification;
 }
 
 /** `path` with `.` and empty segments removed, when it is absolute and has no `..`; else undefined. */
@@ -126,9 +130,7 @@ function observeStep(path: string, env: Environment, limit?: number): PlannedCal
 
 /** The line count a view_range error reports (the editor counts `split("\n")`). */
 function reportedLineCount(message: string): number | undefined {
-  const match =
-    /within the range of lines of the file: \[1, (\d+)\]/.exec(message) ??
-    /smaller than the number of lines in the file: `(\d+)`/.exec(message);
+  const match = matchShape('editor-range-start', message) ?? matchShape('editor-range-end', message);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -163,10 +165,10 @@ function planUnsafe(
   if (options.aborted || options.fromPlan || !result?.isError) return undefined;
   if (typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
   const toggles = resolveToggles(options.toggles);
-  const { category } = classifyResult(call, result);
+  const { category } = options.classification ?? classifyResult(call, result);
   const message = typeof result.error?.message === 'string' ? result.error.message : '';
   // A program that failed (even when its inner call's cause names the category) may have run: never re-run it.
-  if (call.name === RUN_CODE && message.startsWith('code run failed')) return undefined;
+  if (call.name === RUN_CODE && message.startsWith(CODE_RUN_FAILED_PREFIX)) return undefined;
   const decoded = decodeArguments(call.arguments);
   const args = decoded.ok ? decoded.value : undefined;
 

@@ -1,14 +1,17 @@
 /**
  * Loops: models resend a call that failed, unchanged, and get the same error again. `failureFingerprint` names one
  * failure (same tool, same arguments in canonical form, same error code) so a harness can count identical failures
- * per session in bounded memory (a short hash, never the arguments themselves), and `repeatHint` escalates the hint:
+ * per session in bounded memory (a short hash, never the arguments themselves); it is the one definition of
+ * "identical failure", used by the plugin's loop counter and the session analyzer's repeated-failures table alike
+ * (`callIdentity` is its tool-and-arguments part). `repeatHint` escalates the hint:
  * the second identical failure is told it is the second and what must change (read from the error: the missing
  * field, the anchor that is not in the file, the path that does not exist); from the third on the model is told to
  * change approach or ask the user instead of retrying. Pure and never throws.
  */
+import { CODE_RUN_PREFIX, hasShape, matchAllShape, TOOL_CALL_ERROR_PREFIX } from '@dsh-tool-normalizer/dsh-profile';
 import { classifyResult } from './classify.js';
 import { decodeArguments } from './decode-arguments.js';
-import type { ToolCall, ToolResultLike } from './types.js';
+import type { Classification, ToolCall, ToolResultLike } from './types.js';
 
 /** From this count on the hint stops suggesting a fix and tells the model to stop retrying. */
 export const STOP_RETRYING_AT = 3;
@@ -54,22 +57,40 @@ function hash53(text: string): string {
 }
 
 /**
- * `tool \0 hash(canonical arguments) \0 error code` for an error result (the category when the host set no code),
- * or undefined for a success, a cancellation or arguments that are not JSON. Never throws.
+ * `tool \0 hash(canonical arguments)`: the same call whatever its key order (a string that is not JSON is hashed as
+ * it is), or undefined for a call without a name or with arguments that are not JSON. Never throws.
  */
-export function failureFingerprint(call: ToolCall, result: ToolResultLike): string | undefined {
+export function callIdentity(call: ToolCall): string | undefined {
   try {
-    if (!result?.isError || typeof call?.name !== 'string') return undefined;
-    const { category, code } = classifyResult(call, result);
-    if (category === 'aborted') return undefined;
+    if (typeof call?.name !== 'string') return undefined;
     const decoded = decodeArguments(call.arguments);
     const args = decoded.ok
       ? canonicalJson(decoded.value)
       : typeof call.arguments === 'string'
         ? JSON.stringify(call.arguments)
         : undefined;
-    if (args === undefined) return undefined;
-    return `${call.name}\u0000${hash53(args)}\u0000${code ?? category}`;
+    return args === undefined ? undefined : `${call.name}\u0000${hash53(args)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `tool \0 hash(canonical arguments) \0 error code` for an error result (the category when the host set no code),
+ * or undefined for a success, a cancellation or arguments that are not JSON. `classification` is
+ * `classifyResult(call, result)` when the caller already has it (a failed call is classified once). Never throws.
+ */
+export function failureFingerprint(
+  call: ToolCall,
+  result: ToolResultLike,
+  classification?: Classification,
+): string | undefined {
+  try {
+    if (!result?.isError || typeof call?.name !== 'string') return undefined;
+    const { category, code } = classification ?? classifyResult(call, result);
+    if (category === 'aborted') return undefined;
+    const identity = callIdentity(call);
+    return identity === undefined ? undefined : `${identity}\u0000${code ?? category}`;
   } catch {
     return undefined;
   }
@@ -88,15 +109,22 @@ function quoted(message: string): string | undefined {
 
 /** What must change before this call can succeed, read from the error text; undefined when the error does not say. */
 function whatMustChange(call: ToolCall, message: string, category: string): string | undefined {
-  const missing = [...message.matchAll(/missing required property "([^"]{1,200})"/g)].map((match) => `"${match[1]}"`);
+  const missing = matchAllShape('missing-required-property', message)
+    .map((match) => match[1] as string)
+    .filter((name) => name.length <= 200)
+    .map((name) => `"${name}"`);
   if (missing.length > 0) return `the arguments must include ${missing.join(', ')}`;
   const file = quoted(message) ?? 'the file';
   if (category === 'fs-edit-anchor') {
-    if (/matched \d+ times|Multiple occurrences/.test(message)) {
+    // A sub-call's anchor failure reaches its program as `code run failed (exception): ToolCallError: <text>`.
+    const detail = message.startsWith(CODE_RUN_PREFIX) ? message.slice(CODE_RUN_PREFIX.length) : message;
+    const cause = detail.startsWith(TOOL_CALL_ERROR_PREFIX) ? detail.slice(TOOL_CALL_ERROR_PREFIX.length) : detail;
+    if (hasShape('fs-ambiguous-edit', cause) || hasShape('editor-ambiguous', cause)) {
       return `the text to replace matches several places in ${file}: include enough surrounding lines to match exactly one, or set replace_all`;
     }
     return `the text to replace is not in ${file}: read the file and copy the exact current text into ${call.name === 'str_replace_editor' ? 'old_str' : 'old_string'}`;
   }
+  // Not-found texts of any tool (DSH's fs and editor, a shell's `No such file`), not one DSH shape: read loosely.
   if (/: not found$|not found\b.*"|does not exist|no such file/i.test(message))
     return `the path ${file} does not exist: find the right path first (glob, or ls through bash)`;
   if (category === 'read-range') return 'the offset must be inside the file';
@@ -118,6 +146,7 @@ export function repeatHint(
   result: ToolResultLike,
   count: number,
   baseHint?: string,
+  classification?: Classification,
 ): string | undefined {
   try {
     if (!Number.isInteger(count) || count < 2 || !result?.isError || typeof call?.name !== 'string') return undefined;
@@ -126,7 +155,7 @@ export function repeatHint(
       return `Hint: ${nth}. Stop retrying it: change approach (different arguments, another tool, or read what is there first) or ask the user.`;
     }
     const message = typeof result.error?.message === 'string' ? result.error.message : '';
-    const { category } = classifyResult(call, result);
+    const { category } = classification ?? classifyResult(call, result);
     const change = whatMustChange(call, message, category);
     if (change !== undefined) return `Hint: ${nth}; sending it again unchanged will fail again: ${change}.`;
     const base = typeof baseHint === 'string' ? baseHint.replace(/^Hint:\s*/, '') : '';

@@ -2,16 +2,12 @@
  * Stack traces in host errors point into the pnpm store and Node internals: long absolute paths that cost
  * tokens and tell the model nothing. `trimStackTrace` drops those frames. The one frame that locates the
  * model's own program (`eval at runWorkerMain …, <anonymous>:L:C`) is kept, shortened to the program's
- * line and column.
+ * line and column. The program frame's shape and line offset are DSH facts (@dsh-tool-normalizer/dsh-profile).
  */
-
-/** The host compiles the body with `new AsyncFunction(...)` after a `'use strict';` line: program line 1 is line 4 of `<anonymous>`. */
-const PROGRAM_LINE_OFFSET = 3;
+import { PROGRAM_FRAME, PROGRAM_LINE_OFFSET, RUNTIME_WORKER_FILE } from '@dsh-tool-normalizer/dsh-profile';
 
 const FRAME = /^\s+at /;
-const INTERNAL =
-  /node_modules[\\/]|node:internal|\[nodejs\.internal|worker\.cjs|\(native\)|^\s+at new Promise \(<anonymous>\)/;
-const PROGRAM_FRAME = /^(\s+)at .*eval at runWorkerMain .*<anonymous>:(\d+):(\d+)\)\s*$/;
+const INTERNAL = /node_modules[\\/]|node:internal|\[nodejs\.internal|\(native\)|^\s+at new Promise \(<anonymous>\)/;
 /**
  * Longest line read as the program frame. PROGRAM_FRAME backtracks quadratically on a long line that repeats
  * `eval at runWorkerMain`, and error text can carry anything a program wrote; real frames are far shorter.
@@ -38,7 +34,7 @@ export function trimStackTrace(message: string): string {
         continue;
       }
     }
-    if (INTERNAL.test(line)) {
+    if (INTERNAL.test(line) || line.includes(RUNTIME_WORKER_FILE)) {
       trimmed = true;
       continue;
     }

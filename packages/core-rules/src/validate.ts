@@ -13,6 +13,7 @@
  * cannot read (lookaround, backreferences) and `patternProperties` (typebox compiles its keys with RegExp) make the
  * schema unsupported: nothing is repaired against it, and the call is left to the host.
  */
+import { HOST_TEXTS } from '@dsh-tool-normalizer/dsh-profile';
 import { RE2JS } from 're2js';
 import { Compile, type Validator } from 'typebox/schema';
 
@@ -156,7 +157,7 @@ function describeError(error: TypeboxError): string[] {
       const missing = Array.isArray(error.params.requiredProperties)
         ? (error.params.requiredProperties as string[])
         : [];
-      return missing.map((key) => `missing required property "${hostPath(error.instancePath, key)}"`);
+      return missing.map((key) => HOST_TEXTS.missingProperty(hostPath(error.instancePath, key)));
     }
     case 'type': {
       const type = String(error.params.type);

@@ -4,7 +4,7 @@
  * whose `toString` throws never escape planRecovery, classifyResult, hintFor or the loop functions.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyResult, failureFingerprint, hintFor, planRecovery, repeatHint } from '../src/index.js';
+import { callIdentity, classifyResult, failureFingerprint, hintFor, planRecovery, repeatHint } from '../src/index.js';
 import type { ToolCall, ToolResultLike } from '../src/types.js';
 import { capture, codeEnv, nativeEnv } from './fixtures.js';
 
@@ -22,6 +22,16 @@ describe('failureFingerprint', () => {
     const b = failureFingerprint({ name: 'bash', arguments: '{"timeoutMs":5,"command":"ls"}' }, missingDescription);
     expect(a).toBeDefined();
     expect(a).toBe(b);
+  });
+
+  it("starts with the call's identity (the analyzer's grouping key is the same function) and ends with the code", () => {
+    const call = { name: 'bash', arguments: '{"timeoutMs":5,"command":"ls"}' };
+    expect(failureFingerprint(call, missingDescription)).toBe(`${callIdentity(call)}\u0000INVALID_ARGS`);
+    expect(callIdentity({ name: 'bash', arguments: { command: 'ls', timeoutMs: 5 } })).toBe(callIdentity(call));
+    expect(callIdentity({ name: 'bash', arguments: 'not json' })?.split('\u0000')).toEqual([
+      'bash',
+      expect.stringMatching(/^[0-9a-f]{14}$/),
+    ]);
   });
 
   it('differs when the tool, an argument or the error code differs', () => {

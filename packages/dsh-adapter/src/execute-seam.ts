@@ -16,8 +16,8 @@
  * original arguments (read({path}) retried as read({file_path})) falls back to the host's own error. A successful
  * call costs one promise hop: nothing else is read or allocated.
  */
-import { planRecovery, showsObservedContent } from '@dsh-tool-normalizer/core-rules';
-import type { Environment, RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
+import { classifyResult, planRecovery, showsObservedContent } from '@dsh-tool-normalizer/core-rules';
+import type { Classification, Environment, RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
 import { boundShownText, explainedMessage, textOf, withMessage, type Explanation } from './explain-error.js';
 import { ABORT_CODES, type ToolDispatchExecution, type ToolExecutionInput, type ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -47,7 +47,7 @@ async function afterError(
   if (!final.isError || wasCancelled(exec, final)) return final;
   try {
     const explained = explainedMessage(state, exec, final, explanation);
-    state.markExplained(exec.token, explained?.repeat);
+    state.markExplained(exec.token, explained?.repeat, explained?.classification);
     if (!explained || explained.message === final.error.message) return final;
     return withMessage(final, explained.message);
   } catch (error) {
@@ -56,7 +56,11 @@ async function afterError(
   }
 }
 
-/** The result the model should get after the recovery plan (if any) ran, and what the plan adds to an error. */
+/**
+ * The result the model should get after the recovery plan (if any) ran, and what the plan adds to an error. The
+ * error is classified here once; the plan and, when the original error stays the answer, its explanation read that
+ * classification (a retry's own error is another result, classified when it is explained).
+ */
 async function recover(
   state: PluginState,
   exec: ToolDispatchExecution,
@@ -64,26 +68,28 @@ async function recover(
 ): Promise<{ result: ToolExecutionResult; explanation?: Explanation }> {
   let plan: RecoveryPlan | undefined;
   let environment: Environment | undefined;
+  let classification: Classification | undefined;
   try {
     // The host turns any success for a name it cannot resolve back into UNKNOWN_TOOL (normalizeDispatchResult),
     // so a recovery there would run side effects the model never sees. Aliases are renamed on llm/stream instead.
     if (wasCancelled(exec, result) || state.ctx.tools.get(exec.name, exec.agent) === undefined) return { result };
     environment = state.environment.forExecution(exec);
-    plan = planRecovery({ name: exec.name, arguments: exec.arguments }, result, environment, {
-      toggles: state.toggles,
-      aborted: false,
-    });
+    const call = { name: exec.name, arguments: exec.arguments };
+    classification = classifyResult(call, result);
+    plan = planRecovery(call, result, environment, { toggles: state.toggles, aborted: false, classification });
   } catch (error) {
     state.errors.report('tools/execute', error);
-    return { result };
+    return classification === undefined ? { result } : { result, explanation: { classification } };
   }
-  if (!plan) return { result, explanation: { environment } };
+  /** The original error stays the answer: explained with what is known about it. */
+  const original: Explanation = { environment, classification };
+  if (!plan) return { result, explanation: original };
   // A refused write is read only to show the model the file. With errorHints off nothing may be added to the host's
   // text, and a silent read would let a blind resend overwrite content the model never saw: no read at all.
-  if (showsObservedContent(plan) && !state.config.errorHints) return { result, explanation: { environment } };
+  if (showsObservedContent(plan) && !state.config.errorHints) return { result, explanation: original };
   const recovery = state.beginRecovery(exec.token, plan);
   // A retry's error is explained with the same environment (the call and the agent are the same).
-  const planHint: Explanation = plan.hint === undefined ? { environment } : { hint: plan.hint, environment };
+  const planHint: Explanation = plan.hint === undefined ? original : { ...original, hint: plan.hint };
   try {
     const last = await runSteps(state, exec, plan, recovery);
     if (plan.resultFrom === 'original') {
@@ -93,14 +99,14 @@ async function recover(
         return { result, explanation: { ...planHint, shown: boundShownText(textOf(last.content)) } };
       }
       // The file could not be read: its hint ("you have now seen the file") would be false.
-      return { result, explanation: { environment } };
+      return { result, explanation: original };
     }
-    if (last === undefined) return { result, explanation: { environment } };
+    if (last === undefined) return { result, explanation: original };
     if (!last.isError) {
       // The host renders a waterfall's success with THIS call's arguments (`normalizeDispatchResult`): a retry
       // with other arguments (read({path}) retried as read({file_path})) can yield a value the tool cannot render
       // for the original ones. Then the model gets the host's own error, not `output.render failed`.
-      if (!rendersForCall(state, exec, last)) return { result, explanation: { environment } };
+      if (!rendersForCall(state, exec, last)) return { result, explanation: original };
       recovery.recovered = true;
       return { result: presentable(exec, plan, last) };
     }
@@ -111,7 +117,7 @@ async function recover(
   } catch (error) {
     state.errors.report('tools/execute', error);
   }
-  return { result, explanation: { environment } };
+  return { result, explanation: original };
 }
 
 /**

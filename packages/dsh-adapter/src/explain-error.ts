@@ -7,8 +7,16 @@
  * block that carries it grow. DSH re-wraps an error result returned from `tools/execute` as it is, so this is the
  * seam that keeps the host's record whole (a post-execute `block` would rebuild the error from text and drop them).
  */
-import { appendHint, failureFingerprint, hintFor, repeatHint, trimStackTrace } from '@dsh-tool-normalizer/core-rules';
-import type { Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
+import {
+  appendHint,
+  classifyResult,
+  failureFingerprint,
+  hintFor,
+  repeatHint,
+  trimStackTrace,
+} from '@dsh-tool-normalizer/core-rules';
+import type { Classification, Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
+import { ERROR_TEXT_PREFIX } from '@dsh-tool-normalizer/dsh-profile';
 import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
 
@@ -26,6 +34,8 @@ export interface Explanation {
   shown?: string;
   /** The execution's environment, when the caller already read it (it is not read twice). */
   environment?: Environment;
+  /** `classifyResult` of the result being explained, when the caller already made it (it is not made twice). */
+  classification?: Classification;
 }
 
 /** The text blocks of a result, joined (what the model reads). */
@@ -44,7 +54,8 @@ export function boundShownText(text: string): string {
 
 /**
  * The message the model should see for an error result (the host's own when there is nothing to add), or undefined
- * for a success. Counts the failure for loop detection (top-level calls only: a sub-call's failure reaches the
+ * for a success, with the result's classification (made here once when the caller has none; the fingerprint and
+ * both hints read it). Counts the failure for loop detection (top-level calls only: a sub-call's failure reaches the
  * model through its program, whose own failure is counted).
  */
 export function explainedMessage(
@@ -52,10 +63,11 @@ export function explainedMessage(
   exec: ToolExecution | ToolDispatchExecution,
   result: ToolExecutionResult,
   extra: Explanation = {},
-): { message: string; repeat?: number } | undefined {
+): { message: string; repeat?: number; classification: Classification } | undefined {
   if (!result.isError) return undefined;
   const { config } = state;
   const call: ToolCall = { name: exec.name, arguments: exec.arguments };
+  const classification = extra.classification ?? classifyResult(call, result);
   const original = result.error.message;
   let message = config.trimStackTraces ? trimStackTrace(original) : original;
   // The file a refused write shows belongs to its hint: without hints the host's text stays exactly the host's.
@@ -63,16 +75,16 @@ export function explainedMessage(
   let repeat: number | undefined;
   // The repeat hint is a hint: with errorHints off nothing is counted, so no repeat is reported as caught.
   if (config.breakLoops && config.errorHints && exec.parent === undefined) {
-    const fingerprint = failureFingerprint(call, result);
+    const fingerprint = failureFingerprint(call, result, classification);
     if (fingerprint !== undefined) repeat = state.countFailure(exec.agent?.id ?? '(no session)', fingerprint);
   }
   // A program that failed on a sub-call's error already carries the hint written for that sub-call: one hint only.
   if (config.errorHints && !original.includes(INNER_HINT)) {
-    let hint = extra.hint ?? engineHint(state, exec, call, result, extra.environment);
-    if (repeat !== undefined && repeat >= 2) hint = repeatHint(call, result, repeat, hint) ?? hint;
+    let hint = extra.hint ?? engineHint(state, exec, call, result, classification, extra.environment);
+    if (repeat !== undefined && repeat >= 2) hint = repeatHint(call, result, repeat, hint, classification) ?? hint;
     if (hint !== undefined) message = appendHint(message, hint);
   }
-  return repeat === undefined ? { message } : { message, repeat };
+  return repeat === undefined ? { message, classification } : { message, repeat, classification };
 }
 
 function engineHint(
@@ -80,10 +92,11 @@ function engineHint(
   exec: ToolExecution | ToolDispatchExecution,
   call: ToolCall,
   result: ToolExecutionResult,
+  classification: Classification,
   environment: Environment | undefined,
 ): string | undefined {
   const diagnostic = exec.parent === undefined ? state.streamDiagnostic(String(exec.callId)) : undefined;
-  return hintFor(call, result, environment ?? state.environment.forExecution(exec), diagnostic);
+  return hintFor(call, result, environment ?? state.environment.forExecution(exec), diagnostic, classification);
 }
 
 /**
@@ -101,9 +114,9 @@ export function withMessage(
   let replaced = false;
   const next: ContentBlock[] = content.map((block) => {
     if (replaced || block.type !== 'text') return block;
-    if (block.text === `Error: ${original}`) {
+    if (block.text === `${ERROR_TEXT_PREFIX}${original}`) {
       replaced = true;
-      return { ...block, text: `Error: ${message}` };
+      return { ...block, text: `${ERROR_TEXT_PREFIX}${message}` };
     }
     if (block.text === original) {
       replaced = true;

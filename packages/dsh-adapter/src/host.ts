@@ -34,8 +34,8 @@ export interface AgentRegistryLike {
   get(id: string): Agent | undefined;
 }
 
-/** Error codes of a cancelled call: never retried. */
-export const ABORT_CODES: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH']);
+/** Error codes of a cancelled call: never retried (DSH's error vocabulary, dsh-profile). */
+export { ABORT_CODES } from '@dsh-tool-normalizer/dsh-profile';
 
 /** The presentation mode from the tools a request shows the model (`options.tools`), by the host profile's rule. */
 export function modeOfPresentedTools(presented: readonly { name: string }[]): ToolMode {

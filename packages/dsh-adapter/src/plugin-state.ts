@@ -7,6 +7,7 @@
  */
 import {
   type CategoryId,
+  type Classification,
   type Diagnostic,
   type Receipt,
   type RecoveryPlan,
@@ -51,6 +52,11 @@ export interface ExecutionNote {
   explained?: boolean;
   /** This call's failure was the Nth identical one in its session (N >= 2). */
   repeat?: number;
+  /**
+   * How the error the model was told about was classified, once, by the seam that explained it (recovery plan,
+   * fingerprint, hints and the recorded category all read this one).
+   */
+  classification?: Classification;
 }
 
 /** What the plugin did inside a Code-Mode program, folded into the model-visible run_code call (by root call id). */
@@ -127,10 +133,16 @@ export class PluginState {
   }
 
   /** Records that the execute seam already explained this execution's error (post-execute leaves it alone). */
-  markExplained(token: ToolExecutionToken, repeat: number | undefined): void {
+  markExplained(token: ToolExecutionToken, repeat: number | undefined, classification?: Classification): void {
     const note = this.#note(token);
     note.explained = true;
     if (repeat !== undefined && repeat >= 2) note.repeat = repeat;
+    if (classification !== undefined) note.classification = classification;
+  }
+
+  /** Records how an error explained outside the execute seam (post-execute) was classified, for the result seam. */
+  noteClassification(token: ToolExecutionToken, classification: Classification): void {
+    this.#note(token).classification = classification;
   }
 
   wasExplained(token: ToolExecutionToken): boolean {

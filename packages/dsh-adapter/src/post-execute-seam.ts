@@ -7,6 +7,7 @@
  * verbatim, so the plugin writes `Error: <message>` itself for a top-level call. A decision another listener
  * already changed is left alone.
  */
+import { ERROR_TEXT_PREFIX } from '@dsh-tool-normalizer/dsh-profile';
 import { explainedMessage } from './explain-error.js';
 import type { PostToolDecision, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -36,11 +37,17 @@ function decorate(
     return decision;
   try {
     const explained = explainedMessage(state, exec, result);
+    if (explained) state.noteClassification(exec.token, explained.classification);
     if (!explained || explained.message === result.error.message) return decision;
     // A Code-Mode sub-call's error.message is what its program catches: the original stays its byte-identical prefix.
     return {
       kind: 'block',
-      feedback: [{ type: 'text', text: exec.parent === undefined ? `Error: ${explained.message}` : explained.message }],
+      feedback: [
+        {
+          type: 'text',
+          text: exec.parent === undefined ? `${ERROR_TEXT_PREFIX}${explained.message}` : explained.message,
+        },
+      ],
       ...(decision.additionalContexts === undefined ? {} : { additionalContexts: decision.additionalContexts }),
     };
   } catch (error) {

@@ -105,7 +105,11 @@ function buildEvent(
     ruleIds.push(REPEAT_RULE_ID);
     changes.push(`repeat: identical failure #${execution.repeat} in this session`);
   }
-  const finalCategory = category ?? classifyResult(call, result).category;
+  // The seam that explained the error classified it once; a result the host changed since (another code, or no
+  // longer an error) is classified as it is now.
+  const noted = execution?.classification;
+  const fresh = noted !== undefined && result.isError && noted.code === result.error.info?.code ? noted : undefined;
+  const finalCategory = category ?? (fresh ?? classifyResult(call, result)).category;
   const success = !result.isError;
   const outcome: TelemetryEventInput['outcome'] = healed
     ? success

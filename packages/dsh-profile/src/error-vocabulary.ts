@@ -2,8 +2,9 @@
  * DSH's error vocabulary: the `error.info.code` values of its structured errors and the message shapes of the texts
  * the engine reads (plain Errors carry no code; a program's failure is one text), each with a captured example and
  * the capture it comes from (`/work/shared/dsh-captures/<mode>-index.json`, DSH 0.1.0-rc.8, copied in tests/fixtures)
- * or the public source of a later release. The names and patterns are the ones packages/core-rules matches today
- * (classify.ts, hints.ts, recovery.ts), so core-rules can import them unchanged. Texts: docs/host-facts.md.
+ * or the public source of a release. This is the one copy: packages/core-rules (classify, hints, recovery, repeats,
+ * host checks, stack trimming) and packages/session-analyzer import it, and core-rules' tests fail when one of its
+ * source files writes a code or a shape's `mark` itself. Texts: docs/host-facts.md.
  */
 
 /** `error.info.code` values the engine acts on (`ToolArgsError`, `ToolNotFoundError`, the file tools, the code runtime). */
@@ -54,6 +55,11 @@ export interface MessageShape {
   /** Where the text appears: a tool result's message, or inside a program's `code run failed` text. */
   where: 'result' | 'program';
   pattern: RegExp;
+  /**
+   * A literal fragment of the shape (in `example`, and in `pattern`'s source as it is or regex-escaped): core-rules'
+   * tests scan its source for these, so no file there writes a DSH text of its own.
+   */
+  mark: string;
   /** A text that matches (the first line of a captured message, or one written from the named source). */
   example: string;
   /** The capture id (`c_…` / `n_…` in tests/fixtures/*-index.json) the example is from, or the public source. */
@@ -74,11 +80,22 @@ const rc8Shape = (shape: Omit<MessageShape, 'captured' | 'releases'>): MessageSh
 /** Every message shape the engine reads, most specific first within a category. */
 export const MESSAGE_SHAPES: readonly MessageShape[] = [
   rc8Shape({
+    id: 'invalid-arguments',
+    code: 'INVALID_ARGS',
+    category: 'invalid-args',
+    where: 'result',
+    pattern: /^invalid arguments: /,
+    mark: 'invalid arguments: ',
+    example: 'invalid arguments: missing required property "code"; missing required property "description"',
+    source: 'c_a_command_instead_of_code',
+  }),
+  rc8Shape({
     id: 'missing-required-property',
     code: 'INVALID_ARGS',
     category: 'invalid-args',
     where: 'result',
     pattern: /missing required property "([^"]+)"/g,
+    mark: 'missing required property',
     example: 'invalid arguments: missing required property "code"; missing required property "description"',
     source: 'c_a_command_instead_of_code',
   }),
@@ -88,6 +105,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'invalid-args',
     where: 'result',
     pattern: /^invalid description: /,
+    mark: 'invalid description',
     example: 'invalid description: expected a non-empty string',
     source: 'c_b2_blank_description',
   }),
@@ -96,7 +114,8 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     code: 'UNKNOWN_TOOL',
     category: 'code-mode-direct-call',
     where: 'result',
-    pattern: /only `run_code` is callable directly/,
+    pattern: /^unknown tool "[^"]*": only `run_code` is callable directly/,
+    mark: 'only `run_code` is callable directly',
     example:
       'unknown tool "read": only `run_code` is callable directly — call `read` from inside a `run_code` program instead',
     source: 'c_c_direct_read',
@@ -107,6 +126,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'unknown-tool',
     where: 'result',
     pattern: /^unknown tool "([^"]*)"$/,
+    mark: 'unknown tool "',
     example: 'unknown tool "read_file"',
     source: 'n_unknown_tool',
   }),
@@ -115,7 +135,8 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     code: 'FS_NOT_FOUND',
     category: 'read-range',
     where: 'result',
-    pattern: /^offset \d+ is out of range for /,
+    pattern: /^offset \d+ is out of range for (?:.*\((\d+) lines\))?/,
+    mark: 'is out of range for',
     example: 'offset 50 is out of range for "/workspace/fixture.txt" (10 lines)',
     source: 'n_read_past_end',
   }),
@@ -125,6 +146,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'editor-path',
     where: 'result',
     pattern: /^The path .* is not an absolute path, it should start with `\/`/s,
+    mark: 'is not an absolute path',
     example: 'The path fixture.txt is not an absolute path, it should start with `/`. Maybe you meant /fixture.txt?',
     source: 'n_d_view_relative',
   }),
@@ -134,6 +156,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'editor-range',
     where: 'result',
     pattern: /^Invalid `view_range`.*within the range of lines of the file: \[1, (\d+)\]/s,
+    mark: 'within the range of lines of the file',
     example:
       'Invalid `view_range`: [50, 60]. Its first element `50` should be within the range of lines of the file: [1, 11]',
     source: 'n_f_view_range_start_past_end',
@@ -144,16 +167,31 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'editor-range',
     where: 'result',
     pattern: /^Invalid `view_range`.*smaller than the number of lines in the file: `(\d+)`/s,
+    mark: 'smaller than the number of lines in the file',
     example:
       'Invalid `view_range`: [5, 99]. Its second element `99` should be smaller than the number of lines in the file: `11`',
     source: 'n_f_view_range_end_past_end',
   }),
+  {
+    id: 'editor-range-invalid',
+    code: undefined,
+    category: 'editor-range',
+    where: 'result',
+    pattern: /^Invalid `view_range`/,
+    mark: 'Invalid `view_range`',
+    example: 'Invalid `view_range`. It should be a list of two integers.',
+    source:
+      'npm @deepseek-ai/dsh-tool-str-replace-editor@0.1.0-rc.8, lib/index.js:93-98 (every view_range check of the editor starts so)',
+    captured: false,
+    releases: RC8,
+  },
   rc8Shape({
     id: 'fs-edit-not-found',
     code: 'FS_EDIT_NOT_FOUND',
     category: 'fs-edit-anchor',
     where: 'result',
     pattern: /^old_string was not found in "/,
+    mark: 'old_string was not found in',
     example: 'old_string was not found in "/workspace/fixture.txt"',
     source: 'n_edit_not_found',
   }),
@@ -163,6 +201,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'fs-edit-anchor',
     where: 'result',
     pattern: /^old_string matched \d+ times in "/,
+    mark: 'old_string matched',
     example:
       'old_string matched 10 times in "/workspace/fixture.txt"; provide a more specific old_string or set replace_all to true',
     source: 'n_edit_ambiguous',
@@ -172,7 +211,8 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     code: 'FS_EDIT_NOT_FOUND',
     category: 'fs-edit-anchor',
     where: 'result',
-    pattern: /^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/,
+    pattern: /^No replacement was performed, old_str /,
+    mark: 'No replacement was performed, old_str',
     example: 'No replacement was performed, old_str `no such text` did not appear verbatim in /workspace/fixture.txt.',
     source: 'n_sre_not_found',
   }),
@@ -181,7 +221,8 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     code: 'FS_AMBIGUOUS_EDIT',
     category: 'fs-edit-anchor',
     where: 'result',
-    pattern: /^No replacement was performed[,.] (?:old_str|Multiple occurrences of old_str)/,
+    pattern: /^No replacement was performed\. Multiple occurrences of old_str /,
+    mark: 'Multiple occurrences of old_str',
     example:
       'No replacement was performed. Multiple occurrences of old_str `line` in lines [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]. Please ensure it is unique',
     source: 'n_sre_ambiguous',
@@ -192,6 +233,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'fs-not-observed',
     where: 'result',
     pattern: /^edit requires reading "/,
+    mark: 'edit requires reading',
     example: 'edit requires reading "/workspace/existing.txt" first — read the file, then retry',
     source: 'n_e_edit_unread',
   }),
@@ -201,6 +243,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'fs-not-observed',
     where: 'result',
     pattern: /^cannot overwrite existing ".*" without reading it first/,
+    mark: 'without reading it first',
     example: 'cannot overwrite existing "/workspace/existing.txt" without reading it first — read the file, then retry',
     source: 'n_e_write_unread',
   }),
@@ -210,6 +253,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'fs-stale-version',
     where: 'result',
     pattern: /^cannot edit ".*": file changed since it was read/,
+    mark: 'file changed since it was read',
     example: 'cannot edit "/workspace/stale.txt": file changed since it was read — re-read the file, then retry',
     source: 'n_stale_edit',
   }),
@@ -219,6 +263,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'code-runtime',
     where: 'result',
     pattern: /^code run failed \(exception\): /,
+    mark: 'code run failed',
     example: 'code run failed (exception): Error: boom',
     source: 'c_runtime_throw',
   }),
@@ -228,6 +273,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'code-syntax',
     where: 'program',
     pattern: /^code run failed \(exception\): (?![\w$]*(?:Error|Exception)\b)/,
+    mark: 'code run failed',
     example: "code run failed (exception): Expected ';', '}' or <eof>",
     source: 'c_g_python_triple_quote',
   }),
@@ -237,6 +283,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'code-syntax',
     where: 'program',
     pattern: /enum is not supported/,
+    mark: 'enum is not supported',
     example: 'code run failed (exception): TypeScript enum is not supported in strip-only mode',
     source: 'c_g_ts_enum',
   }),
@@ -245,8 +292,9 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     code: 'CODE_RUN_FAILED',
     category: 'code-syntax',
     where: 'program',
-    pattern: /TypeError: "" is not a function/,
-    example: 'code run failed (exception): TypeError: "" is not a function',
+    pattern: /^TypeError: "" is not a function/,
+    mark: '"" is not a function',
+    example: 'TypeError: "" is not a function',
     source: 'c_g_markdown_fence',
   }),
   rc8Shape({
@@ -255,6 +303,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'inner-invalid-args',
     where: 'program',
     pattern: /^ToolCallError: invalid arguments/,
+    mark: 'ToolCallError: invalid arguments',
     example: 'ToolCallError: invalid arguments: missing required property "description"',
     source: 'c_h_inner_bash_no_description',
   }),
@@ -264,6 +313,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'inner-invalid-args',
     where: 'program',
     pattern: /^ToolCallError: binding arguments must be lossless JSON/,
+    mark: 'binding arguments must be lossless JSON',
     example: 'ToolCallError: binding arguments must be lossless JSON',
     source: 'c_inner_non_json_args',
   }),
@@ -273,6 +323,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'inner-unknown-binding',
     where: 'program',
     pattern: /^TypeError: tools(\.[\w$]+|\[[^\]]*\]) is not a function/,
+    mark: 'is not a function',
     example: 'TypeError: tools.read_file is not a function',
     source: 'c_inner_unknown_binding',
   }),
@@ -282,6 +333,7 @@ export const MESSAGE_SHAPES: readonly MessageShape[] = [
     category: 'inner-unknown-binding',
     where: 'program',
     pattern: /^TypeError: tools(\.[\w$]+|\[[^\]]*\]) does not exist\./,
+    mark: 'does not exist.',
     example: 'TypeError: tools.read_file does not exist. Did you mean tools.read?',
     source:
       'Justar96/bake @ 33d57d91d13b6a31f2a150f751e80d5742d0da9a, packages/ptc-runtime/ptc-runtime-codemode/src/program.ts (the QuickJS prelude: `<access> does not exist. Did you mean …?`)',
@@ -296,3 +348,71 @@ export function messageShape(id: string): MessageShape {
   if (!shape) throw new Error(`dsh-profile: no message shape "${id}"`);
   return shape;
 }
+
+/** Non-global copies of the patterns, so matching never depends on a previous call's `lastIndex`. */
+const STATELESS = new Map(
+  MESSAGE_SHAPES.map((shape) => [shape.id, new RegExp(shape.pattern.source, shape.pattern.flags.replace('g', ''))]),
+);
+
+/** The first match of shape `id` in `text` (its groups), or null; stateless. Throws for an unknown id. */
+export function matchShape(id: string, text: string): RegExpExecArray | null {
+  const pattern = STATELESS.get(id);
+  if (!pattern) throw new Error(`dsh-profile: no message shape "${id}"`);
+  return pattern.exec(text);
+}
+
+/** True when `text` has shape `id`. */
+export function hasShape(id: string, text: string): boolean {
+  return matchShape(id, text) !== null;
+}
+
+/** Every match of shape `id` in `text` (e.g. each missing property of one INVALID_ARGS message). */
+export function matchAllShape(id: string, text: string): RegExpExecArray[] {
+  const { pattern } = messageShape(id);
+  return [
+    ...text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`)),
+  ];
+}
+
+/**
+ * The stack frame of the model's own program in a failed run_code's text (rc.8 dsh-code-runtime compiles the body
+ * with `new AsyncFunction(...)` inside its worker's `runWorkerMain`): `eval at runWorkerMain …, <anonymous>:L:C`.
+ * Groups: indentation, line, column.
+ */
+export const PROGRAM_FRAME = /^(\s+)at .*eval at runWorkerMain .*<anonymous>:(\d+):(\d+)\)\s*$/;
+
+/** Lines the runtime puts before the program body (`'use strict';` and the wrapper): program line 1 is line 4. */
+export const PROGRAM_LINE_OFFSET = 3;
+
+/** The code runtime's own worker script in a frame (a frame of the host, not of the program). */
+export const RUNTIME_WORKER_FILE = 'worker.cjs';
+
+/**
+ * Texts core-rules writes in the host's own words: the head of an unknown-tool and a missing-property message (the
+ * `unknown-tool` and `missing-required-property` shapes), and what DSH's tools write when a check beyond their JSON
+ * Schema refuses an argument (dsh-tool-bash lib/index.js:120-122, dsh-tool-fs lib/index.js:300-315, 572-573 and
+ * 717-719, dsh-code-runtime; `invalid description: …` is also the `invalid-description` shape).
+ */
+export const HOST_TEXTS = {
+  unknownTool: (name: string) => `unknown tool "${name}"`,
+  missingProperty: (path: string) => `missing required property "${path}"`,
+  blank: (key: string) => `invalid ${key}: expected a non-empty string`,
+  positiveInteger: (key: string) => `${key} must be a positive integer`,
+  positiveNumber: (key: string) => `invalid ${key}: expected a positive number`,
+  atMost: (key: string, limit: number) => `${key} must be less than or equal to ${limit}`,
+  nonEmpty: (key: string) => `${key} must be a non-empty string`,
+  /** Node's child_process and fs (ERR_INVALID_ARG_VALUE). */
+  noNul: (key: string) => `${key} must be a string without null bytes`,
+} as const;
+
+/**
+ * The code a tool's error text implies, read from the first shape that describes the text's head (an anchored
+ * pattern with a code): rc.8's `tool/code-dispatch` events and a hinted result in a log carry no code of their own.
+ */
+export function codeOfMessage(message: string): ErrorCode | undefined {
+  return HEAD_SHAPES.find((shape) => hasShape(shape.id, message))?.code;
+}
+
+const HEAD_SHAPES = MESSAGE_SHAPES.filter(
+  (shape) => shape.where === 'result' && shape.code !== undefined && shape.pattern.source.startsWith('^'),
+);

@@ -1,18 +1,21 @@
 /**
  * The error vocabulary against what real DSH rc.8 wrote: every captured example is the head of the message in its
  * capture (tests/fixtures/*-index.json, copied from /work/shared/dsh-captures), carries the capture's code, and matches
- * its own pattern; examples from public source match theirs; texts that must not match do not. The same vocabulary
- * drives core-rules (its classify result is checked here against its source until core-rules imports this package).
+ * its own pattern; examples from public source match theirs; texts that must not match do not; each shape's mark is
+ * in its example and its pattern. That core-rules settles every example in its category, and writes none of these
+ * texts itself, is tested in packages/core-rules/tests/error-vocabulary.test.ts (this package depends on nothing of ours).
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyResult } from '../../core-rules/src/index.js';
 import {
   ABORT_CODES,
   CODE_RUN_PREFIX,
   DIRECT_CALL_MARK,
   ERROR_CODES,
+  hasShape,
   MESSAGE_SHAPES,
+  matchAllShape,
+  matchShape,
   messageShape,
   READ_THEN_RETRY_MARK,
 } from '../src/index.js';
@@ -64,13 +67,37 @@ describe('message shapes', () => {
     ['inner-unknown-binding', 'TypeError: tool.read is not a function'],
     ['inner-missing-binding-ptc', 'TypeError: tools.read is not a function'],
     ['fs-stale-version', 'cannot edit "/a": file was deleted'],
+    ['program-markdown-fence', 'Error: x TypeError: "" is not a function'],
+    ['editor-range-invalid', 'the `view_range` is invalid'],
   ])('%s does not match %j', (id, text) => {
     expect(test(messageShape(id).pattern, text)).toBe(false);
   });
 
+  it.each(MESSAGE_SHAPES.map((shape) => [shape.id, shape] as const))(
+    '%s: the mark is a literal part of the example and of the pattern',
+    (_id, shape) => {
+      expect(shape.example).toContain(shape.mark);
+      const escaped = shape.mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      expect([shape.mark, escaped].some((form) => shape.pattern.source.includes(form))).toBe(true);
+    },
+  );
+
   it('every shape has a unique id, and an unknown id is an error, not undefined', () => {
     expect(new Set(MESSAGE_SHAPES.map((shape) => shape.id)).size).toBe(MESSAGE_SHAPES.length);
     expect(() => messageShape('no-such-shape')).toThrow(/no message shape/);
+    expect(() => matchShape('no-such-shape', 'x')).toThrow(/no message shape/);
+  });
+
+  it('matching is stateless, also for the global pattern, and reads the groups the engine uses', () => {
+    const text = messageShape('missing-required-property').example;
+    for (let round = 0; round < 3; round++) expect(hasShape('missing-required-property', text)).toBe(true);
+    expect(matchAllShape('missing-required-property', text).map((match) => match[1])).toEqual(['code', 'description']);
+    expect(matchShape('read-range', messageShape('read-range').example)?.[1]).toBe('10');
+    expect(matchShape('read-range', 'offset 5 is out of range for "/a"')?.[1]).toBeUndefined();
+    expect(matchShape('editor-range-start', messageShape('editor-range-start').example)?.[1]).toBe('11');
+    expect(matchShape('editor-range-end', messageShape('editor-range-end').example)?.[1]).toBe('11');
+    expect(hasShape('editor-not-found', messageShape('editor-ambiguous').example)).toBe(false);
+    expect(hasShape('editor-ambiguous', messageShape('editor-not-found').example)).toBe(false);
   });
 
   it('the marks and codes are the texts rc.8 writes', () => {
@@ -88,26 +115,4 @@ describe('message shapes', () => {
     for (const shape of MESSAGE_SHAPES) test(shape.pattern, hostile);
     expect(performance.now() - started).toBeLessThan(2000);
   });
-});
-
-describe('core-rules settles each rc.8 example in the shape category', () => {
-  const RUN_CODE_OK = JSON.stringify({ code: 'return 1;', description: 'probe' });
-  it.each(MESSAGE_SHAPES.filter((shape) => shape.captured).map((shape) => [shape.id, shape] as const))(
-    '%s',
-    (_id, shape) => {
-      const capture = captures.get(shape.source);
-      const program = shape.where === 'program' || shape.code === 'CODE_RUN_FAILED';
-      const name = program ? 'run_code' : shape.source.startsWith('c_') ? 'run_code' : 'read';
-      const args =
-        shape.category === 'code-syntax' ? JSON.stringify({ code: 'x = """', description: 'p' }) : RUN_CODE_OK;
-      const result = classifyResult(
-        { name, arguments: args },
-        {
-          isError: true,
-          error: { message: capture?.message ?? '', ...(shape.code ? { info: { name: 'E', code: shape.code } } : {}) },
-        },
-      );
-      expect(result.category).toBe(shape.category);
-    },
-  );
 });

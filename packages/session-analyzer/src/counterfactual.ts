@@ -21,6 +21,7 @@ import {
   type ToolResultLike,
   type ToolSchema,
 } from '@dsh-tool-normalizer/core-rules';
+import { codeOfMessage } from '@dsh-tool-normalizer/dsh-profile';
 import type { CounterfactualOutcome } from './types.js';
 
 /** An inner Code-Mode sub-call that failed inside the program (`tool/code-dispatch` or `tool/ptc-dispatch`). */
@@ -42,24 +43,10 @@ export interface Replay {
 }
 
 /**
- * rc.8's `tool/code-dispatch` carries no error code. These are the exact message shapes DSH rc.8 gives each coded
- * failure (see docs/host-facts.md), so a sub-call's code can be read back from its text.
+ * The host error code a sub-call's message text implies, if it is one of the known shapes (rc.8's
+ * `tool/code-dispatch` carries no code): DSH's error vocabulary, @dsh-tool-normalizer/dsh-profile.
  */
-const CODE_BY_MESSAGE: readonly [RegExp, string][] = [
-  [/^invalid arguments: /, 'INVALID_ARGS'],
-  [/^unknown tool "/, 'UNKNOWN_TOOL'],
-  [/^(edit requires reading ".*" first|cannot overwrite existing ".*" without reading it first)/s, 'FS_NOT_OBSERVED'],
-  [/^cannot edit ".*": file changed since it was read/s, 'FS_STALE_VERSION'],
-  [/^(old_string was not found in |No replacement was performed, old_str )/, 'FS_EDIT_NOT_FOUND'],
-  [/^(old_string matched \d+ times in |No replacement was performed\. Multiple occurrences )/, 'FS_AMBIGUOUS_EDIT'],
-  [/^offset \d+ is out of range for /, 'FS_NOT_FOUND'],
-];
-
-/** The host error code a sub-call's message text implies, if it is one of the known shapes. */
-export function codeFromMessage(message: string): string | undefined {
-  for (const [pattern, code] of CODE_BY_MESSAGE) if (pattern.test(message)) return code;
-  return undefined;
-}
+export const codeFromMessage = (message: string): string | undefined => codeOfMessage(message);
 
 /** A core-rules result from what the log recorded. */
 export function resultOf(message: string, code: string | undefined, name: string | undefined): ToolResultLike {

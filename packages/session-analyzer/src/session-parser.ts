@@ -14,8 +14,10 @@
  * once. A call or result event in neither shape makes the log skipped, never silently left out.
  */
 import {
+  callIdentity,
   classifyResult,
   type Environment,
+  failureFingerprint,
   type ToolCall,
   type ToolResultLike,
   type ToolSchema,
@@ -29,7 +31,7 @@ import {
   resultOf,
   rewriteOfSuccess,
 } from './counterfactual.js';
-import { hostDecisionOf, SUB_CALL_EVENTS } from '@dsh-tool-normalizer/dsh-profile';
+import { ERROR_TEXT_PREFIX, hostDecisionOf, SUB_CALL_EVENTS } from '@dsh-tool-normalizer/dsh-profile';
 import { isMockUsage, releaseOfFormat } from './dsh-releases.js';
 import { schemasFromSdk } from './sdk-schemas.js';
 import type { FailureCost, FailureRecord, PluginEvidence, ReplayBasis, SessionAnalysis } from './types.js';
@@ -65,18 +67,6 @@ const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
-
-/** FNV-1a over the text, two seeds: a compact identity for possibly long argument texts. */
-function fingerprint(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    a = Math.imul(a ^ code, 0x01000193) >>> 0;
-    b = Math.imul(b ^ code, 0x5bd1e995) >>> 0;
-  }
-  return `${text.length}:${a.toString(36)}${b.toString(36)}`;
-}
 
 /** JSON text with object keys sorted, or undefined when the text is not JSON. */
 function canonicalJson(text: string): string | undefined {
@@ -479,7 +469,8 @@ export class SessionParser {
     const name = str(data.name);
     if (!parent || !name) return;
     // Some logs record a sub-call's result as `resultSummary` text instead of `content` parts.
-    const message = (textOf(data.content) || (str(data.resultSummary) ?? '')).replace(/^Error: /, '');
+    const text = textOf(data.content) || (str(data.resultSummary) ?? '');
+    const message = text.startsWith(ERROR_TEXT_PREFIX) ? text.slice(ERROR_TEXT_PREFIX.length) : text;
     const code = isRecord(data.error) ? str(data.error.code) : undefined;
     const list = this.failedSubCalls.get(parent) ?? [];
     if (list.length < 64) list.push({ name, arguments: data.arguments, message, code });
@@ -517,13 +508,15 @@ export class SessionParser {
     this.countDay('errors');
     const hintAt = text.indexOf(HINT_MARK);
     if (hintAt >= 0) this.evidence.hintedErrors += 1;
-    const original = (hintAt >= 0 ? text.slice(0, hintAt) : text).replace(/^Error: /, '');
+    const shown = hintAt >= 0 ? text.slice(0, hintAt) : text;
+    const original = shown.startsWith(ERROR_TEXT_PREFIX) ? shown.slice(ERROR_TEXT_PREFIX.length) : shown;
     // The plugin's hint replaces the host's result, which drops the error code: read it back from the text.
     const code = read.code ?? (hintAt >= 0 ? codeFromMessage(original) : undefined);
     const name = call?.raw?.name ?? call?.name ?? 'unknown';
     const args = call?.raw?.argumentsText ?? call?.argumentsText ?? '';
     const result = resultOf(original, code, read.errorName);
-    const category = classifyResult({ name, arguments: args }, result).category;
+    const classification = classifyResult({ name, arguments: args }, result);
+    const { category } = classification;
     const prediction = call
       ? this.predict({ name, arguments: args }, result, code, original, category, subCalls)
       : {
@@ -531,7 +524,6 @@ export class SessionParser {
           basis: 'none' as const,
           basisNote: 'no tool/call event for this result in the log',
         };
-    const canonical = canonicalJson(args) ?? args;
     const failure: FailureRecord = {
       file: this.analysis.file,
       line: this.lineNumber,
@@ -549,7 +541,11 @@ export class SessionParser {
       unrelatedRewrite: prediction.replay.unrelatedRewrite,
       cost: emptyCost(),
       at: this.lastTime !== undefined && this.lastTime >= REAL_TIME_FROM ? this.lastTime : undefined,
-      identity: `${name}\u0000${canonical.length > 256 ? fingerprint(canonical) : canonical}`,
+      // The plugin's own "identical failure" (same tool, same canonical arguments, same code); a cancelled call,
+      // which the plugin never counts, is still grouped by its call.
+      identity:
+        failureFingerprint({ name, arguments: args }, result, classification) ??
+        `${callIdentity({ name, arguments: args }) ?? name}\u0000${category}`,
       argumentsPreview: previewText(args, PREVIEW_CHARS),
       errorPreview: previewText(original, PREVIEW_CHARS),
     };

@@ -70,7 +70,10 @@ export interface FailureRecord {
   /** A rule that would rewrite this call although the rewrite does not address the recorded error (not a heal). */
   unrelatedRewrite: string | undefined;
   cost: FailureCost;
-  /** Key for grouping repeated failed calls: tool + arguments with object keys sorted; not redacted: never shown. */
+  /**
+   * Key for grouping repeated failed calls: core-rules' `failureFingerprint` (tool, hashed canonical arguments, error
+   * code), the same "identical failure" the plugin's loop hints count; never shown.
+   */
   identity: string;
   /** Epoch ms of the result, when the log records real times. */
   at: number | undefined;

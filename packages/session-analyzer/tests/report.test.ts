@@ -1,6 +1,7 @@
 /**
- * The report built from parsed sessions: repeated failed calls grouped by canonical arguments (key order does not
- * split a group) with every error of the group and the sessions counted; the model read from an older log's
+ * The report built from parsed sessions: repeated failed calls grouped as the plugin counts identical failures
+ * (core-rules' failureFingerprint: tool, canonical arguments, error code or category; key order does not split a
+ * group, another error category does) with every error text of the group and the sessions counted; the model read from an older log's
  * `data.provenance.model`; an estimate that includes the recorded system prompt and tools, or says it is a lower
  * bound when the log hides them; and log text that cannot inject markup into the HTML page.
  */
@@ -32,7 +33,7 @@ const build = (...texts: [string, string][]) => {
 };
 
 describe('the report', () => {
-  it('groups repeated failed calls by canonical arguments, with every error and the sessions counted', () => {
+  it('groups repeated failed calls by tool, canonical arguments and error category, with every error and the sessions counted', () => {
     const report = build(
       ['/logs/a.jsonl', log('a', [...failing('1', '{"file_path":"/w/x","limit":5}', 'cannot read "/w/x": not found')])],
       [
@@ -40,9 +41,15 @@ describe('the report', () => {
         log('b', [
           ...failing('2', '{"limit":5,"file_path":"/w/x"}', 'cannot read "/w/x": not found'),
           ...failing('3', '{ "limit": 5, "file_path": "/w/x" }', 'permission denied'),
+          ...failing(
+            '4',
+            '{"limit":5,"file_path":"/w/x"}',
+            'The path x is not an absolute path, it should start with `/`',
+          ),
         ]),
       ],
     );
+    // The fourth failed otherwise (editor-path): a group of its own, listed only when it repeats.
     expect(report.census.repeatedFailures).toHaveLength(1);
     const group = report.census.repeatedFailures[0];
     expect(group).toMatchObject({ tool: 'read', count: 3, sessions: 2, first: { file: '/logs/a.jsonl', line: 3 } });
@@ -54,8 +61,9 @@ describe('the report', () => {
       '/logs/a.jsonl:3',
       '/logs/b.jsonl:3',
       '/logs/b.jsonl:5',
+      '/logs/b.jsonl:7',
     ]);
-    expect(report.census.byDay).toEqual([{ day: '2026-09-21', calls: 3, errors: 3 }]);
+    expect(report.census.byDay).toEqual([{ day: '2026-09-21', calls: 4, errors: 4 }]);
   });
 
   it("reads the model of an older log's assistant message from data.provenance", () => {
