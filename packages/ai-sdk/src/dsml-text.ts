@@ -161,10 +161,11 @@ function healStream(stream: ReadableStream<StreamPart>, params: CallOptions, opt
     const healed = await heal(ofBlock.map((part) => part.delta).join(''), params, options);
     if (!healed) return undefined;
     const first = ofBlock[0] as TextDelta;
+    const replaced = new Set<StreamPart>(ofBlock);
     const out: StreamPart[] = [];
     for (const part of parts) {
       if (part === first && healed.text !== '') out.push({ ...first, delta: healed.text });
-      else if (!ofBlock.includes(part as TextDelta)) out.push(part);
+      else if (!replaced.has(part)) out.push(part);
     }
     for (const call of healed.calls) out.push({ type: 'tool-call', ...call });
     out.push({ ...finish, finishReason: finishWithCalls(finish.finishReason) });

@@ -177,6 +177,15 @@ describe.each<Driver>(['generateText', 'streamText'])('dsmlTextMiddleware with %
     );
   });
 
+  it('a 300 KB parameter in one-character deltas is healed (a bound against quadratic work)', async () => {
+    const content = 'y'.repeat(300 * 1024);
+    const block = VLLM_54686_PROBE.replace('>first<', `>${content}<`);
+    const started = performance.now();
+    const { executions } = await run(driver, block, { size: 1 });
+    expect(executions).toEqual([{ tool: 'record_item', input: { name: 'alpha', note: content } }]);
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it('a block that is the whole text leaves no text behind', async () => {
     const { executions, text } = await run(driver, SGLANG_35736, { size: 1 });
     expect(executions).toEqual([{ tool: 'Bash', input: { command: 'pwd' } }]);
