@@ -30,8 +30,11 @@ type TextDelta = Extract<StreamPart, { type: 'text-delta' }>;
 /** Options of `dsmlTextMiddleware`: the kit's (`toggles`, `cwd`, `hostChecks`) and `onReport`. Programs are not healed here. */
 export type DsmlTextOptions = Omit<HealingOptions, 'programs'>;
 
-/** The start of every DSML tag: text without it is never held back. */
-const MARK = `<${DSML}`;
+/**
+ * What a held text must start before: an opening tag, a closing tag, or the bare marker (any DSML outside the
+ * block makes core-rules refuse it, so every DSML character has to be in the text the kit judges).
+ */
+const STARTS = [`<${DSML}`, `</${DSML}`, DSML];
 
 /** Finishes a leaked block comes with: `stop`, or `tool-calls` with no call (vllm-project/vllm #48931). A cut (`length`) never. */
 const ACTS_ON = new Set<string>(['stop', 'tool-calls']);
@@ -124,11 +127,13 @@ async function healGenerated(result: GenerateResult, params: CallOptions, option
   return { ...result, content, finishReason: finishWithCalls(result.finishReason) };
 }
 
-/** The longest end of `text` that could begin a DSML tag (shorter than the mark itself). */
+/** The longest end of `text` that could begin a DSML tag or marker (shorter than the whole of it). */
 function openEnd(text: string): number {
-  for (let length = Math.min(MARK.length - 1, text.length); length > 0; length--)
-    if (MARK.startsWith(text.slice(text.length - length))) return length;
-  return 0;
+  let longest = 0;
+  for (const start of STARTS)
+    for (let length = Math.min(start.length - 1, text.length); length > longest; length--)
+      if (start.startsWith(text.slice(text.length - length))) longest = length;
+  return longest;
 }
 
 /**
@@ -203,7 +208,7 @@ function healStream(stream: ReadableStream<StreamPart>, params: CallOptions, opt
         }
         const text = pending.map((delta) => delta.delta).join('') + part.delta;
         pending.push(part);
-        if (text.includes(MARK)) {
+        if (text.includes(DSML)) {
           held = pending;
           heldId = part.id;
           heldChars = text.length;

@@ -202,6 +202,9 @@ describe.each<Driver>(['generateText', 'streamText'])('dsmlTextMiddleware with %
     ['a block cut before its closing tag', CUT_BLOCK, {}],
     ['prose inside the block (opensquilla #985 as posted)', OPENSQUILLA_985_AS_POSTED, {}],
     ['two blocks', `${SGLANG_35736}\n${SGLANG_35736}`, {}],
+    ['a block after a bare DSML mention', `a stray ${D} mention, then ${SGLANG_35736}`, {}],
+    ['a block after a bare DSML mention, one character a delta', `a stray ${D} mention ${SGLANG_35736}`, { size: 1 }],
+    ['a block after a stray closing tag', `</${D}invoke> and ${SGLANG_35736}`, { size: 3 }],
     ['a complete block under a length finish', SGLANG_35736, { finish: 'length' as const }],
     [
       'a complete block when the caller said toolChoice none (sglang #35736)',
