@@ -179,14 +179,14 @@ function healStream(stream: ReadableStream<StreamPart>, params: CallOptions, opt
 
   return stream.pipeThrough(
     new TransformStream<StreamPart, StreamPart>({
-      async transform(part, controller) {
+      // Synchronous for every part but a held finish: a pass-through part costs no promise.
+      transform(part, controller) {
         if (held) {
           if (part.type === 'text-delta') heldChars += part.delta.length;
           if (part.type === 'finish') {
             const parts = held;
             held = undefined;
-            release(controller, (await atFinish(part, parts)) ?? [...parts, part]);
-            return;
+            return atFinish(part, parts).then((healed) => release(controller, healed ?? [...parts, part]));
           }
           held.push(part);
           if (heldChars > MAX_INPUT_CHARS) {
@@ -203,6 +203,10 @@ function healStream(stream: ReadableStream<StreamPart>, params: CallOptions, opt
           pending = [];
         }
         if (passing || part.type !== 'text-delta') {
+          controller.enqueue(part);
+          return;
+        }
+        if (pending.length === 0 && !part.delta.includes(DSML) && openEnd(part.delta) === 0) {
           controller.enqueue(part);
           return;
         }
