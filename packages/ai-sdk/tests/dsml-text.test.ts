@@ -329,6 +329,20 @@ describe('responses without a block are untouched', () => {
     expect(await streamParts(withCall(), true)).toEqual(raw);
   });
 
+  it('generate: 20 MB of text around a complete block is left as the very object, fast', async () => {
+    const model = textModel(`${'z'.repeat(20 * 1024 * 1024)}${SGLANG_35736}`);
+    const sent = await model.doGenerate(params);
+    const started = performance.now();
+    const answer = await middleware.wrapGenerate({
+      doGenerate: async () => sent,
+      doStream: () => model.doStream(params),
+      params,
+      model,
+    });
+    expect(answer).toBe(sent);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('a stream with a tag and no finish comes out as sent', async () => {
     const parts = [
       { type: 'text-start' as const, id: 't1' },
