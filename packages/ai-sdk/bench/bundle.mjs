@@ -1,13 +1,15 @@
 /**
  * Bundle size of the package for the browser (esbuild, minified ESM), with the AI SDK and zod left external
  * (the app has them anyway) and with everything bundled: the main entry alone (programs off) and with the
- * `programs` entry (programs on). Run: node bench/bundle.mjs. Figures are printed, never asserted.
+ * `programs` entry (programs on), and the main entry with the DSML text middleware. Run: node bench/bundle.mjs. Figures are printed, never asserted.
  */
 import { build } from 'esbuild';
 
 const SOURCE_CONDITION = '@dsh-tool-normalizer/source';
 const entries = {
   'programs off': "import { healToolCalls } from '@dsh-tool-normalizer/ai-sdk'; console.log(healToolCalls);",
+  'programs off + dsmlTextMiddleware':
+    "import { healToolCalls, dsmlTextMiddleware } from '@dsh-tool-normalizer/ai-sdk'; console.log(healToolCalls, dsmlTextMiddleware);",
   'programs on':
     "import { healToolCalls } from '@dsh-tool-normalizer/ai-sdk'; import { healProgram } from '@dsh-tool-normalizer/ai-sdk/programs'; console.log(healToolCalls, healProgram);",
 };

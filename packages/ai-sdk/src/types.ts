@@ -6,9 +6,13 @@ import type { CategoryId, KitOptions, Receipt, RuleId } from '@dsh-tool-normaliz
 
 /** What happened to one tool call the healing looked at. Arguments are raw (not redacted): redact before you show or store them. */
 export interface RepairReport {
-  /** The seam: `repair` (`repairToolCall`: the SDK could not parse the call) or `refine` (`experimental_refineToolInput`: it parsed). */
-  seam: 'repair' | 'refine';
-  /** The SDK's `toolCallId` (empty on the refine seam, which the SDK calls with the input only). */
+  /**
+   * The seam: `repair` (`repairToolCall`: the SDK could not parse the call), `refine` (`experimental_refineToolInput`:
+   * it parsed) or `text` (`dsmlTextMiddleware`: a DSML block in the model's text; one report per call it became, or
+   * one refusal with `tool` empty).
+   */
+  seam: 'repair' | 'refine' | 'text';
+  /** The SDK's `toolCallId` (empty on the refine seam, which the SDK calls with the input only; the new call's id on the text seam). */
   callId: string;
   /** The tool that runs (the repaired name), or the name the model sent when nothing was repaired. */
   tool: string;
@@ -22,7 +26,7 @@ export interface RepairReport {
   receipts: Receipt[];
   /** One line per receipt: why it fired. */
   changes: string[];
-  /** The arguments the model sent (text on the repair seam, the parsed input on the refine seam). */
+  /** The arguments the model sent (text on the repair seam, the parsed input on the refine seam, the call's markup, shortened, on the text seam). */
   before: unknown;
   /** The repaired arguments (only when `repaired`). */
   after?: Record<string, unknown>;
