@@ -14,7 +14,7 @@ import {
 import { healProgram, parseProgram } from './healer.js';
 import { decodeArguments } from './decode-arguments.js';
 import { classifyResult } from './classify.js';
-import { normalizeCall, repairArguments } from './normalize.js';
+import { repairArguments } from './normalize.js';
 import { resolveToggles } from './toggles.js';
 import { resolveInside } from './rules/editor.js';
 import { type InnerFill, planInnerFills } from './rules/inner-calls.js';
@@ -22,8 +22,8 @@ import { dispatchProgram } from './rules/run-code.js';
 import { describeCall } from './text.js';
 import { findTool, RUN_CODE, requiredKeys, toolNames } from './tools.js';
 import { toolNameCandidates } from './tool-names.js';
-import { STALE_UNREAD_HINT } from './recovery.js';
-import type { Classification, Diagnostic, Environment, ToolCall, ToolResultLike } from './types.js';
+import { repairedRetry, STALE_UNREAD_HINT } from './recovery.js';
+import type { Classification, Diagnostic, Environment, NormalizeResult, ToolCall, ToolResultLike } from './types.js';
 
 /** Longest ready-to-paste call a hint will carry. */
 const MAX_EXAMPLE = 2000;
@@ -59,9 +59,15 @@ function quoteList(names: readonly string[]): string {
   return names.map((name) => `"${name}"`).join(', ');
 }
 
-function invalidArgsHint(call: ToolCall, message: string, env: Environment): string | undefined {
+function invalidArgsHint(
+  call: ToolCall,
+  message: string,
+  env: Environment,
+  normalized: NormalizeResult | undefined,
+): string | undefined {
   const missing = missingFields(message);
-  const repaired = normalizeCall(call, { ...env, nested: true });
+  // The example is made with every rule on (the default switches), whatever the caller's switches are.
+  const repaired = normalized ?? repairedRetry(call, env);
   const example = repaired.changed ? json(repaired.call.arguments) : undefined;
   if (hasShape('invalid-description', message)) {
     return `Hint: "description" must be a short non-empty summary (5-10 words)${example ? `, e.g. ${call.name} ${example}` : ''}.`;
@@ -195,7 +201,8 @@ function editorRangeHint(message: string): string {
 /**
  * One actionable sentence for an error result, or undefined when the host's own text already says what to
  * do (or the result is not an error). `classification` is `classifyResult(call, result)` when the caller already
- * has it (a failed call is classified once). Never throws.
+ * has it (a failed call is classified once); `normalized` is `repairedRetry(call, env)` with the default switches
+ * when the caller already has it (a failed call is normalized once). Never throws.
  */
 export function hintFor(
   call: ToolCall,
@@ -203,6 +210,7 @@ export function hintFor(
   env: Environment,
   diagnostic?: Diagnostic,
   classification?: Classification,
+  normalized?: NormalizeResult,
 ): string | undefined {
   try {
     if (!result?.isError || typeof call?.name !== 'string' || !env || !Array.isArray(env.tools)) return undefined;
@@ -210,7 +218,7 @@ export function hintFor(
     const { category } = classification ?? classifyResult(call, result);
     switch (category) {
       case 'invalid-args':
-        return invalidArgsHint(call, message, env);
+        return invalidArgsHint(call, message, env, normalized);
       case 'code-mode-direct-call':
         return directCallHint(call, env);
       case 'unknown-tool':

@@ -3,7 +3,7 @@ export type * from './types.js';
 export { normalizeCall, hostViolations } from './normalize.js';
 export { resolveToolAlias } from './tool-names.js';
 export { RUN_CODE } from './tools.js';
-export { planRecovery, showsObservedContent, type RecoveryOptions } from './recovery.js';
+export { planRecovery, repairedRetry, showsObservedContent, type RecoveryOptions } from './recovery.js';
 export { classifyResult, categories } from './classify.js';
 export { hintFor, appendHint } from './hints.js';
 export { callIdentity, failureFingerprint, repeatHint, STOP_RETRYING_AT } from './repeats.js';

@@ -23,6 +23,7 @@ import type {
   CategoryId,
   Classification,
   Environment,
+  NormalizeResult,
   PlannedCall,
   RecoveryPlan,
   RuleToggles,
@@ -70,6 +71,19 @@ export interface RecoveryOptions {
   fromPlan?: boolean;
   /** `classifyResult(call, result)` when the caller already has it (a failed call is classified once). */
   classification?: Classification;
+  /**
+   * `repairedRetry(call, env, toggles)` (these options' switches) when the caller already has it (a failed call is
+   * normalized once: the invalid-arguments hint reads the same answer).
+   */
+  normalized?: NormalizeResult;
+}
+
+/**
+ * The call repaired as a retry (or a hint's ready-to-paste example) would send it: `normalizeCall` as a nested call,
+ * so a Code-Mode direct call is not bridged into run_code again. One question, asked once per failed call.
+ */
+export function repairedRetry(call: ToolCall, env: Environment, toggles?: Partial<RuleToggles>): NormalizeResult {
+  return normalizeCall(call, { ...env, nested: true }, toggles);
 }
 
 /** `path` with `.` and empty segments removed, when it is absolute and has no `..`; else undefined. */
@@ -215,7 +229,7 @@ function planUnsafe(
           resultFrom: 'last-step',
         };
       }
-      return retryRepaired(call, env, toggles, category);
+      return retryRepaired(call, env, toggles, category, options.normalized);
     }
     case 'unknown-tool': {
       const alias = args ? resolveToolAlias(call, env, toggles) : undefined;
@@ -229,7 +243,7 @@ function planUnsafe(
     }
     case 'invalid-args':
     case 'editor-path':
-      return retryRepaired(call, env, toggles, env.nested ? 'inner-invalid-args' : category);
+      return retryRepaired(call, env, toggles, env.nested ? 'inner-invalid-args' : category, options.normalized);
     default:
       return undefined;
   }
@@ -241,8 +255,9 @@ function retryRepaired(
   env: Environment,
   toggles: RuleToggles,
   category: CategoryId,
+  normalized: NormalizeResult | undefined,
 ): RecoveryPlan | undefined {
-  const repaired = normalizeCall(call, { ...env, nested: true }, toggles);
+  const repaired = normalized ?? repairedRetry(call, env, toggles);
   if (!repaired.changed || repaired.call.name !== call.name || !isRecord(repaired.call.arguments)) return undefined;
   return {
     ruleId: 'recover.retry-repaired-args',

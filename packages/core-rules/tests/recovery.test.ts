@@ -1,6 +1,6 @@
 /** Recovery plans built from the real host's error results (docs/architecture.md#one-tool-call-through-dsh, step 2). */
 import { describe, expect, it } from 'vitest';
-import { hintFor, planRecovery, showsObservedContent } from '../src/index.js';
+import { hintFor, planRecovery, repairedRetry, showsObservedContent } from '../src/index.js';
 import { capture, codeEnv, envFor, nativeEnv, nativeTools, nestedEnv } from './fixtures.js';
 import type { ToolResultLike } from '../src/types.js';
 
@@ -302,5 +302,27 @@ describe('a stale file is never refreshed for a call without an anchor', () => {
     );
     expect(plan?.ruleId).toBe('recover.stale-refresh');
     expect(plan?.hint).toMatch(/re-read now/);
+  });
+});
+
+describe('one normalization per failed call (the caller passes its repairedRetry on)', () => {
+  const inner = capture('c_h_inner_bash_no_description').innerCalls![0]!;
+  const call = { name: inner.name, arguments: inner.arguments };
+
+  it('the plan and the hint made from the passed answer equal the ones they make themselves', () => {
+    const normalized = repairedRetry(call, nestedEnv);
+    expect(normalized.changed).toBe(true);
+    expect(planRecovery(call, inner.result, nestedEnv, { normalized })).toEqual(
+      planRecovery(call, inner.result, nestedEnv),
+    );
+    const hint = hintFor(call, inner.result, nestedEnv);
+    expect(hint).toContain('"description":"Run: ls"');
+    expect(hintFor(call, inner.result, nestedEnv, undefined, undefined, normalized)).toBe(hint);
+  });
+
+  it('the passed answer is read, not made again', () => {
+    const unchanged = { call, changed: false, receipts: [], reason: 'as the caller found' };
+    expect(planRecovery(call, inner.result, nestedEnv, { normalized: unchanged })).toBeUndefined();
+    expect(hintFor(call, inner.result, nestedEnv, undefined, undefined, unchanged)).not.toContain('Run: ls');
   });
 });

@@ -16,8 +16,14 @@
  * original arguments (read({path}) retried as read({file_path})) falls back to the host's own error. A successful
  * call costs one promise hop: nothing else is read or allocated.
  */
-import { classifyResult, planRecovery, showsObservedContent } from '@dsh-tool-normalizer/core-rules';
-import type { Classification, Environment, RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
+import {
+  classifyResult,
+  planRecovery,
+  repairedRetry,
+  showsObservedContent,
+  TOGGLE_KEYS,
+} from '@dsh-tool-normalizer/core-rules';
+import type { Classification, Environment, NormalizeResult, RecoveryPlan } from '@dsh-tool-normalizer/core-rules';
 import { boundShownText, explainedMessage, textOf, withMessage, type Explanation } from './explain-error.js';
 import { ABORT_CODES, type ToolDispatchExecution, type ToolExecutionInput, type ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -59,7 +65,9 @@ async function afterError(
 /**
  * The result the model should get after the recovery plan (if any) ran, and what the plan adds to an error. The
  * error is classified here once; the plan and, when the original error stays the answer, its explanation read that
- * classification (a retry's own error is another result, classified when it is explained).
+ * classification (a retry's own error is another result, classified when it is explained). An INVALID_ARGS call is
+ * normalized here once too (`repairedRetry`): the plan's repaired retry and the hint's example read that answer,
+ * the hint only while every switch is on (its example is always made with the default switches).
  */
 async function recover(
   state: PluginState,
@@ -69,6 +77,7 @@ async function recover(
   let plan: RecoveryPlan | undefined;
   let environment: Environment | undefined;
   let classification: Classification | undefined;
+  let normalized: NormalizeResult | undefined;
   try {
     // The host turns any success for a name it cannot resolve back into UNKNOWN_TOOL (normalizeDispatchResult),
     // so a recovery there would run side effects the model never sees. Aliases are renamed on llm/stream instead.
@@ -76,13 +85,22 @@ async function recover(
     environment = state.environment.forExecution(exec);
     const call = { name: exec.name, arguments: exec.arguments };
     classification = classifyResult(call, result);
-    plan = planRecovery(call, result, environment, { toggles: state.toggles, aborted: false, classification });
+    // The one category whose plan (a repaired retry) and hint (a ready-to-paste example) both ask for the repair.
+    if (classification.category === 'invalid-args') normalized = repairedRetry(call, environment, state.toggles);
+    plan = planRecovery(call, result, environment, {
+      toggles: state.toggles,
+      aborted: false,
+      classification,
+      ...(normalized === undefined ? {} : { normalized }),
+    });
   } catch (error) {
     state.errors.report('tools/execute', error);
     return classification === undefined ? { result } : { result, explanation: { classification } };
   }
+  // The hint's example is made with the default switches: the plan's answer is its answer only while all are on.
+  const forHint = normalized !== undefined && allSwitchesOn(state) ? { normalized } : {};
   /** The original error stays the answer: explained with what is known about it. */
-  const original: Explanation = { environment, classification };
+  const original: Explanation = { environment, classification, ...forHint };
   if (!plan) return { result, explanation: original };
   // A refused write is read only to show the model the file. With errorHints off nothing may be added to the host's
   // text, and a silent read would let a blind resend overwrite content the model never saw: no read at all.
@@ -113,11 +131,17 @@ async function recover(
     // A retry that still failed is the call's real outcome now (e.g. the file was read, then the anchor was
     // missing): answer with it rather than with the error the plugin already dealt with. A failed observe
     // step keeps the original error.
-    if (plan.steps[recovery.steps - 1]?.role === 'retry') return { result: last, explanation: { environment } };
+    if (plan.steps[recovery.steps - 1]?.role === 'retry')
+      return { result: last, explanation: { environment, ...forHint } };
   } catch (error) {
     state.errors.report('tools/execute', error);
   }
   return { result, explanation: original };
+}
+
+/** True while every rule switch is on (the live options may turn one off at any time). */
+function allSwitchesOn(state: PluginState): boolean {
+  return TOGGLE_KEYS.every((key) => state.toggles[key] !== false);
 }
 
 /**

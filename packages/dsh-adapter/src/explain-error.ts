@@ -15,7 +15,7 @@ import {
   repeatHint,
   trimStackTrace,
 } from '@dsh-tool-normalizer/core-rules';
-import type { Classification, Environment, ToolCall } from '@dsh-tool-normalizer/core-rules';
+import type { Classification, Environment, NormalizeResult, ToolCall } from '@dsh-tool-normalizer/core-rules';
 import { ERROR_TEXT_PREFIX } from '@dsh-tool-normalizer/dsh-profile';
 import type { ContentBlock, ToolDispatchExecution, ToolExecution, ToolExecutionResult } from './host.js';
 import type { PluginState } from './plugin-state.js';
@@ -36,6 +36,11 @@ export interface Explanation {
   environment?: Environment;
   /** `classifyResult` of the result being explained, when the caller already made it (it is not made twice). */
   classification?: Classification;
+  /**
+   * `repairedRetry(call, environment)` with the default switches (the invalid-arguments hint's question), when the
+   * caller already made it (the call is not normalized twice).
+   */
+  normalized?: NormalizeResult;
 }
 
 /** The text blocks of a result, joined (what the model reads). */
@@ -80,7 +85,7 @@ export function explainedMessage(
   }
   // A program that failed on a sub-call's error already carries the hint written for that sub-call: one hint only.
   if (config.errorHints && !original.includes(INNER_HINT)) {
-    let hint = extra.hint ?? engineHint(state, exec, call, result, classification, extra.environment);
+    let hint = extra.hint ?? engineHint(state, exec, call, result, classification, extra);
     if (repeat !== undefined && repeat >= 2) hint = repeatHint(call, result, repeat, hint, classification) ?? hint;
     if (hint !== undefined) message = appendHint(message, hint);
   }
@@ -93,10 +98,11 @@ function engineHint(
   call: ToolCall,
   result: ToolExecutionResult,
   classification: Classification,
-  environment: Environment | undefined,
+  { environment, normalized }: Explanation,
 ): string | undefined {
   const diagnostic = exec.parent === undefined ? state.streamDiagnostic(String(exec.callId)) : undefined;
-  return hintFor(call, result, environment ?? state.environment.forExecution(exec), diagnostic, classification);
+  const env = environment ?? state.environment.forExecution(exec);
+  return hintFor(call, result, env, diagnostic, classification, normalized);
 }
 
 /**
