@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OUTCOMES } from '@dsh-tool-normalizer/telemetry-store';
 import { METRIC_NAMES, METRICS_PATH } from '../src/metrics-prometheus.js';
 import { bootHost, type Host } from './support/composition.js';
 import { parseExposition, sumOf, type Sample } from './support/exposition.js';
@@ -69,7 +70,11 @@ describe('MCP proxy receipts in DSH /metrics', () => {
   it('serves the proxy calls the shared store counted under harness="mcp", apart from this process\'s calls', async () => {
     host = await bootHost({ web: true });
     const before = await samples(host);
-    expect(sumOf(before, METRIC_NAMES.harnessCalls)).toBe(0);
+    // Served at 0 before the first MCP call (every outcome), so Prometheus' increase() sees that call.
+    const seeded = before.filter((sample) => sample.name === METRIC_NAMES.harnessCalls);
+    expect(seeded.map((sample) => `${sample.labels.harness} ${sample.labels.outcome} ${sample.value}`).sort()).toEqual(
+      OUTCOMES.map((outcome) => `mcp ${outcome} 0`).sort(),
+    );
 
     const { Client, StdioClientTransport } = await sdk();
     const transport = new StdioClientTransport({
