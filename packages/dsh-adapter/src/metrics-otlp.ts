@@ -10,6 +10,8 @@
  * every run), `dsh.version`, `process.runtime.version`; `tool_normalizer.build_info` carries the same labels as the
  * Prometheus info metric. The model is a point attribute of the per-model counters, because one DSH process can
  * talk to several models. Every data point starts when this process started counting, not at its first collection.
+ * `tool_normalizer.store_harness_calls` is the shared store's count of other harnesses' calls (the MCP proxy's),
+ * built by the same `harnessSeries` as the endpoint's series, known harnesses from 0.
  * A failed push is counted (`counters.otlp`, `tool_normalizer.otlp_push_failures`) and reported once per episode.
  *
  * Metric names follow OpenTelemetry's dotted convention with UCUM-style units; a collector's Prometheus exporter
@@ -25,8 +27,8 @@ import {
   type PushMetricExporter,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
-import { redact } from '@dsh-tool-normalizer/telemetry-store';
-import type { FleetCounters, ProcessIdentity, Series } from './metrics.js';
+import { type HarnessCalls, redact } from '@dsh-tool-normalizer/telemetry-store';
+import { type FleetCounters, harnessSeries, type ProcessIdentity, type Series } from './metrics.js';
 import { METRIC_HELP, infoLabels } from './metrics-prometheus.js';
 
 /** OTLP instrument names (dotted, OpenTelemetry convention). */
@@ -40,6 +42,7 @@ export const OTLP_METRIC_NAMES = {
   pluginErrors: 'tool_normalizer.plugin_errors',
   droppedEvents: 'tool_normalizer.dropped_events',
   otlpFailures: 'tool_normalizer.otlp_push_failures',
+  harnessCalls: 'tool_normalizer.store_harness_calls',
   info: 'tool_normalizer.build_info',
 } as const;
 
@@ -55,6 +58,8 @@ export interface OtlpPushOptions {
   counters: FleetCounters;
   identity: ProcessIdentity;
   hasDroppedEvents(): boolean;
+  /** Calls other harnesses recorded into the shared store (`TelemetryStore.harnessCalls`), read at each collection. */
+  harnessCalls?(): readonly HarnessCalls[];
   /**
    * Called once per failure episode (the first failed push after a success or after the start), with one line that
    * says what failed; `counters.otlp` keeps the running figures. The next interval tries again.
@@ -225,6 +230,8 @@ export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
     [counter('savedTokens', '{token}'), counters.savedTokens],
     [counter('modelSavedTokens', '{token}'), counters.modelSavedTokens],
     [counter('repeats', '{call}'), counters.repeats],
+    // The shared store's count, not this process's (as on /metrics): every known harness is pushed from 0 on.
+    [counter('harnessCalls', '{call}'), { rows: () => harnessSeries(options.harnessCalls) }],
   ] as const;
   const totals: [ObservableCounter, () => number][] = [
     [counter('pluginErrors', '{error}'), () => counters.pluginErrors.value],

@@ -13,7 +13,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 // `require` (the published bundle and the test bundle do, with a `createRequire` banner).
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { HarnessCalls } from '@dsh-tool-normalizer/telemetry-store';
-import type { FleetCounters, ProcessIdentity, SeedRows, Series } from './metrics.js';
+import {
+  type FleetCounters,
+  HARNESS_LABELS,
+  harnessSeries,
+  type ProcessIdentity,
+  type SeedRows,
+  type Series,
+} from './metrics.js';
 import type { RouteGuard } from './route-guard.js';
 import { ROUTE_PREFIX } from './routes.js';
 
@@ -69,7 +76,7 @@ export interface MetricsSource {
 /** Sets the counter to the rows' values; `zeros` are label sets served at 0 until they count something. */
 function fill<L extends string>(
   counter: Counter<L>,
-  rows: IterableIterator<Series<L>>,
+  rows: Iterable<Series<L>>,
   zeros: readonly Record<L, string>[] = [],
 ): void {
   counter.reset();
@@ -91,7 +98,7 @@ export function createMetricsRegistry(
   const seedRows = (): SeedRows => counters.seedRows();
   const labelled = <L extends string>(
     key: keyof typeof METRIC_NAMES,
-    table: { labelNames: readonly L[]; rows(): IterableIterator<Series<L>> },
+    table: { labelNames: readonly L[]; rows(): Iterable<Series<L>> },
     zeros?: () => readonly Record<L, string>[],
   ): void => {
     new Counter({
@@ -124,17 +131,8 @@ export function createMetricsRegistry(
   total('pluginErrors', () => counters.pluginErrors.value);
   if (source.hasDroppedEvents()) total('droppedEvents', () => counters.droppedEvents.value);
   total('otlpFailures', () => counters.otlp.failures);
-  new Counter({
-    name: METRIC_NAMES.harnessCalls,
-    help: METRIC_HELP.harnessCalls,
-    labelNames: ['harness', 'outcome'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const row of source.harnessCalls?.() ?? [])
-        this.inc({ harness: row.harness, outcome: row.outcome }, row.calls);
-    },
-  });
+  // Read from the shared store at each scrape; every known harness is served at 0 before its first call.
+  labelled('harnessCalls', { labelNames: HARNESS_LABELS, rows: () => harnessSeries(source.harnessCalls) });
   new Gauge({ name: METRIC_NAMES.startTime, help: METRIC_HELP.startTime, registers }).set(counters.startedAt / 1000);
   const info = new Gauge({
     name: METRIC_NAMES.info,

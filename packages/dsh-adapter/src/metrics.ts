@@ -20,7 +20,8 @@
  * 0, every series it can know before a call happens: each tool the host registered (globally, or for an agent when
  * the agent is created) under each category and outcome a call can end in, each healing rule under both healed
  * outcomes, and each model an agent was created with. The model is a label of its own metrics only, so the main
- * series never wait for a model to be known.
+ * series never wait for a model to be known. The calls other harnesses recorded into the shared store
+ * (`harnessSeries`) start at 0 too, for every harness telemetry-store names (`HARNESSES`) under every outcome.
  *
  * Labels are bounded: the tool label is the name of a tool the host registered, and every other name (one the model
  * invented, however it looks) is "unregistered", so no invented name, path or secret ever becomes a label and every
@@ -44,6 +45,8 @@ import {
   REPEAT_RULE_ID,
   redact,
   rowWithinCap,
+  HARNESSES,
+  type HarnessCalls,
   type TelemetryEventInput,
   type TelemetryStore,
 } from '@dsh-tool-normalizer/telemetry-store';
@@ -339,6 +342,31 @@ export interface SeedRows {
   savedTokens: Record<'tool', string>[];
   modelSavedTokens: Record<'model', string>[];
   repeats: Record<'tool', string>[];
+}
+
+/** The labels of `tool_normalizer_store_harness_calls_total` (Prometheus) and `tool_normalizer.store_harness_calls` (OTLP). */
+export const HARNESS_LABELS = ['harness', 'outcome'] as const;
+export type HarnessSeries = Series<(typeof HARNESS_LABELS)[number]>;
+
+/**
+ * The calls other harnesses recorded into the shared store (`TelemetryStore.harnessCalls`, read now), one series per
+ * harness and outcome, for the Prometheus endpoint and the OTLP push alike: every harness telemetry-store names
+ * (`HARNESSES`) under every outcome is there at 0 before its first call, so `increase()` sees that call too.
+ */
+export function harnessSeries(read: (() => readonly HarnessCalls[]) | undefined): HarnessSeries[] {
+  const rows = new Map<string, HarnessSeries>();
+  const row = (harness: string, outcome: string): HarnessSeries => {
+    const key = `${harness}\u0000${outcome}`;
+    let found = rows.get(key);
+    if (found === undefined) {
+      found = { labels: { harness, outcome }, value: 0 };
+      rows.set(key, found);
+    }
+    return found;
+  };
+  for (const harness of Object.values(HARNESSES)) for (const outcome of OUTCOMES) row(harness, outcome);
+  for (const counted of read?.() ?? []) row(counted.harness, counted.outcome).value += counted.calls;
+  return [...rows.values()];
 }
 
 const PROCESS_KEY = Symbol.for('dsh-tool-normalizer.fleet-counters.v2');

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as plugin from '../src/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { HARNESSES, OUTCOMES, createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import {
   FleetCounters,
   LABEL_CAPS,
@@ -20,6 +20,7 @@ import {
   PLUGIN_VERSION,
   UNREGISTERED_LABEL,
   configForDisplay,
+  harnessSeries,
   meterStore,
   processFleetCounters,
   processIdentity,
@@ -115,6 +116,13 @@ describe('GET /plugin-api/tool-normalizer/metrics', () => {
       expect(series(METRIC_NAMES.savedTokens, { tool })).toBeDefined();
     }
     expect(series(METRIC_NAMES.heals, { rule: 'recover.observe-then-retry', outcome: 'healed-success' })).toBeDefined();
+    // Other harnesses' calls in the shared store (none yet in this fresh folder): each known harness x outcome at 0.
+    expect(Object.values(HARNESSES)).toContain('mcp');
+    for (const harness of Object.values(HARNESSES)) {
+      for (const outcome of OUTCOMES) {
+        expect(series(METRIC_NAMES.harnessCalls, { harness, outcome })?.value, `${harness} ${outcome}`).toBe(0);
+      }
+    }
     const unread = host.file('seed-unread.txt', 'beta\n');
     await host.execute('edit', { file_path: unread, old_string: 'beta', new_string: 'B' });
     const after = await samples(host);
@@ -290,6 +298,22 @@ describe('FleetCounters', () => {
     expect(seeds.heals.some((row) => row.rule.startsWith('hint.'))).toBe(false);
     expect(seeds.modelCalls).toHaveLength(4);
     expect(seeds.modelSavedTokens).toEqual([{ model: 'deepseek-v4-flash' }]);
+  });
+
+  it("serves the store's harness calls over every known harness x outcome at 0, each counted row once", () => {
+    const zeros = harnessSeries(undefined);
+    expect(zeros.map((row) => row.labels)).toEqual(OUTCOMES.map((outcome) => ({ harness: 'mcp', outcome })));
+    expect(zeros.every((row) => row.value === 0)).toBe(true);
+    const counted = harnessSeries(() => [
+      { harness: 'mcp', outcome: 'healed-success', calls: 3 },
+      { harness: 'lab-proxy', outcome: 'passthrough', calls: 2 }, // a harness the list does not name: still served
+    ]);
+    const value = (harness: string, outcome: string) =>
+      counted.find((row) => row.labels.harness === harness && row.labels.outcome === outcome)?.value;
+    expect(value('mcp', 'healed-success')).toBe(3);
+    expect(value('mcp', 'passthrough')).toBe(0);
+    expect(value('lab-proxy', 'passthrough')).toBe(2);
+    expect(counted).toHaveLength(OUTCOMES.length + 1);
   });
 
   it('redacts secrets in names and ignores inputs the store would reject', () => {

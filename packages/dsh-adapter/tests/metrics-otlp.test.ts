@@ -13,8 +13,14 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HARNESSES, OUTCOMES, createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import { FleetCounters, PLUGIN_VERSION, processFleetCounters, type ProcessIdentity } from '../src/metrics.js';
 import { OTLP_METRIC_NAMES, STOP_WAIT_MS, startOtlpPush } from '../src/metrics-otlp.js';
+import { METRIC_NAMES, createMetricsRegistry } from '../src/metrics-prometheus.js';
+import { parseExposition, sumOf } from './support/exposition.js';
 import { bootHost, type Host } from './support/composition.js';
 
 const AnyValue = Type.Object({
@@ -122,6 +128,17 @@ function pointValue(point: Static<typeof NumberDataPoint>): number {
   return point.asDouble ?? Number(point.asInt);
 }
 
+/** The pushed harness-call points as `harness outcome value` lines, sorted. */
+function harnessPoints(request: ExportRequest): string[] {
+  const pushed = metric(request, OTLP_METRIC_NAMES.harnessCalls);
+  return (pushed?.sum?.dataPoints ?? [])
+    .map((point) => {
+      const labels = attributes(point.attributes);
+      return `${labels.harness} ${labels.outcome} ${pointValue(point)}`;
+    })
+    .sort();
+}
+
 describe('OTLP/HTTP push', () => {
   it('pushes the process counters with resource attributes and the configured headers; a dispose pushes a final collection', async () => {
     host = await bootHost({
@@ -210,6 +227,55 @@ describe('OTLP/HTTP push', () => {
     const infoLabels = attributes(info.gauge.dataPoints[0]!.attributes);
     expect(infoLabels).toMatchObject({ version: PLUGIN_VERSION, instance_name: resource['service.instance.id'] });
     expect(pointValue(info.gauge.dataPoints[0]!)).toBe(1);
+    // The plugin pushes its store's harness calls too (none in this fresh folder): every known harness from 0.
+    expect(harnessPoints(last.body)).toEqual(
+      Object.values(HARNESSES)
+        .flatMap((harness) => OUTCOMES.map((outcome) => `${harness} ${outcome} 0`))
+        .sort(),
+    );
+  });
+
+  it("pushes the shared store's harness calls (a real `mcp` store) from 0, as the /metrics endpoint serves them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tn-otlp-harness-'));
+    const dshStore = createTelemetryStore({ dir, warn: () => {} });
+    const mcpStore = createTelemetryStore({ dir, warn: () => {}, harness: HARNESSES.mcp });
+    const source = {
+      counters: new FleetCounters(),
+      identity: IDENTITY,
+      hasDroppedEvents: () => false,
+      harnessCalls: () => dshStore.harnessCalls(), // what the plugin reads: its own store, same folder
+    };
+    const push = startOtlpPush({ ...source, endpoint, headers: {}, intervalMs: 600_000, onError: () => {} });
+    try {
+      await push.flush();
+      const zeros = OUTCOMES.map((outcome) => `mcp ${outcome} 0`).sort();
+      expect(harnessPoints(received.at(-1)!.body)).toEqual(zeros);
+      const healed = metric(received.at(-1)!.body, OTLP_METRIC_NAMES.harnessCalls)!;
+      expect(healed.unit).toBe('{call}');
+      expect(healed.sum).toMatchObject({ aggregationTemporality: CUMULATIVE, isMonotonic: true });
+
+      mcpStore.record({ tool: 'get-sum', category: 'invalid-args', outcome: 'healed-success', ruleIds: [] });
+      mcpStore.record({ tool: 'get-sum', category: 'ok', outcome: 'passthrough', ruleIds: [] });
+      mcpStore.record({ tool: 'get-sum', category: 'ok', outcome: 'passthrough', ruleIds: [] });
+      await mcpStore.flush();
+      await push.flush();
+      const counted = ['mcp healed-failed 0', 'mcp healed-success 1', 'mcp passthrough 2', 'mcp passthrough-failed 0'];
+      expect(harnessPoints(received.at(-1)!.body)).toEqual(counted);
+      // The same series, names and labels on /metrics (a collector's Prometheus exporter maps the dotted name).
+      const scraped = parseExposition(await createMetricsRegistry(source).metrics());
+      const served = scraped
+        .filter((sample) => sample.name === METRIC_NAMES.harnessCalls)
+        .map((sample) => `${sample.labels.harness} ${sample.labels.outcome} ${sample.value}`)
+        .sort();
+      expect(served).toEqual(counted);
+      expect(sumOf(scraped, METRIC_NAMES.calls)).toBe(0); // not this process's own calls
+      expect(`${OTLP_METRIC_NAMES.harnessCalls.replace('.', '_')}_total`).toBe(METRIC_NAMES.harnessCalls);
+    } finally {
+      await push.stop();
+      await mcpStore.close();
+      await dshStore.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('pushes every interval, and values only go up', async () => {

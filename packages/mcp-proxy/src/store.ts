@@ -7,12 +7,6 @@
 import { mkdirSync } from 'node:fs';
 import type { TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 
-/**
- * The store's `harness` for the proxy's receipts: every event says `harness: "mcp"` and the store counts them apart
- * (`harnessCalls()`), so DSH's `/metrics`, `analyze` and the dashboard show them as MCP calls, not as DSH's own.
- */
-export const MCP_HARNESS = 'mcp';
-
 function hasSqlite(): boolean {
   const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
   try {
@@ -31,10 +25,12 @@ export async function openStore(dir: string, warn: (line: string) => void): Prom
     throw new Error(
       `--store needs Node >= 22.13 (node:sqlite); this is Node ${process.version}. Run without --store, or on a newer Node.`,
     );
-  const { createTelemetryStore } = await import('@dsh-tool-normalizer/telemetry-store');
+  const { createTelemetryStore, HARNESSES } = await import('@dsh-tool-normalizer/telemetry-store');
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return createTelemetryStore({ dir, warn, harness: MCP_HARNESS });
+    // Every receipt says `harness: "mcp"` (telemetry-store's one list of harness names) and the store counts them
+    // apart (`harnessCalls()`), so DSH's `/metrics`, `analyze` and the dashboard show them as MCP calls.
+    return createTelemetryStore({ dir, warn, harness: HARNESSES.mcp });
   } catch (error) {
     throw new Error(`--store ${dir}: ${error instanceof Error ? error.message : String(error)}`);
   }

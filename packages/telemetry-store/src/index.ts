@@ -16,6 +16,7 @@ export {
   type TelemetryStore,
   type TelemetryStoreOptions,
 } from './store.js';
+export { HARNESSES } from './store-options.js';
 export { ForeignDatabaseError } from './database.js';
 export { SqliteUnavailableError } from './sqlite.js';
 export {

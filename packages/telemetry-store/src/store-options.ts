@@ -129,6 +129,13 @@ function safeClock(now: (() => number) | undefined): () => number {
   };
 }
 
+/**
+ * The harnesses other than DSH that record into a store (the `harness` option), defined once: `mcp`, the MCP healing
+ * proxy (`dsh-tool-normalizer mcp-proxy --store`). Readers that must show a harness's series before its first call
+ * (DSH's `/metrics` serves them at 0) list these. A store accepts any harness name `isHarnessName` allows.
+ */
+export const HARNESSES = Object.freeze({ mcp: 'mcp' } as const);
+
 /** A harness name: a lower-case letter, then up to 31 lower-case letters, digits and dashes (a safe label value). */
 export function isHarnessName(value: unknown): value is string {
   return typeof value === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(value);
