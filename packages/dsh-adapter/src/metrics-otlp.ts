@@ -59,7 +59,7 @@ export interface OtlpPushOptions {
   identity: ProcessIdentity;
   hasDroppedEvents(): boolean;
   /** Calls other harnesses recorded into the shared store (`TelemetryStore.harnessCalls`), read at each collection. */
-  harnessCalls?(): readonly HarnessCalls[];
+  harnessCalls?(): readonly HarnessCalls[] | undefined;
   /**
    * Called once per failure episode (the first failed push after a success or after the start), with one line that
    * says what failed; `counters.otlp` keeps the running figures. The next interval tries again.

@@ -70,7 +70,7 @@ export interface MetricsSource {
   /** Whether the store reports dropped events (the metric is left out otherwise rather than shown as 0). */
   hasDroppedEvents(): boolean;
   /** Calls other harnesses recorded into the shared store (`TelemetryStore.harnessCalls`), read at each scrape. */
-  harnessCalls?(): readonly HarnessCalls[];
+  harnessCalls?(): readonly HarnessCalls[] | undefined;
 }
 
 /** Sets the counter to the rows' values; `zeros` are label sets served at 0 until they count something. */

@@ -30,6 +30,7 @@
  * any other name is "redacted" and uses up no slot. Catalogue categories and rules and registered models always keep
  * their own; other plain names fold into "other" past a cap, as do label combinations past `MAX_SERIES`.
  */
+import type { OtlpPushStatus } from '@dsh-tool-normalizer/telemetry-store/feed';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -224,19 +225,8 @@ function safeCount(read: () => number): number {
 const OK_OUTCOMES: readonly Outcome[] = ['passthrough', 'healed-success'];
 const HEALED_OUTCOMES: readonly Outcome[] = ['healed-success', 'healed-failed'];
 
-/** OTLP push health, per process: failures, episodes (a run of failures ended by a success) and the last error. */
-export interface OtlpPushStatus {
-  /** Pushes attempted (each interval, plus the last one at stop). */
-  pushes: number;
-  failures: number;
-  /** Runs of consecutive failures; one warning is logged per episode. */
-  episodes: number;
-  /** True while the newest push failed. */
-  failing: boolean;
-  lastError?: string;
-  lastFailureAt?: number;
-  lastSuccessAt?: number;
-}
+/** OTLP push health, per process: the stats feed's type (telemetry-store/feed), which the push fills. */
+export type { OtlpPushStatus };
 
 /** The process's fleet counters. */
 export class FleetCounters {
@@ -353,7 +343,7 @@ export type HarnessSeries = Series<(typeof HARNESS_LABELS)[number]>;
  * harness and outcome, for the Prometheus endpoint and the OTLP push alike: every harness telemetry-store names
  * (`HARNESSES`) under every outcome is there at 0 before its first call, so `increase()` sees that call too.
  */
-export function harnessSeries(read: (() => readonly HarnessCalls[]) | undefined): HarnessSeries[] {
+export function harnessSeries(read: (() => readonly HarnessCalls[] | undefined) | undefined): HarnessSeries[] {
   const rows = new Map<string, HarnessSeries>();
   const row = (harness: string, outcome: string): HarnessSeries => {
     const key = `${harness}\u0000${outcome}`;
@@ -367,6 +357,22 @@ export function harnessSeries(read: (() => readonly HarnessCalls[]) | undefined)
   for (const harness of Object.values(HARNESSES)) for (const outcome of OUTCOMES) row(harness, outcome);
   for (const counted of read?.() ?? []) row(counted.harness, counted.outcome).value += counted.calls;
   return [...rows.values()];
+}
+
+/**
+ * A reader of the store's harness calls that answers its last reading while the store cannot be read (undefined), so
+ * a moment the file is held elsewhere is never served as counters falling to 0 (which Prometheus would take for a
+ * reset). A readable store with no rows (after `clear()`) is a real 0.
+ */
+export function lastReadableHarnessCalls(
+  read: () => readonly HarnessCalls[] | undefined,
+): () => readonly HarnessCalls[] {
+  let last: readonly HarnessCalls[] = [];
+  return () => {
+    const now = read();
+    if (now !== undefined) last = now;
+    return last;
+  };
 }
 
 const PROCESS_KEY = Symbol.for('dsh-tool-normalizer.fleet-counters.v2');

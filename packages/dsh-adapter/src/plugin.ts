@@ -35,6 +35,7 @@ import {
 import { createStreamListener } from './stream-seam.js';
 import {
   configForDisplay,
+  lastReadableHarnessCalls,
   meterStore,
   processFleetCounters,
   processIdentity,
@@ -125,7 +126,7 @@ export function apply(ctx: Context, rawConfig?: Partial<ToolNormalizerConfig> | 
     counters: fleet,
     identity: processIdentity(profile, config.metricsInstance),
     hasDroppedEvents: () => storeCountsDroppedEvents(state.telemetry),
-    harnessCalls: () => state.telemetry?.harnessCalls?.() ?? [],
+    harnessCalls: lastReadableHarnessCalls(() => state.telemetry?.harnessCalls?.()),
   };
   // Registered tools keep their own metric labels and are served at 0 before their first call (metrics.ts).
   const registerTools = (): void => {

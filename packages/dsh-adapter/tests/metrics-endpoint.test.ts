@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as plugin from '../src/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HARNESSES, OUTCOMES, createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { HARNESSES, type HarnessCalls, OUTCOMES, createTelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
 import {
   FleetCounters,
   LABEL_CAPS,
@@ -21,6 +21,7 @@ import {
   UNREGISTERED_LABEL,
   configForDisplay,
   harnessSeries,
+  lastReadableHarnessCalls,
   meterStore,
   processFleetCounters,
   processIdentity,
@@ -314,6 +315,18 @@ describe('FleetCounters', () => {
     expect(value('mcp', 'passthrough')).toBe(0);
     expect(value('lab-proxy', 'passthrough')).toBe(2);
     expect(counted).toHaveLength(OUTCOMES.length + 1);
+  });
+
+  it("keeps the last reading while the store cannot be read, and a readable empty store's 0", () => {
+    const answers: (HarnessCalls[] | undefined)[] = [
+      [{ harness: 'mcp', outcome: 'healed-success', calls: 2 }],
+      undefined, // the file is held by another process: not "no calls"
+      [], // cleared: a real 0
+    ];
+    const read = lastReadableHarnessCalls(() => answers.shift());
+    expect(read()).toEqual([{ harness: 'mcp', outcome: 'healed-success', calls: 2 }]);
+    expect(read()).toEqual([{ harness: 'mcp', outcome: 'healed-success', calls: 2 }]);
+    expect(read()).toEqual([]);
   });
 
   it('redacts secrets in names and ignores inputs the store would reject', () => {

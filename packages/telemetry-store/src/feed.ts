@@ -85,6 +85,20 @@ export interface OptionState {
   live?: boolean;
 }
 
+/** OTLP push health, per process: failures, episodes (a run of failures ended by a success) and the last error. */
+export interface OtlpPushStatus {
+  /** Pushes attempted (each interval, plus the last one at stop). */
+  pushes: number;
+  failures: number;
+  /** Runs of consecutive failures; one warning is logged per episode. */
+  episodes: number;
+  /** True while the newest push failed. */
+  failing: boolean;
+  lastError?: string;
+  lastFailureAt?: number;
+  lastSuccessAt?: number;
+}
+
 /** What the adapter adds to the store's stats payload. */
 export interface FeedAdditions {
   /** Exceptions the plugin caught and failed open on. */
@@ -95,15 +109,7 @@ export interface FeedAdditions {
   /** The effective configuration (secrets never appear in it: the plugin has no secret options). */
   options?: OptionState[];
   /** This process's OTLP push health (only when a push is configured): pushes, failures, failure episodes. */
-  otlp?: {
-    pushes: number;
-    failures: number;
-    episodes: number;
-    failing: boolean;
-    lastError?: string;
-    lastFailureAt?: number;
-    lastSuccessAt?: number;
-  };
+  otlp?: OtlpPushStatus;
   /** The DSH profile this process runs in: what the page shows unless every profile is asked for. */
   ownProfile?: string;
   /** The profile the numbers are of (`ALL_PROFILES` = every profile). */

@@ -84,9 +84,10 @@ export interface TelemetryStore {
   /**
    * The calls other harnesses than DSH (stores opened with `harness`, such as the MCP proxy's) recorded into this
    * directory, per harness and outcome, as committed in the database by every process sharing it: of one profile,
-   * or of every profile (the default, `'*'`). Cheap (a small table); empty when the database cannot be read.
+   * or of every profile (the default, `'*'`). Cheap (a small table). Undefined when the database cannot be read now
+   * (closed, held by another process while it opens, counting in memory after a write failure): not "no calls".
    */
-  harnessCalls(query?: { profile?: string }): HarnessCalls[];
+  harnessCalls(query?: { profile?: string }): HarnessCalls[] | undefined;
   /**
    * Erases every stored event and counter of every profile and process sharing the directory, from the database,
    * its WAL, its free pages and the journal (see CLEAR_SCOPE). Resolves to false when something could not be
@@ -242,14 +243,14 @@ class SqliteTelemetryStore implements TelemetryStore {
     }
   }
 
-  harnessCalls(query?: { profile?: string }): HarnessCalls[] {
+  harnessCalls(query?: { profile?: string }): HarnessCalls[] | undefined {
     const profile = query?.profile ?? ALL_PROFILES;
-    if (this.closed) return [];
+    if (this.closed) return undefined;
     try {
-      if (!this.database.ready(0)) return [];
+      if (!this.database.ready(0)) return undefined;
       return this.database.db.harnessCalls(profile === ALL_PROFILES ? undefined : profile);
     } catch {
-      return [];
+      return undefined;
     }
   }
 

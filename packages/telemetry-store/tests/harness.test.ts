@@ -47,6 +47,8 @@ describe('harness', () => {
     expect(mcp.harnessCalls()).toEqual([]);
     await dsh.close();
     await mcp.close();
+    // A closed store cannot read the file: undefined, which readers must not take for "no calls".
+    expect(mcp.harnessCalls()).toBeUndefined();
   });
 
   it('keeps counting what a harness store saves at close, and refuses a harness name that is not a label', async () => {
