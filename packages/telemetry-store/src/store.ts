@@ -21,6 +21,7 @@ import { EventQueue } from './event-queue.js';
 import { saveAtExit } from './exit-save.js';
 import { Journal } from './journal.js';
 import { Counters } from './counters.js';
+import { OTHER } from './fold.js';
 import { type PendingCount, PendingCounts } from './pending-counts.js';
 import { RedactionPipeline } from './redaction-pipeline.js';
 import { DEFAULT_EVENTS_LIMIT, validateEventsQuery, type EventsQuery } from './feed.js';
@@ -402,8 +403,8 @@ class SqliteTelemetryStore implements TelemetryStore {
       ...(this.options.harness === undefined ? {} : { harness: this.options.harness }),
       events,
       counts: counts.map((count) => ({
-        tool: names.get(count.tool) ?? 'other',
-        category: names.get(count.category) ?? 'other',
+        tool: names.get(count.tool) ?? OTHER,
+        category: names.get(count.category) ?? OTHER,
         outcome: count.outcome,
         calls: count.calls,
         tokensSaved: count.tokensSaved,
