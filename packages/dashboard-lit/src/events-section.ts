@@ -12,7 +12,7 @@ import { categoryLabel, ruleTextsZh } from './catalogue-messages.js';
 import type { EventsView } from './feed-controller.js';
 import { OUTCOMES } from './feed.js';
 import { distinct, isFiltered, type EventFilter } from './format.js';
-import type { MessageKey } from './messages.js';
+import { en, type MessageKey } from './messages.js';
 import type { DashboardEvent, DashboardPayload } from './types.js';
 import type { View } from './view.js';
 
@@ -148,6 +148,17 @@ function renderChange(view: View, event: DashboardEvent, controls: EventsControl
   </div>`;
 }
 
+/**
+ * The badge of an event another harness recorded (the MCP proxy's receipts share the store): the catalogue's name
+ * for a harness it knows (`harness.<name>`), else the raw name as text. DSH's own events (no harness) get none.
+ */
+function harnessBadge(view: View, harness: string | undefined): TemplateResult | typeof nothing {
+  if (harness === undefined) return nothing;
+  const key = `harness.${harness}`;
+  const label = Object.hasOwn(en, key) ? view.t(key as MessageKey) : harness;
+  return html` <span class="badge harness" data-harness=${harness} title=${view.t('harnessTitle', { harness })}>${label}</span>`;
+}
+
 interface Column {
   /** The cell's class is `cell-<id>`; the stylesheet orders and sizes the narrow cards by it. */
   id: string;
@@ -167,7 +178,7 @@ const COLUMNS: readonly Column[] = [
     id: 'tool',
     header: 'colTool',
     cell: (view, event, controls) =>
-      html`${event.tool}${
+      html`${event.tool}${harnessBadge(view, event.harness)}${
         event.profile !== undefined && controls.ownProfile !== undefined && event.profile !== controls.ownProfile
           ? html`<div class="hint" data-profile>${view.t('labelProfile')} ${event.profile}</div>`
           : nothing

@@ -77,6 +77,7 @@ const event = object({
   tokensSaved: number,
   model: optional(string),
   profile: optional(string),
+  harness: optional(string),
 });
 
 const rule = object({

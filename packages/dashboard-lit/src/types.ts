@@ -57,6 +57,8 @@ export interface DashboardEvent {
   model?: string;
   /** The DSH profile the call was recorded in (stores with per-profile receipts). */
   profile?: string;
+  /** The harness that recorded the call when it was not DSH itself (`mcp`: the MCP healing proxy); DSH's have none. */
+  harness?: string;
 }
 
 /** One rule card: core-rules' catalogue row with its state, as the adapter serves it. */

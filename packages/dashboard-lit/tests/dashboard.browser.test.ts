@@ -632,6 +632,68 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(await mounted.locator('[data-kpi="tokens"] .value').textContent()).toBe('1217万');
   });
 
+  it("marks another harness's event (the MCP proxy's) with a labelled badge on its row only, in en and zh", async () => {
+    const base = fixturePayload();
+    const [dsh, other] = base.recent;
+    const mcp = { ...other!, id: 'ev-mcp', tool: 'read_file', harness: 'mcp' };
+    server.payload = { ...base, recent: [dsh!, mcp], recentMatched: 2 };
+    const badges = () =>
+      dash()
+        .locator('tbody tr[data-event] [data-harness]')
+        .evaluateAll((nodes) =>
+          nodes.map((node) => ({
+            row: node.closest('tr')!.getAttribute('data-event'),
+            harness: node.getAttribute('data-harness'),
+            text: node.textContent!.trim(),
+            title: node.getAttribute('title'),
+          })),
+        );
+    await open();
+    await expect.poll(eventIds).toEqual([dsh!.id, 'ev-mcp']);
+    expect(await badges()).toEqual([
+      { row: 'ev-mcp', harness: 'mcp', text: 'MCP proxy', title: 'Recorded by another harness than DSH: mcp' },
+    ]);
+    // DSH's own row is as before: its tool cell holds the tool name only.
+    expect(await dash().locator(`tr[data-event="${dsh!.id}"] td.cell-tool`).textContent()).toBe(dsh!.tool);
+    expect(await dash().locator('tr[data-event="ev-mcp"] td.cell-tool').textContent()).toBe('read_file MCP proxy');
+
+    await open({ locale: 'zh' });
+    await expect.poll(eventIds).toEqual([dsh!.id, 'ev-mcp']);
+    expect(await badges()).toEqual([
+      { row: 'ev-mcp', harness: 'mcp', text: 'MCP 代理', title: '由 DSH 以外的调用方记录：mcp' },
+    ]);
+
+    // At 420 px the row is a card: the badge stays inside it and the page does not scroll sideways.
+    await page.setViewportSize({ width: 420, height: 900 });
+    await open();
+    await expect.poll(eventIds).toEqual([dsh!.id, 'ev-mcp']);
+    const fits = await dash().evaluate((host) => {
+      const root = host.shadowRoot as ShadowRoot;
+      const badge = root.querySelector('tr[data-event="ev-mcp"] [data-harness]')!.getBoundingClientRect();
+      const card = root.querySelector('tr[data-event="ev-mcp"]')!.getBoundingClientRect();
+      const doc = document.documentElement;
+      return {
+        inside: badge.width > 0 && badge.left >= card.left - 0.5 && badge.right <= card.right + 0.5,
+        scrolls: doc.scrollWidth > doc.clientWidth,
+      };
+    });
+    expect(fits).toEqual({ inside: true, scrolls: false });
+    await page.screenshot({ path: `${artifactsDir}dashboard-420-harness.png`, fullPage: true });
+
+    // A harness the catalogue does not know shows its raw name, as text.
+    server.payload = { ...base, recent: [dsh!, { ...mcp, harness: '<b>acme</b>' }], recentMatched: 2 };
+    await open();
+    await expect.poll(() => badges()).toHaveLength(1);
+    expect((await badges())[0]).toMatchObject({ row: 'ev-mcp', text: '<b>acme</b>' });
+    expect(await dash().locator('tbody b').count()).toBe(0);
+
+    // No event with a harness: no badge anywhere.
+    server.payload = base;
+    await open();
+    await expect.poll(eventIds).toHaveLength(base.recent.length);
+    expect(await dash().locator('[data-harness], .badge.harness').count()).toBe(0);
+  });
+
   it('renders every string in Chinese with locale="zh" (and follows <html lang> without one)', async () => {
     await open({ locale: 'zh' });
     await expect.poll(() => kpi('calls').locator('.label').textContent()).toBe('拦截的调用');

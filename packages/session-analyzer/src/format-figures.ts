@@ -3,11 +3,12 @@
  * drift: number formats, the census rows, the findings sentences, the outcome and basis labels. Every prediction is
  * worded as one ("would", "predicted"); measured figures say where they come from.
  */
+import { HARNESSES } from '@dsh-tool-normalizer/telemetry-store/query';
 import type { AnalysisReport, CounterfactualOutcome, ReplayBasis } from './types.js';
 
 /** How a harness name is shown: `mcp` is the MCP healing proxy; any other name as it is. */
 export function harnessName(harness: string): string {
-  return harness === 'mcp' ? 'MCP healing proxy (mcp)' : harness;
+  return harness === HARNESSES.mcp ? 'MCP healing proxy (mcp)' : harness;
 }
 
 export const percent = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);

@@ -67,3 +67,4 @@ export {
   type StorageInfo,
 } from './stats.js';
 export { parseLogText, serializeEvent, type ParsedLog } from './log-format.js';
+export { HARNESSES } from './store-options.js';

@@ -72,6 +72,12 @@ export const eventsStyles = css`
     font-size: 11px;
     color: var(--tn-muted);
   }
+  /* another harness's receipt (the MCP proxy's) next to its tool name; in the accent colour, with its label as text */
+  td.cell-tool .badge.harness {
+    font-weight: 500;
+    color: var(--tn-accent);
+    border-color: color-mix(in srgb, var(--tn-accent) 60%, transparent);
+  }
   td.cell-time {
     white-space: nowrap;
   }
@@ -232,7 +238,8 @@ export const eventsStyles = css`
       flex: none;
       max-width: 100%;
     }
-    td.cell-outcome .badge {
+    td.cell-outcome .badge,
+    td.cell-tool .badge.harness {
       white-space: normal;
     }
     td.cell-category {
