@@ -125,13 +125,21 @@ describe('kill -9 at any instant', () => {
         spawn(process.execPath, [writerScript, dir, tag, '100000', '3'], { stdio: ['ignore', 'pipe', 'ignore'] }),
       );
       const lastCommitted = children.map(() => 0);
-      children.forEach((child, index) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          for (const match of chunk.toString().matchAll(/committed (\d+)/g)) lastCommitted[index] = Number(match[1]);
-        });
-      });
-      // long enough for a child to start and commit on a loaded machine (2 cores shared by parallel test files)
-      await new Promise((resolve) => setTimeout(resolve, 600 + Math.floor(Math.random() * 600)));
+      const firstCommits = children.map(
+        (child, index) =>
+          new Promise<void>((resolve) => {
+            child.stdout.on('data', (chunk: Buffer) => {
+              for (const match of chunk.toString().matchAll(/committed (\d+)/g))
+                lastCommitted[index] = Number(match[1]);
+              if ((lastCommitted[index] ?? 0) > 0) resolve();
+            });
+            child.once('exit', () => resolve());
+          }),
+      );
+      // The kill lands at a random instant while both are writing: after each has committed once (a child's start
+      // takes from 0.1 s on a quiet machine to several seconds on a loaded one; bounded at 30 s), then 0-600 ms on.
+      await Promise.race([Promise.all(firstCommits), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 600)));
       for (const child of children) child.kill('SIGKILL');
       await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
       acknowledged += lastCommitted.reduce((a, b) => a + b, 0);
@@ -147,7 +155,7 @@ describe('kill -9 at any instant', () => {
       (name) => !/^tool-normalizer(\.sqlite(-wal|-shm)?|-events\.jsonl)$/.test(name),
     );
     expect(leftovers).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('a directory the process may not write', () => {
