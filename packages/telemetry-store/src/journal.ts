@@ -4,7 +4,7 @@
  * once per run of failures and is tried again on the next commit (a full disk that gets space back is written again).
  * Node only.
  */
-import { appendLines, rotateLog, truncateLog } from './log-file.js';
+import { appendLines, removeOrphanTemps, rotateLog, truncateLog } from './log-file.js';
 import { serializeEvent } from './log-format.js';
 import { makePrivateDir } from './private-files.js';
 import type { TelemetryEvent } from './schema.js';
@@ -19,7 +19,10 @@ export class Journal {
     private readonly dir: string,
     private readonly maxBytes: number,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    // A process killed during a rotation leaves its temp copy of the journal behind: gone at the next open.
+    removeOrphanTemps(path);
+  }
 
   async append(events: readonly TelemetryEvent[]): Promise<void> {
     if (events.length === 0) return;
@@ -33,8 +36,9 @@ export class Journal {
     }
   }
 
-  /** Empties the journal (what `clear()` erases). */
+  /** Empties the journal and deletes other processes' rotation temp copies (what `clear()` erases). */
   async truncate(): Promise<void> {
+    removeOrphanTemps(this.path, true);
     try {
       await truncateLog(this.path);
     } catch (error) {

@@ -3,8 +3,9 @@
  * process's lines, size-capped rotation that keeps the newest events, atomic replacement of the summary file
  * (write a temp file, then rename), and bounded reads for boot. Every file it creates is 0600.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { parseLogText } from './log-format.js';
 
 const NEWLINE = 0x0a;
@@ -39,9 +40,52 @@ export async function appendLines(path: string, data: string): Promise<number> {
   }
 }
 
+/** The temp file `writeFileAtomic` writes beside `path`: `<path>.<pid>.<random>.tmp`. */
+function tempPath(path: string): string {
+  return `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH'; // EPERM: it exists, owned by someone else
+  }
+}
+
+/**
+ * Deletes the temp files of `path` that a process killed during a rotation left behind (they hold a copy of the
+ * journal's events): those of processes no longer running, and with `all`, every one but this process's own (what
+ * `clear()` erases). Never throws; returns how many could not be deleted.
+ */
+export function removeOrphanTemps(path: string, all = false): number {
+  const prefix = `${basename(path)}.`;
+  let failed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const match = /^(\d+)\.[a-z0-9]*\.tmp$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || (!all && processAlive(pid))) continue;
+    try {
+      rmSync(join(dirname(path), name), { force: true });
+    } catch {
+      failed += 1;
+    }
+  }
+  return failed;
+}
+
 /** Writes `text` to `path` through a temp file and a rename, so readers see the old or the new file, never half. */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  const temp = tempPath(path);
   try {
     await writeFile(temp, text, { encoding: 'utf8', mode: 0o600 });
     await rename(temp, path);

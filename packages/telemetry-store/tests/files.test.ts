@@ -192,3 +192,31 @@ describe('maxStoredBytes bounds the bytes on disk', () => {
     expect(onDisk()).toBeLessThanOrEqual(slack);
   }, 120_000);
 });
+
+describe("a rotation's temp copy left by a killed process", () => {
+  it('is deleted at the next open when its process is gone, kept while it runs, and erased by clear()', async () => {
+    const dir = tempDir();
+    const deadPid = await new Promise<number>((resolve) => {
+      const child = execFile(process.execPath, ['-e', '']);
+      child.once('exit', () => resolve(child.pid as number));
+    });
+    const running = execFile(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const orphan = join(dir, `tool-normalizer-events.jsonl.${deadPid}.ab12cd.tmp`);
+      const live = join(dir, `tool-normalizer-events.jsonl.${running.pid}.ef34gh.tmp`);
+      const unrelated = join(dir, 'notes.1.x.tmp');
+      for (const path of [orphan, live, unrelated])
+        writeFileSync(path, `{"secret":"${randomBytes(8).toString('hex')}"}\n`);
+      const { store } = openStore({ dir });
+      const names = () => readdirSync(dir);
+      expect(names()).not.toContain(`tool-normalizer-events.jsonl.${deadPid}.ab12cd.tmp`);
+      expect(names()).toContain(`tool-normalizer-events.jsonl.${running.pid}.ef34gh.tmp`);
+      expect(await store.clear()).toBe(true);
+      expect(names()).not.toContain(`tool-normalizer-events.jsonl.${running.pid}.ef34gh.tmp`);
+      expect(names()).toContain('notes.1.x.tmp'); // not the journal's: left alone
+      await store.close();
+    } finally {
+      running.kill('SIGKILL');
+    }
+  });
+});
