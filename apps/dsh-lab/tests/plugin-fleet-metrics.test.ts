@@ -168,10 +168,17 @@ describe.skipIf(!hasPrometheus || !hasChromium)(
           steps: scenarioScript(scenarios),
           maxRequests: 40,
           beforeFirstReply: async () => {
+            // The agent exists now (its first model request is here), so its tools' zero series are served from
+            // this instant. A scrape that merely has some series may be older than the agent (it then lacks the
+            // agent's tools, and increase() loses their first calls: the flake seen in 2 of 3 fresh-clone runs):
+            // wait for a scrape that started after this instant and holds the series.
+            const agentCreated = Date.now() / 1000;
             await waitFor(
               `${kind}: a scrape of the new agent's zero series`,
               async () => {
-                const seen = await query(`count(tool_normalizer_calls_total{instance="${target}"})`);
+                const seen = await query(
+                  `count(tool_normalizer_calls_total{instance="${target}"} and on (instance) (timestamp(up{instance="${target}"}) > ${agentCreated.toFixed(3)}))`,
+                );
                 return Number(seen[0]?.value[1] ?? 0) > 0 ? true : undefined;
               },
               60_000,
