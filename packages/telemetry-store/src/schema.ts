@@ -231,6 +231,11 @@ export const StatsPayload = Type.Object({
     unsavedEvents: Type.Optional(Count),
     /** Set when the numbers could not be read (e.g. `the store is closed`): the payload is then empty. */
     error: Type.Optional(Type.String()),
+    /**
+     * The store's last clear, kept through the clear itself (a clear is a receipt): when it happened (ms since the
+     * epoch) and how many counted calls it erased (all profiles). Absent when the store was never cleared.
+     */
+    lastClear: Type.Optional(Type.Object({ at: Type.Number(), erasedCalls: Count })),
   }),
 });
 export type StatsPayload = Static<typeof StatsPayload>;
