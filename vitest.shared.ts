@@ -25,3 +25,10 @@ export const workspaceSources = {
 
 /** `setupFiles` entry for projects whose tests run core-rules: it hands core-rules the healer from sources. */
 export const healerSetup = fileURLToPath(new URL('./vitest.healer.ts', import.meta.url));
+
+/**
+ * Every project's per-test and per-hook time limits. They are hang bounds, not speed checks (speed is measured in
+ * bench scripts): vitest's 5 s default failed heavy tests on a 2-core CI machine while other work loaded it, so a
+ * test that really hangs still fails, after 2 minutes. Projects that boot real hosts set larger ones.
+ */
+export const hangBounds = { testTimeout: 120_000, hookTimeout: 120_000 };

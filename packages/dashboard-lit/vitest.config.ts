@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { workspaceSources } from '../../vitest.shared.js';
+import { hangBounds, workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
   ...workspaceSources,
@@ -8,8 +8,7 @@ export default defineProject({
     include: ['tests/**/*.test.ts'],
     // The browser tests load dist/; rebuild it first when it is missing or older than src/.
     globalSetup: ['tests/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    ...hangBounds,
     // Browser assertions poll the page; a loaded 2-core CI machine needs more than the 1 s default.
     expect: { poll: { timeout: 10_000 } },
   },

@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { healerSetup, workspaceSources } from '../../vitest.shared.js';
+import { hangBounds, healerSetup, workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
   ...workspaceSources,
-  test: { name: 'dsh-adapter', include: ['tests/**/*.test.ts'], setupFiles: [healerSetup] },
+  test: { ...hangBounds, name: 'dsh-adapter', include: ['tests/**/*.test.ts'], setupFiles: [healerSetup] },
 });

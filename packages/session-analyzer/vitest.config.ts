@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { healerSetup, workspaceSources } from '../../vitest.shared.js';
+import { hangBounds, healerSetup, workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
   ...workspaceSources,
-  test: { name: 'session-analyzer', include: ['tests/**/*.test.ts'], setupFiles: [healerSetup], testTimeout: 60_000 },
+  test: { ...hangBounds, name: 'session-analyzer', include: ['tests/**/*.test.ts'], setupFiles: [healerSetup] },
 });

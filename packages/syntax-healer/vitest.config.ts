@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { workspaceSources } from '../../vitest.shared.js';
+import { hangBounds, workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
   ...workspaceSources,
-  test: { name: 'syntax-healer', include: ['tests/**/*.test.ts'] },
+  test: { ...hangBounds, name: 'syntax-healer', include: ['tests/**/*.test.ts'] },
 });
