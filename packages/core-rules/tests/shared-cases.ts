@@ -159,6 +159,13 @@ export const sharedTools: SharedTool[] = [
     description: 'List a directory',
     parameters: { type: 'object', properties: { path: str } },
   },
+  // @modelcontextprotocol/server-filesystem's write_file as it advertises it (served here as fs_write_file) (no additionalProperties: false in the
+  // 2026 builds: an unknown key is ignored by the server, so a wrong rename would write the wrong text).
+  {
+    name: 'fs_write_file',
+    description: 'Create a new file or completely overwrite an existing file with new content',
+    parameters: { type: 'object', properties: { path: str, content: str }, required: ['path', 'content'] },
+  },
 ];
 
 const j = (value: unknown) => JSON.stringify(value);
@@ -543,6 +550,18 @@ export const sharedCases: SharedCase[] = [
   c('empty command, blank description', 'bash', j({ command: '', description: '' }), REFUSE),
   c('two different aliases', 'bash', j({ cmd: 'ls', script: 'pwd', description: 'x' }), REFUSE),
   c('two different path aliases', 'read', j({ path: '/ws/a', file: '/ws/b' }), REFUSE),
+  // Two candidates for one key is no reading (issue 29): `body` could be `content` as much as `text` could.
+  c('two candidates: text and body', 'fs_write_file', j({ path: '/ws/a', text: 'a', body: 'b' }), REFUSE),
+  c('two candidates: body and text', 'fs_write_file', j({ path: '/ws/a', body: 'b', text: 'a' }), REFUSE),
+  c('two candidates: contents and body', 'fs_write_file', j({ body: 'b', path: '/ws/a', contents: 'a' }), REFUSE),
+  c('body alone is no alias', 'fs_write_file', j({ path: '/ws/a', body: 'b' }), REFUSE),
+  c('two candidates on DSH write', 'write', j({ file_path: '/ws/a', text: 'a', data: 'b' }), REFUSE),
+  c(
+    'one candidate, an unknown key of another type',
+    'fs_write_file',
+    j({ path: '/ws/a', text: 'a', overwrite: true }),
+    repair('fs_write_file', { path: '/ws/a', content: 'a', overwrite: true }),
+  ),
   c('missing required content', 'write', j({ file_path: '/ws/a' }), REFUSE),
   c('cut-off JSON', 'bash', '{"command": "rm -rf /srv/app/rel', REFUSE),
   c('cut-off near-JSON', 'write', "{'file_path': '/ws/a', 'content': 'abc", REFUSE),

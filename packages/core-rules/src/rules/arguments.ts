@@ -11,7 +11,7 @@ import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.j
 import { describeCall, preview } from '../text.js';
 import type { ToolSchema } from '../types.js';
 import { SYSCALL_TEXT_KEYS } from '../host-checks.js';
-import { passesSchema } from '../validate.js';
+import { compiledSchemaFor, passesSchema } from '../validate.js';
 import type { RuleOutcome } from './outcome.js';
 
 /** Required key -> the keys models send instead of it, for any tool. */
@@ -67,6 +67,36 @@ function withEntries(
   return Object.fromEntries(entries);
 }
 
+/** True when `value` (or its placed form) could be the value of a key with `schema`: an unknown or unreadable schema takes anything. */
+function couldBe(
+  schema: Record<string, unknown> | undefined,
+  value: unknown,
+  placed: (value: unknown) => unknown,
+): boolean {
+  if (schema === undefined || 'unsupported' in compiledSchemaFor(schema)) return true;
+  return passesSchema(schema, value) || passesSchema(schema, placed(value));
+}
+
+/**
+ * Two candidates for one key is no reading: the reason a rename is refused when another undeclared key of the
+ * call, not itself renamed, holds a value the target's schema would take too (`write {"path", "text": "a",
+ * "body": "b"}`: `body` could be `content` as well as `text`, so neither is chosen). Key order does not matter.
+ */
+function otherCandidate(
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  renames: ReadonlyMap<string, string>,
+): string | undefined {
+  for (const key of Object.keys(args)) {
+    if (renames.has(key) || propertySchema(tool, key)) continue;
+    for (const [alias, target] of renames) {
+      if (couldBe(propertySchema(tool, target), args[key], (value) => aliasValue(tool, target, value)))
+        return `"${key}" could be "${target}" as well as "${alias}"`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Renames every alias key whose required target is absent, when exactly one alias value is present, the alias
  * is not itself a declared property, and no alias could stand for two targets.
@@ -88,6 +118,8 @@ export function renameAliasKeys(tool: ToolSchema, args: Record<string, unknown>)
     }
   }
   if (renames.size === 0) return undefined;
+  const blocker = otherCandidate(tool, args, renames);
+  if (blocker) return { kind: 'ambiguous', reason: blocker };
   const placed = new Set<string>();
   const renamed = withEntries(args, (key, value) => {
     const target = renames.get(key);
