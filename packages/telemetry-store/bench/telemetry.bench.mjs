@@ -105,23 +105,8 @@ function filled(name, count) {
   const db = new TelemetryDatabase(join(dir, 'tool-normalizer.sqlite'), { busyTimeoutMs: 1000, now: EVENT_AT });
   for (let first = 0; first < count; first += 20_000) {
     const events = [];
-    const counts = new Map();
-    for (let i = first; i < Math.min(count, first + 20_000); i += 1) {
-      const event = syntheticEvent(i);
-      events.push(event);
-      const key = `${event.tool}|${event.category}|${event.outcome}`;
-      const delta = counts.get(key) ?? {
-        tool: event.tool,
-        category: event.category,
-        outcome: event.outcome,
-        calls: 0,
-        tokensSaved: 0,
-      };
-      delta.calls += 1;
-      delta.tokensSaved += 10;
-      counts.set(key, delta);
-    }
-    db.writeBatch({ events, counts: [...counts.values()], repeats: 0, dropped: 0 }, caps, retention);
+    for (let i = first; i < Math.min(count, first + 20_000); i += 1) events.push(syntheticEvent(i));
+    db.writeBatch({ events, counts: [], repeats: 0, dropped: 0 }, caps, retention); // events count their own calls
   }
   db.close();
   return createTelemetryStore({

@@ -140,22 +140,41 @@ export function captureArguments(value: unknown, defer?: DeferBudget): unknown {
   return captureValue(value, 0, { nodes: 0, chars: 0, defer });
 }
 
-/** Replaces every `DeferredText` in a captured value by its cut string (the writer's half of a capture). */
-function resolveValue(value: unknown): unknown {
-  if (value instanceof DeferredText) return captureString(value.text, value.window);
+/**
+ * Replaces every `DeferredText` in a captured value by its cut string (the writer's half of a capture). Cutting one
+ * huge text first flattens it (a rope of concatenations: about 1 ms per MB, several times that on a loaded machine,
+ * and more for ropes of many pieces), so `beforeEach` runs before each one: the writer yields there, and the host's
+ * event loop waits for one such text at most, not for all the texts of an event together.
+ */
+async function resolveValue(value: unknown, beforeEach: () => Promise<void>): Promise<unknown> {
+  if (value instanceof DeferredText) {
+    await beforeEach();
+    return captureString(value.text, value.window);
+  }
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(resolveValue);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) out.push(await resolveValue(item, beforeEach));
+    return out;
+  }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = resolveValue((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value))
+    out[key] = await resolveValue((value as Record<string, unknown>)[key], beforeEach);
   return out;
 }
 
-/** A captured input with every deferred string cut: what the writer turns into an event. */
-export function resolveCapture(captured: TelemetryEventInput): TelemetryEventInput {
+/** A captured input with every deferred string cut (see `resolveValue`): what the writer turns into an event. */
+export async function resolveCapture(
+  captured: TelemetryEventInput,
+  beforeEach: () => Promise<void>,
+): Promise<TelemetryEventInput> {
   const resolved: TelemetryEventInput = { ...captured };
-  if (captured.before !== undefined) resolved.before = resolveValue(captured.before);
-  if (captured.after !== undefined) resolved.after = resolveValue(captured.after);
-  if ((captured.error as unknown) instanceof DeferredText) resolved.error = resolveValue(captured.error) as string;
+  if (captured.before !== undefined) resolved.before = await resolveValue(captured.before, beforeEach);
+  if (captured.after !== undefined)
+    resolved.after =
+      captured.after === captured.before ? resolved.before : await resolveValue(captured.after, beforeEach);
+  if ((captured.error as unknown) instanceof DeferredText)
+    resolved.error = (await resolveValue(captured.error, beforeEach)) as string;
   return resolved;
 }
 

@@ -7,7 +7,8 @@
  *   in-memory database carrying the numbers already shown, what is written meanwhile is also kept (bounded) in a
  *   backlog, and the file is tried again with a growing delay; when that works the backlog is saved in one
  *   transaction and the store is back on the file. One warning per episode; episodes are shown in the stats;
- * - `memory`: the file is another application's database (never touched): in memory for good.
+ * - `memory`: the file is another application's database (never touched), or a name SQLite would open (the database,
+ *   `-wal`, `-shm`, `-journal`) is a symbolic link or not a regular file (never followed): in memory for good.
  * Node only.
  */
 import { readdirSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { OTHER, rowWithinCap } from './fold.js';
 import {
   type CountDelta,
+  countsOfEvents,
   ForeignDatabaseError,
   TelemetryDatabase,
   type WriteBatch,
@@ -22,8 +24,15 @@ import {
   isCorruptError,
   moveAside,
 } from './database.js';
-import { makePrivateDir, tightenStoreFiles } from './private-files.js';
-import type { TelemetryEvent } from './schema.js';
+import {
+  isNotRegularError,
+  isRegularFile,
+  makePrivateDir,
+  NotRegularFileError,
+  tightenStoreFiles,
+  unsafeEntry,
+} from './private-files.js';
+import { isRepeatCaught, type TelemetryEvent } from './schema.js';
 import { errorCode, type ResolvedOptions } from './store-options.js';
 
 /** First delay before the file is tried again after a failure; it doubles up to the maximum. */
@@ -48,7 +57,10 @@ export interface WriteResult {
   saved: TelemetryEvent[];
 }
 
-/** What an episode keeps to save later: its events (bounded, oldest dropped and counted) and merged counts. */
+/**
+ * What an episode keeps to save later: its events (bounded, oldest dropped and counted) and the merged counts of calls
+ * without an event (each part saved takes some events, counted by their rows, and every count kept so far).
+ */
 class Backlog {
   events: TelemetryEvent[] = [];
   counts = new Map<string, CountDelta>();
@@ -59,11 +71,20 @@ class Backlog {
 
   add(batch: WriteBatch): void {
     this.events.push(...batch.events);
+    this.addCounts(batch.counts);
     if (this.events.length > this.maxEvents) {
-      this.dropped += this.events.length - this.maxEvents;
-      this.events.splice(0, this.events.length - this.maxEvents);
+      // an event dropped here leaves its call to the counts (a call is saved with its event, or counted as dropped)
+      const lost = this.events.splice(0, this.events.length - this.maxEvents);
+      this.dropped += lost.length;
+      this.addCounts(countsOfEvents(lost));
+      this.repeats += lost.filter((event) => isRepeatCaught(event)).length;
     }
-    for (const delta of batch.counts) {
+    this.repeats += batch.repeats;
+    this.dropped += batch.dropped;
+  }
+
+  private addCounts(counts: readonly CountDelta[]): void {
+    for (const delta of counts) {
       const merged = rowWithinCap(
         this.counts,
         `${delta.outcome}\u0000${delta.tool}\u0000${delta.category}`,
@@ -80,8 +101,6 @@ class Backlog {
       merged.calls += delta.calls;
       merged.tokensSaved += delta.tokensSaved;
     }
-    this.repeats += batch.repeats;
-    this.dropped += batch.dropped;
   }
 
   get isEmpty(): boolean {
@@ -163,6 +182,9 @@ export class StoreDatabase {
   private openFile(busyTimeoutMs: number): TelemetryDatabase {
     const options = { busyTimeoutMs, now: this.options.now() };
     makePrivateDir(this.options.dir);
+    // SQLite opens these names itself and would follow a symbolic link planted under one of them: lstat first
+    const unsafe = unsafeEntry(['', '-wal', '-shm', '-journal'].map((suffix) => `${this.path}${suffix}`));
+    if (unsafe !== undefined) throw new NotRegularFileError(unsafe);
     const loose = tightenStoreFiles(this.path, [this.logPath]);
     if (loose.length > 0 && !this.warnedTighten) {
       this.warnedTighten = true;
@@ -193,6 +215,13 @@ export class StoreDatabase {
     } catch (error) {
       if (isBusyError(error)) {
         this.state = 'locked';
+        return;
+      }
+      if (isNotRegularError(error)) {
+        this.state = 'memory';
+        this.options.warn(
+          `telemetry is not saved: ${(error as NotRegularFileError).path ?? this.path} is a symbolic link or not a regular file, and the store never follows or opens one in its folder (remove it to save again); counting continues in memory`,
+        );
         return;
       }
       if (error instanceof ForeignDatabaseError) {
@@ -336,6 +365,8 @@ export class StoreDatabase {
     let removed = true;
     for (const entry of entries) {
       try {
+        // only a regular file the store moved aside: a link planted under such a name is left alone
+        if (!isRegularFile(join(dirname(this.path), entry))) continue;
         rmSync(join(dirname(this.path), entry), { force: true });
       } catch {
         removed = false;

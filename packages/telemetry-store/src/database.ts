@@ -5,14 +5,21 @@
  * whole batch or none of it. Counters are kept apart from event rows, so retention can delete old rows without
  * touching any count. Node only (`node:sqlite`).
  */
-import { renameSync, statSync } from 'node:fs';
+import { lstatSync, renameSync } from 'node:fs';
 import { loadSqlite, type DatabaseSync, type SqlValue, type StatementSync } from './sqlite.js';
 import { Counters, OTHER } from './counters.js';
 import { DATABASE_VERSION, DEFAULT_PROFILE, FTS_SCHEMA, SCHEMA, migrateFromVersion1 } from './database-layout.js';
 import { createPrivateFile } from './private-files.js';
 import { EVENTS_TOTAL_CAP, searchedTexts, type EventFilters } from './feed.js';
 import { isHarnessName } from './store-options.js';
-import { isTelemetryEvent, OUTCOMES, type Bucket, type Outcome, type TelemetryEvent } from './schema.js';
+import {
+  isRepeatCaught,
+  isTelemetryEvent,
+  OUTCOMES,
+  type Bucket,
+  type Outcome,
+  type TelemetryEvent,
+} from './schema.js';
 
 export { DATABASE_VERSION, DEFAULT_PROFILE };
 
@@ -40,15 +47,21 @@ export interface CountDelta {
   tokensSaved: number;
 }
 
-/** What one flush commits: event rows, counts per name, and the batch's repeats caught and dropped events. */
+/**
+ * What one flush commits: event rows, each of which is also counted as its call (so a call and its event are committed
+ * together), the counts of the calls without an event row (untouched successes that are not stored, events dropped
+ * before they were written), and the batch's repeats caught (of those calls) and dropped events.
+ */
 export interface WriteBatch {
   /** The DSH profile every row of the batch is recorded under (default `default`). */
   profile?: string;
   /** The harness the batch's calls were recorded by, when not DSH (its counts also go to `harness_counters`). */
   harness?: string;
+  /** Stored events; `writeBatch` counts each one's call (its tool, category, outcome, tokens saved and repeat). */
   events: TelemetryEvent[];
+  /** Calls of this batch that have no event row in it. */
   counts: CountDelta[];
-  /** Calls of this batch caught as repeats (kept in the meta row `repeats_caught`, like `dropped`). */
+  /** Calls of `counts` caught as repeats (the events' own repeats are added by `writeBatch`). */
   repeats: number;
   dropped: number;
 }
@@ -113,6 +126,26 @@ type TotalColumn =
 export interface ClearResult {
   erased: boolean;
 }
+
+/** The calls of stored events, one count per (tool, category, outcome): what an event row adds to the counters. */
+export function countsOfEvents(events: readonly TelemetryEvent[]): CountDelta[] {
+  const merged = new Map<string, CountDelta>();
+  for (const event of events) {
+    const key = `${event.outcome}\u0000${event.tool}\u0000${event.category}`;
+    let delta = merged.get(key);
+    if (delta === undefined) {
+      delta = { tool: event.tool, category: event.category, outcome: event.outcome, calls: 0, tokensSaved: 0 };
+      merged.set(key, delta);
+    }
+    delta.calls += 1;
+    delta.tokensSaved += event.tokensSaved;
+  }
+  return [...merged.values()];
+}
+
+/** Meta rows of the last clear (written by `clear()` after it erased the rest of `meta`). */
+const LAST_CLEAR_AT = 'last_clear_at';
+const LAST_CLEAR_ERASED = 'last_clear_erased_calls';
 
 /** Largest share of `maxBytes` the WAL may take before it is checkpointed (at most 4 MiB). */
 function walBudgetBytes(maxBytes: number): number {
@@ -381,7 +414,7 @@ export class TelemetryDatabase {
       this.addTotal(profile, 'stored_events', batch.events.length);
       let foldedTools = 0;
       let foldedCategories = 0;
-      for (const delta of batch.counts) {
+      for (const delta of [...countsOfEvents(batch.events), ...batch.counts]) {
         this.addCounter(profile, 'total', '', Number.MAX_SAFE_INTEGER, delta);
         if (this.addCounter(profile, 'tool', delta.tool, caps.maxTools, delta)) foldedTools += delta.calls;
         if (this.addCounter(profile, 'category', delta.category, caps.maxCategories, delta))
@@ -395,7 +428,11 @@ export class TelemetryDatabase {
       this.addTotal(profile, 'folded_tools', foldedTools);
       this.addTotal(profile, 'folded_categories', foldedCategories);
       this.addTotal(profile, 'dropped', batch.dropped);
-      this.addTotal(profile, 'repeats_caught', batch.repeats);
+      this.addTotal(
+        profile,
+        'repeats_caught',
+        batch.repeats + batch.events.reduce((n, event) => n + (isRepeatCaught(event) ? 1 : 0), 0),
+      );
       this.prune(retention);
     });
     this.truncateWal(walBudgetBytes(retention.maxBytes));
@@ -404,7 +441,8 @@ export class TelemetryDatabase {
   private walBytes(): number {
     if (this.path === ':memory:') return 0;
     try {
-      return statSync(`${this.path}-wal`).size;
+      const wal = lstatSync(`${this.path}-wal`);
+      return wal.isFile() ? wal.size : 0;
     } catch {
       return 0;
     }
@@ -579,6 +617,14 @@ export class TelemetryDatabase {
     return { counters, dropped, pruned, storedEvents };
   }
 
+  /** The last clear's receipt (`StatsPayload.storage.lastClear`), or undefined when the file was never cleared. */
+  lastClear(): { at: number; erasedCalls: number } | undefined {
+    const at = this.statement('SELECT value FROM meta WHERE key = ?').get(LAST_CLEAR_AT)?.['value'];
+    if (typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+    const erased = this.meta(LAST_CLEAR_ERASED);
+    return { at, erasedCalls: Number.isSafeInteger(erased) && erased >= 0 ? erased : 0 };
+  }
+
   /** Calls other harnesses recorded, per harness and outcome, of one profile (undefined: every profile added up). */
   harnessCalls(profile?: string): HarnessCalls[] {
     const where = profile === undefined ? '' : 'WHERE profile = ?';
@@ -598,7 +644,12 @@ export class TelemetryDatabase {
   copyCountersFrom(from: TelemetryDatabase): void {
     const rows = from.statement('SELECT * FROM counters').all();
     const since = from.meta('since');
+    const lastClear = from.lastClear();
     this.transaction(() => {
+      if (lastClear !== undefined) {
+        this.setMeta(LAST_CLEAR_AT, lastClear.at);
+        this.setMeta(LAST_CLEAR_ERASED, lastClear.erasedCalls);
+      }
       for (const row of rows) {
         const columns = Object.keys(row);
         this.db
@@ -763,7 +814,13 @@ export class TelemetryDatabase {
     try {
       this.transaction(() => {
         const through = this.meta('fts_through');
+        const erasedCalls = Number(
+          this.statement("SELECT sum(calls) AS n FROM counters WHERE kind = 'total'").get()?.['n'] ?? 0,
+        );
         this.db.exec('DELETE FROM events; DELETE FROM counters; DELETE FROM harness_counters; DELETE FROM meta;');
+        // the clear's own receipt, kept through it: when, and how many counted calls (all profiles) it erased
+        this.setMeta(LAST_CLEAR_AT, now);
+        this.setMeta(LAST_CLEAR_ERASED, Number.isFinite(erasedCalls) ? Math.max(0, erasedCalls) : 0);
         if (this.fullText) this.db.exec("INSERT INTO events_fts (events_fts) VALUES ('delete-all')");
         this.statement('INSERT INTO meta (key, value) VALUES (?, ?)').run('since', now);
         // seq is never reused (AUTOINCREMENT), so the index stays valid for every row below the old mark

@@ -34,14 +34,14 @@ export class EventQueue {
     return this.count;
   }
 
-  /** Adds an item; returns true when the queue was full and its oldest item was dropped to make room. */
-  push(item: QueuedEvent): boolean {
-    let dropped = false;
+  /** Adds an item; returns the oldest item when the queue was full and it was dropped to make room. */
+  push(item: QueuedEvent): QueuedEvent | undefined {
+    let dropped: QueuedEvent | undefined;
     if (this.count === this.capacity) {
+      dropped = this.items[this.head];
       this.release(this.head);
       this.head = (this.head + 1) % this.capacity;
       this.count -= 1;
-      dropped = true;
     }
     this.items[(this.head + this.count) % this.capacity] = item;
     this.count += 1;

@@ -19,7 +19,7 @@ export interface UnsavedAtExit {
   busyTimeoutMs: number;
   /** A batch built but held up by another process's lock. */
   unwritten: WriteBatch | undefined;
-  /** What a writer cycle took and is still redacting. */
+  /** What a writer cycle took and is still redacting: the pending counts and the calls of the events taken. */
   inFlight: { pending: PendingCount[]; events: number; dropped: number; repeats: number } | undefined;
   queue: EventQueue;
   pending: PendingCounts;
@@ -32,7 +32,10 @@ export function saveAtExit(unsaved: UnsavedAtExit): void {
     if (!database.ready(unsaved.busyTimeoutMs)) return;
     if (unsaved.unwritten !== undefined) database.write(unsaved.unwritten);
     const inFlight = unsaved.inFlight ?? { pending: [], events: 0, dropped: 0, repeats: 0 };
-    const dropped = unsaved.pending.dropped + unsaved.queue.take().length + inFlight.dropped + inFlight.events;
+    // queued events are counted with their rows when written: here their calls are counted, the events dropped
+    const queued = unsaved.queue.take();
+    for (const item of queued) unsaved.pending.addInput(item.input);
+    const dropped = unsaved.pending.dropped + queued.length + inFlight.dropped + inFlight.events;
     const repeats = unsaved.pending.repeats + inFlight.repeats;
     const counts: CountDelta[] = [...inFlight.pending, ...unsaved.pending.values()].map((count) => ({
       tool: unsaved.knownNames.get(count.tool) ?? plainName(count.tool) ?? OTHER,

@@ -6,7 +6,7 @@
  */
 import { appendLines, removeOrphanTemps, rotateLog, truncateLog } from './log-file.js';
 import { serializeEvent } from './log-format.js';
-import { makePrivateDir } from './private-files.js';
+import { isNotRegularError, makePrivateDir } from './private-files.js';
 import type { TelemetryEvent } from './schema.js';
 import { errorCode } from './store-options.js';
 
@@ -49,6 +49,12 @@ export class Journal {
   private failed(error: unknown): void {
     if (!this.healthy) return;
     this.healthy = false;
+    if (isNotRegularError(error)) {
+      this.warn(
+        `the telemetry journal ${this.path} is a symbolic link or not a regular file: the store never follows or writes one, so the journal is not written while it is there (the database still counts); remove it to get the journal back`,
+      );
+      return;
+    }
     this.warn(
       `the telemetry journal ${this.path} could not be written (${errorCode(error)}); the database still counts, and the journal is tried again on the next write`,
     );

@@ -1,12 +1,25 @@
 /**
  * File operations of the JSONL sink (Node only): whole-line O_APPEND writes that never interleave with another
  * process's lines, size-capped rotation that keeps the newest events, atomic replacement of the summary file
- * (write a temp file, then rename), and bounded reads for boot. Every file it creates is 0600.
+ * (write a temp file, then rename), and bounded reads for boot. Every file it creates is 0600, and it opens only
+ * regular files, never through a symbolic link (`O_NOFOLLOW`; see private-files.ts).
  */
-import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseLogText } from './log-format.js';
+import { NO_FOLLOW, NotRegularFileError, PRIVATE_FILE_MODE, requireRegular } from './private-files.js';
+
+/**
+ * Opens a store file with `flags` plus `O_NOFOLLOW`: a symbolic link planted under its name fails (ELOOP), a FIFO,
+ * device or folder throws NotRegularFileError; neither is read, written, truncated or has its mode changed.
+ */
+async function openRegular(path: string, flags: number): Promise<FileHandle> {
+  const handle = await open(path, flags | NO_FOLLOW, PRIVATE_FILE_MODE);
+  if ((await handle.stat()).isFile()) return handle;
+  await handle.close();
+  throw new NotRegularFileError(path);
+}
 
 const NEWLINE = 0x0a;
 
@@ -17,7 +30,7 @@ const NEWLINE = 0x0a;
  * first line is not glued onto the torn one. Returns the file size after the write.
  */
 export async function appendLines(path: string, data: string): Promise<number> {
-  const handle = await open(path, 'a+', 0o600);
+  const handle = await openRegular(path, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND);
   try {
     const { size } = await handle.stat();
     let text = data;
@@ -75,6 +88,8 @@ export function removeOrphanTemps(path: string, all = false): number {
     const pid = Number(match[1]);
     if (pid === process.pid || (!all && processAlive(pid))) continue;
     try {
+      // only a regular file the store wrote: a link planted under such a name is left alone (lstat, no follow)
+      if (!lstatSync(join(dirname(path), name)).isFile()) continue;
       rmSync(join(dirname(path), name), { force: true });
     } catch {
       failed += 1;
@@ -86,8 +101,14 @@ export function removeOrphanTemps(path: string, all = false): number {
 /** Writes `text` to `path` through a temp file and a rename, so readers see the old or the new file, never half. */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const temp = tempPath(path);
+  // O_EXCL: a new file, never one (or a link) that is already there (which is then left alone)
+  const handle = await openRegular(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
   try {
-    await writeFile(temp, text, { encoding: 'utf8', mode: 0o600 });
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
@@ -101,7 +122,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
  * on the way. Returns the new size.
  */
 export async function rotateLog(path: string, keepBytes: number): Promise<number> {
-  const handle = await open(path, 'r');
+  const handle = await openRegular(path, constants.O_RDONLY);
   let text: string;
   let startsMidLine: boolean;
   try {
@@ -120,9 +141,17 @@ export async function rotateLog(path: string, keepBytes: number): Promise<number
   return kept.reduce((bytes, line) => bytes + Buffer.byteLength(line), 0);
 }
 
-/** Empties the log (keeps the inode, so another process appending with O_APPEND continues at the new end). */
+/**
+ * Empties the log (keeps the inode, so another process appending with O_APPEND continues at the new end). Only a
+ * regular file: it is opened without truncating, checked, then truncated through its descriptor.
+ */
 export async function truncateLog(path: string): Promise<void> {
-  await writeFile(path, '', { flag: 'w', mode: 0o600 });
+  const handle = await openRegular(path, constants.O_WRONLY | constants.O_CREAT);
+  try {
+    await handle.truncate(0);
+  } finally {
+    await handle.close();
+  }
 }
 
 export interface FileTail {
@@ -136,7 +165,8 @@ export interface FileTail {
 export function readTailSync(path: string, maxBytes: number): FileTail | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW);
+    requireRegular(fd, path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

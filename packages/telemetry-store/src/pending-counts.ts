@@ -1,11 +1,14 @@
 /**
- * The numbers `record()` adds between two writes: calls per (tool, category, outcome) under their raw names, repeats
- * caught and dropped events. O(1) per call: names are only looked up, never redacted or copied (the writer redacts
+ * The numbers `record()` adds between two writes for calls that have no queued event: calls per (tool, category,
+ * outcome) under their raw names, repeats caught and dropped events. A call whose event is queued is counted with that
+ * event (in the transaction that stores its row), so a killed process never leaves a count without its event; when
+ * the event leaves the queue without a row (dropped from a full queue), its call moves here. O(1) per call: names are only looked up, never redacted or copied (the writer redacts
  * each distinct name once). Distinct keys are bounded; past the bound new ones fold into "other". Pure module.
  */
 import { captureString } from './capture.js';
 import { OTHER, rowWithinCap } from './fold.js';
-import type { Outcome } from './schema.js';
+import { tokenCount } from './event.js';
+import { isRepeatCaught, type Outcome, type TelemetryEventInput } from './schema.js';
 
 /** Distinct (tool, category, outcome) triples counted between two writes before new ones fold into "other". */
 const MAX_PENDING_KEYS = 2000;
@@ -57,6 +60,12 @@ export class PendingCounts {
     );
     pending.calls += 1;
     pending.tokensSaved += tokensSaved;
+  }
+
+  /** Adds the call of a queued snapshot whose event will not be stored (dropped), with its repeat. */
+  addInput(input: TelemetryEventInput): void {
+    this.add(input.tool, input.category, input.outcome, tokenCount(input.tokensSaved));
+    if (isRepeatCaught(input)) this.repeats += 1;
   }
 
   /** Returns everything counted so far and starts again from zero. */

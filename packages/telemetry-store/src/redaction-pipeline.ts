@@ -83,7 +83,7 @@ export class RedactionPipeline {
     let texts: RedactedTexts;
     let input: TelemetryEventInput;
     try {
-      input = resolveCapture(item.input);
+      input = await resolveCapture(item.input, () => slicer.yield());
       // the short texts together, then each argument and error text alone
       texts = redactTexts({ ...input, before: undefined, after: undefined, error: undefined });
       await slicer.pause();

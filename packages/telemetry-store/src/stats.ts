@@ -41,6 +41,8 @@ export interface StorageInfo {
   lastWriteError?: string;
   unsavedEvents?: number;
   error?: string;
+  /** When the store was last cleared and how many counted calls (all profiles) that clear erased. */
+  lastClear?: { at: number; erasedCalls: number };
 }
 
 export { QueryError };

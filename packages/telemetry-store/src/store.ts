@@ -185,11 +185,19 @@ class SqliteTelemetryStore implements TelemetryStore {
       budget.used = 0;
       captured = captureInput(input, budget); // the one step that reads the caller's values: may throw
     }
-    this.pending.add(tool, category, outcome, tokensSaved);
-    if (repeat) this.pending.repeats += 1;
-    if (captured !== undefined && this.queue.push({ input: captured, at, deferredChars: budget.used })) {
-      this.pending.dropped += 1;
-      this.droppedHere += 1;
+    if (captured === undefined) {
+      // no event: the call is counted on its own
+      this.pending.add(tool, category, outcome, tokensSaved);
+      if (repeat) this.pending.repeats += 1;
+    } else {
+      // counted with its event, in the transaction that stores its row; an event dropped from the full queue
+      // leaves its call to the pending counts, declared as dropped in the same write
+      const dropped = this.queue.push({ input: captured, at, deferredChars: budget.used });
+      if (dropped !== undefined) {
+        this.pending.addInput(dropped.input);
+        this.pending.dropped += 1;
+        this.droppedHere += 1;
+      }
     }
     this.scheduleFlush();
   }
@@ -213,6 +221,7 @@ class SqliteTelemetryStore implements TelemetryStore {
       const only = profile === '*' ? undefined : profile;
       const { counters, dropped, pruned, storedEvents } = db.readCounters(this.options.caps, only);
       const { events, invalid } = db.newestEvents(this.options.recentCapacity, only);
+      const lastClear = db.lastClear();
       return computeStats({
         ...base,
         counters,
@@ -225,6 +234,7 @@ class SqliteTelemetryStore implements TelemetryStore {
           prunedEvents: pruned,
           storedEvents,
           storedBytes: db.diskBytes(),
+          ...(lastClear === undefined ? {} : { lastClear }),
         },
       });
     } catch (error) {
@@ -375,12 +385,25 @@ class SqliteTelemetryStore implements TelemetryStore {
     });
   };
 
-  /** Takes at most `sliceEvents` snapshots and every pending count and turns them into a batch. */
+  /**
+   * Takes at most `sliceEvents` snapshots and every pending count and turns them into a batch. The calls of the
+   * snapshots taken are counted by their events (`writeBatch`), the pending counts are those of calls without one.
+   */
   private async buildBatch(): Promise<WriteBatch | undefined> {
     if (this.queue.size === 0 && this.pending.isEmpty) return undefined;
     const items = this.queue.take(this.options.sliceEvents);
-    const { counts, repeats, dropped } = this.pending.take();
-    this.inFlight = { pending: counts, events: items.length, dropped, repeats };
+    const taken = this.pending.take();
+    const { counts } = taken;
+    let { repeats, dropped } = taken;
+    // what an exit-time save must still count if the process exits while this batch is being redacted
+    const itemCounts = new PendingCounts();
+    for (const item of items) itemCounts.addInput(item.input);
+    this.inFlight = {
+      pending: [...counts, ...itemCounts.values()],
+      events: items.length,
+      dropped,
+      repeats: repeats + itemCounts.repeats,
+    };
     const slicer = new TimeSlicer();
     const names = await this.pipeline.displayNames(
       [
@@ -395,7 +418,15 @@ class SqliteTelemetryStore implements TelemetryStore {
       const event = await this.pipeline.buildEvent(item, names, id, this.profile, slicer);
       if (event && this.options.harness !== undefined) event.harness = this.options.harness;
       if (event) events.push(event);
-      else this.rejectedInputs += 1;
+      else {
+        // a snapshot that cannot be read now: its call is counted without an event, declared as dropped
+        this.rejectedInputs += 1;
+        const lost = new PendingCounts();
+        lost.addInput(item.input);
+        counts.push(...lost.values());
+        repeats += lost.repeats;
+        dropped += 1;
+      }
     }
     this.inFlight = undefined;
     return {

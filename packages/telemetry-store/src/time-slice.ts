@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 
 /** Milliseconds of writer work between two yields (the host's event loop waits at most this plus one step). */
-export const SLICE_BUDGET_MS = 8;
+export const SLICE_BUDGET_MS = 4;
 
 export class TimeSlicer {
   private start = performance.now();
@@ -16,6 +16,11 @@ export class TimeSlicer {
   /** Yields to the event loop when this slice has run for its budget; otherwise resolves at once. */
   async pause(): Promise<void> {
     if (performance.now() - this.start < this.budgetMs) return;
+    await this.yield();
+  }
+
+  /** Yields to the event loop now and starts a new slice (before a step known to be long on its own). */
+  async yield(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.start = performance.now();
   }

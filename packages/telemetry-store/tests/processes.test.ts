@@ -28,6 +28,7 @@ const run = promisify(execFile);
 const sourceEntry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 let work: string;
 let writerScript: string;
+let burstScript: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tn-telemetry-proc-'));
@@ -66,6 +67,30 @@ await store.flush();
 const calls = store.stats().totals.calls;
 await store.close();
 process.stdout.write(JSON.stringify({ warnings, logging: store.logging, calls }) + '\\n');
+`,
+  );
+  burstScript = join(work, 'burst-writer.mjs');
+  // Records bursts of 50 to 650 calls at once (more than one write step takes, and past a full queue of 400, so
+  // counts, events and dropped events are in flight together), letting the store's own timer write them between
+  // bursts; every fifth burst it waits for a flush and prints the committed total.
+  writeFileSync(
+    burstScript,
+    `import { createTelemetryStore } from ${JSON.stringify(bundle)};
+const [dir, tag] = process.argv.slice(2);
+const store = createTelemetryStore({ dir, flushIntervalMs: 2, maxQueuedEvents: 400, warn: () => undefined });
+let i = 0;
+for (let burst = 0; ; burst += 1) {
+  const size = 50 + Math.floor(Math.random() * 600);
+  for (let n = 0; n < size; n += 1, i += 1) {
+    const outcome = i % 3 === 2 ? 'passthrough' : i % 3 === 1 ? 'healed-failed' : 'healed-success';
+    const repeat = i % 4 === 3 ? { repeat: 2 } : {};
+    store.record({ tool: tag + (i % 5), category: 'C' + (i % 3), outcome, ruleIds: ['r'], callId: tag + '-' + i, tokensSaved: i % 7, before: { code: tag.repeat(200) + i }, ...repeat });
+  }
+  if (burst % 5 === 4) {
+    await store.flush();
+    process.stdout.write('committed ' + i + '\\n');
+  } else await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 8)));
+}
 `,
   );
 }, 60_000);
@@ -115,47 +140,69 @@ function readJournal(dir: string): string {
   return readFileSync(join(dir, 'tool-normalizer-events.jsonl'), 'utf8');
 }
 
+/** Waits until `child` prints its first `committed N` line (or exits), bounded; returns the last N it printed. */
+function committedTotals(child: ReturnType<typeof spawn>): { first: Promise<void>; last: () => number } {
+  let last = 0;
+  const first = new Promise<void>((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      for (const match of chunk.toString().matchAll(/committed (\d+)/g)) last = Number(match[1]);
+      if (last > 0) resolve();
+    });
+    child.once('exit', () => resolve());
+  });
+  return { first, last: () => last };
+}
+
 describe('kill -9 at any instant', () => {
-  it('a fresh boot reports exactly what was committed, and no temporary files are left', async () => {
+  it('after every boot each counted call is a stored event or declared (dropped, pruned), and no temporary files are left', async () => {
     const dir = join(work, 'killed');
     let acknowledged = 0;
     let recorded = 0;
+    let declared = 0;
     for (let round = 0; round < 12; round += 1) {
-      const children = ['K', 'L'].map((tag) =>
-        spawn(process.execPath, [writerScript, dir, tag, '100000', '3'], { stdio: ['ignore', 'pipe', 'ignore'] }),
+      // two burst writers (counts, events and drops in flight together) and one that flushes every 3 calls
+      const children = [
+        spawn(process.execPath, [burstScript, dir, `K${round}`], { stdio: ['ignore', 'pipe', 'ignore'] }),
+        spawn(process.execPath, [burstScript, dir, `L${round}`], { stdio: ['ignore', 'pipe', 'ignore'] }),
+        spawn(process.execPath, [writerScript, dir, `M${round}`, '100000', '3'], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }),
+      ];
+      const totals = children.map(committedTotals);
+      const exits = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+      // Each writer is killed at its own random instant while writing: after it has committed once (a child's start
+      // takes from 0.1 s on a quiet machine to several seconds on a loaded one; bounded at 60 s), then 0-500 ms on.
+      const deadline = new Promise((resolve) => setTimeout(resolve, 60_000));
+      await Promise.all(
+        children.map(async (child, index) => {
+          await Promise.race([totals[index]?.first, deadline]);
+          await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 500)));
+          child.kill('SIGKILL');
+          await exits[index];
+        }),
       );
-      const lastCommitted = children.map(() => 0);
-      const firstCommits = children.map(
-        (child, index) =>
-          new Promise<void>((resolve) => {
-            child.stdout.on('data', (chunk: Buffer) => {
-              for (const match of chunk.toString().matchAll(/committed (\d+)/g))
-                lastCommitted[index] = Number(match[1]);
-              if ((lastCommitted[index] ?? 0) > 0) resolve();
-            });
-            child.once('exit', () => resolve());
-          }),
-      );
-      // The kill lands at a random instant while both are writing: after each has committed once (a child's start
-      // takes from 0.1 s on a quiet machine to several seconds on a loaded one; bounded at 30 s), then 0-600 ms on.
-      await Promise.race([Promise.all(firstCommits), new Promise((resolve) => setTimeout(resolve, 30_000))]);
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 600)));
-      for (const child of children) child.kill('SIGKILL');
-      await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-      acknowledged += lastCommitted.reduce((a, b) => a + b, 0);
-      recorded += lastCommitted.reduce((a, b) => a + b, 0);
+      const committed = totals.reduce((sum, total) => sum + total.last(), 0);
+      recorded += committed;
       const { stats, storedEvents } = await statsOf(dir);
-      // Counts and events are committed together: the stored events are exactly the non-passthrough calls counted.
-      expect(stats.totals.calls - stats.totals.passThrough).toBe(storedEvents);
-      expect(stats.totals.calls).toBeGreaterThanOrEqual(acknowledged);
+      // counted = on disk + declared: every counted call that keeps an event (all but untouched successes) is a
+      // stored row, or was declared dropped, or was pruned by retention
+      const withEvents = stats.totals.calls - stats.totals.passThrough;
+      expect({ round, withEvents }).toEqual({
+        round,
+        withEvents: storedEvents + stats.storage.dropped + stats.storage.prunedEvents,
+      });
+      expect(stats.totals.calls).toBeGreaterThanOrEqual(acknowledged + committed);
       acknowledged = stats.totals.calls; // what a kill left is the new floor
+      declared = stats.storage.dropped;
     }
     expect(recorded).toBeGreaterThan(0);
+    // the bursts overflowed the queue of 400 (bursts of up to 650): the dropped path was exercised too
+    expect(declared).toBeGreaterThan(0);
     const leftovers = readdirSync(dir).filter(
       (name) => !/^tool-normalizer(\.sqlite(-wal|-shm)?|-events\.jsonl)$/.test(name),
     );
     expect(leftovers).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });
 
 describe('a directory the process may not write', () => {

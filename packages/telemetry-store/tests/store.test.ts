@@ -265,6 +265,38 @@ describe('clear', () => {
     expect(logEvents(store.logPath).map((event) => event.tool)).toEqual(['after']);
     await store.close();
   });
+
+  it('is itself a receipt: when it happened and how many calls of every profile it erased, kept after a restart', async () => {
+    const dir = tempDir();
+    let now = 1_700_000_000_000;
+    const web = openStore({ dir, profile: 'web', now: () => now }).store;
+    const cli = openStore({ dir, profile: 'cli', now: () => now }).store;
+    for (let i = 0; i < 5; i += 1) web.record(healed());
+    for (let i = 0; i < 3; i += 1) cli.record({ tool: 'bash', category: 'ok', outcome: 'passthrough', ruleIds: [] });
+    await cli.flush();
+    const before = await flushedStats(web);
+    expect(before.storage.lastClear).toBeUndefined(); // never cleared
+    now += 60_000;
+    expect(await web.clear()).toBe(true);
+    const after = web.stats();
+    expect(statsPayloadValidator.Check(after)).toBe(true);
+    expect(after.totals.calls).toBe(0);
+    expect(after.storage.lastClear).toEqual({ at: 1_700_000_060_000, erasedCalls: 8 });
+    expect(cli.stats().storage.lastClear).toEqual({ at: 1_700_000_060_000, erasedCalls: 8 }); // another store sees it
+    web.record(healed('after'));
+    await web.close();
+    await cli.close();
+    // a new store over the same folder (a restart) reports the clear; the calls since are counted as usual
+    now += 60_000;
+    const { store: restarted } = openStore({ dir, profile: 'other', now: () => now });
+    const shown = restarted.stats({ profile: '*' });
+    expect(shown.totals.calls).toBe(1);
+    expect(shown.storage.lastClear).toEqual({ at: 1_700_000_060_000, erasedCalls: 8 });
+    // the next clear replaces the receipt
+    expect(await restarted.clear()).toBe(true);
+    expect(restarted.stats().storage.lastClear).toEqual({ at: 1_700_000_120_000, erasedCalls: 1 });
+    await restarted.close();
+  });
 });
 
 describe('files the store cannot use', () => {
