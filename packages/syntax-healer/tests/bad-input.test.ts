@@ -83,8 +83,8 @@ describe('bad input', () => {
 });
 
 describe('compile-attempt cap', () => {
-  it('defaults to 8', () => {
-    expect(DEFAULT_MAX_COMPILE_ATTEMPTS).toBe(8);
+  it('defaults to 12', () => {
+    expect(DEFAULT_MAX_COMPILE_ATTEMPTS).toBe(12);
   });
 
   it('with a cap of 1 only the original is compiled, so nothing is repaired', () => {
