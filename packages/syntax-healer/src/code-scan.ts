@@ -92,6 +92,9 @@ const REGEX_AFTER_WORDS = new Set([
   'yield',
 ]);
 
+/** A curly string's closer is looked for this far at most: a pathological line cannot make the scan quadratic. */
+const MAX_CURLY_STRING = 2000;
+
 /**
  * The closer of a curly string opened at `open` (family `family`), on the same line: the first quote of the family
  * (or the straight quote) at nesting depth 0 where JavaScript can go on. A left quote inside nests (`“say “hi” now”`).
@@ -109,7 +112,8 @@ function closeCurly(
   let depth = 0;
   let first: number | undefined;
   let other: number | undefined;
-  for (let index = open + 1; index < text.length; index++) {
+  const stop = Math.min(text.length, open + 1 + MAX_CURLY_STRING);
+  for (let index = open + 1; index < stop; index++) {
     const unit = text.charCodeAt(index);
     if (isLineBreak(unit)) break;
     if (unit === 0x5c) {
@@ -276,7 +280,8 @@ export function scanCode(text: string, options: ScanOptions = {}): CodeScan {
         continue;
       }
     }
-    if (options.curlyStrings) {
+    // Once a quote could not be paired the reading is void (the class proposes nothing): stop looking for strings.
+    if (options.curlyStrings && unpaired === undefined) {
       const family = familyOf(unit);
       if (family !== undefined) {
         const closer = closeCurly(text, index, family, options.lastCloser === true);

@@ -38,6 +38,12 @@ export interface ProseRange {
 
 /** The code between leading and trailing prose lines, or undefined when there is no prose or nothing else. */
 export function proseLineRange(code: string): ProseRange | undefined {
+  // Most programs start and end with code: decide that from the first and last non-blank lines alone.
+  const head = code.trimStart();
+  const tail = code.trimEnd();
+  const firstLine = head.slice(0, (head.indexOf('\n') + 1 || head.length + 1) - 1);
+  const lastLine = tail.slice(tail.lastIndexOf('\n') + 1);
+  if (!isProseLine(firstLine.replace(/\r$/, '')) && !isProseLine(lastLine)) return undefined;
   let scan: CodeScan | undefined;
   /** A prose line starts in code: a line inside a template or comment (a cut Markdown text) is the program's. */
   const startsInCode = (line: { start: number; text: string }): boolean => {
