@@ -18,6 +18,9 @@ const TRIGGERS = /[\u2018\u2019\u201c\u201d#&]|\\[nrt"]/;
 
 /** The first transport class found in `code`, as a diagnostic with its position in `code`, or undefined. */
 export function classHint(code: string): Diagnostic | undefined {
+  // A line that is only `...` does not compile: the program is incomplete, whatever else is found.
+  const leftOut = codeLeftOut(code);
+  if (leftOut) return leftOut;
   const at = code.includes('<') ? markupTagOffset(code) : undefined;
   if (at !== undefined) {
     return {

@@ -22,6 +22,7 @@ import {
 import {
   entitiesReadAsCode,
   namesForeignInterpreter,
+  quotedProgram,
   repairEscapedProgram,
   repairHashComments,
   repairHtmlEntities,
@@ -143,10 +144,11 @@ function readingsOf(outcome: RepairOutcome): readonly string[] {
 }
 
 /**
- * `a &gt; b;` compiles (as `a & gt; b`) and only fails when run, like a fence: a program whose code holds HTML
- * entities with names it never declares is repaired as if it did not compile.
+ * Programs that compile but only by misreading what the transport did, like a fence: `a &gt; b;` (as `a & gt; b`, with
+ * entity names the program never declares) fails when run, and a program sent as one JSON string
+ * (`"const a = 1;\nreturn a;"`) runs nothing. They are repaired as if they did not compile.
  */
-const ENTITIES_AS_CODE = 'HTML entities are read as code (`&gt;` as `& gt;`), which fails when run';
+const COMPILES_MISREAD = 'the program compiles only by misreading HTML entities or a JSON string, and fails when run';
 
 /** Diagnostics the class found in the text may replace: they only say the host could not read it. */
 const NAMEABLE = new Set<string>(['truncated', 'syntax-error', 'shell-code']);
@@ -369,12 +371,12 @@ function healText(code: string, budget: CompileBudget, maxRepairChars: number): 
       closer: fence.closed,
     };
     const bodyVerdict = budget.compile(fence.body);
-    const bodyMisread = bodyVerdict.ok && entitiesReadAsCode(fence.body);
+    const bodyMisread = bodyVerdict.ok && (entitiesReadAsCode(fence.body) || quotedProgram(fence.body) !== undefined);
     if (bodyVerdict.ok && !bodyMisread) return { ok: true, changed: true, code: fence.body, repairs: [fenceRepair] };
     if (!bodyVerdict.ok && bodyVerdict.undecided) return leftToHost(code, bodyVerdict);
     const inner = repairBody(
       fence.body,
-      bodyVerdict.ok ? ENTITIES_AS_CODE : bodyVerdict.message,
+      bodyVerdict.ok ? COMPILES_MISREAD : bodyVerdict.message,
       budget,
       maxRepairChars,
     );
@@ -383,8 +385,8 @@ function healText(code: string, budget: CompileBudget, maxRepairChars: number): 
   }
 
   const verdict = budget.compile(code);
-  if (verdict.ok && entitiesReadAsCode(code)) {
-    const outcome = repairBody(code, ENTITIES_AS_CODE, budget, maxRepairChars);
+  if (verdict.ok && (entitiesReadAsCode(code) || quotedProgram(code) !== undefined)) {
+    const outcome = repairBody(code, COMPILES_MISREAD, budget, maxRepairChars);
     return outcome.ok
       ? { ok: true, changed: true, code: outcome.code, repairs: outcome.repairs }
       : unchanged(code, false, outcome.diagnostic);

@@ -80,11 +80,19 @@ export function findToolMarkup(code: string): MarkupWrapper | undefined {
   return alternative === undefined ? { start, end, tags, reasoning } : { start, end, tags, reasoning, alternative };
 }
 
-/** Offset of a tool-call markup tag at the start or the end of the text (whatever its shape), for diagnostics. */
+/**
+ * Offset of a tool-call markup tag at the start or the end of the text, or alone on a line (whatever the shape around
+ * it), for diagnostics.
+ */
 export function markupTagOffset(code: string): number | undefined {
   const first = code.search(/\S/);
   if (first !== -1 && code[first] === '<' && toolMarkupTagEnd(code, first) !== -1) return first;
   const end = code.trimEnd().length;
   const last = code.lastIndexOf('<', end - 1);
-  return last !== -1 && toolMarkupTagEnd(code, last) === end ? last : undefined;
+  if (last !== -1 && toolMarkupTagEnd(code, last) === end) return last;
+  for (const line of code.matchAll(/^[ \t]*(<[^\n]{1,200}>)[ \t]*\r?$/gm)) {
+    const at = line.index + line[0].indexOf('<');
+    if (toolMarkupTagEnd(code, at) === at + line[1]!.length) return at;
+  }
+  return undefined;
 }

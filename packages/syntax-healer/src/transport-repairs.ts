@@ -81,6 +81,9 @@ export function repairTypographicQuotes(code: string): RepairOutcome {
  */
 export function repairEscapedProgram(code: string): RepairOutcome {
   if (!code.includes('\\n') && !code.includes('\\"')) return NOT_APPLICABLE;
+  const quoted = quotedProgram(code);
+  if (quoted !== undefined)
+    return { kind: 'candidate', code: quoted, repair: { kind: 'escaped-program', reading: 'json-string' } };
   let decoded: string | undefined;
   if (!/[\r\n]/.test(code)) {
     try {
@@ -113,6 +116,23 @@ export function repairEscapedProgram(code: string): RepairOutcome {
     kind: 'escaped-program',
     reading: decoded !== undefined ? 'json' : 'line-breaks',
   });
+}
+
+/**
+ * The program sent as a JSON string, quotes included (`"const a = 1;\nreturn a;"`): it compiles, as a directive that
+ * does nothing. Its value when it holds a line break and a statement (a program, not a message), else undefined.
+ */
+const STATEMENT = /(?:^|\n)[ \t]*(?:const|let|var|return|await|if|for|while|function|class|try|throw)\b|[\w$]\(/;
+
+export function quotedProgram(code: string): string | undefined {
+  const trimmed = code.trim();
+  if (trimmed.length < 4 || trimmed[0] !== '"' || trimmed[trimmed.length - 1] !== '"') return undefined;
+  try {
+    const value = JSON.parse(trimmed) as unknown;
+    return typeof value === 'string' && value.includes('\n') && STATEMENT.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const ENTITY = /&(?:lt|gt|amp|quot|apos|nbsp|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});/g;
