@@ -226,6 +226,10 @@ function repairBody(body: string, hostMessage: string, budget: CompileBudget, ma
   const fallback = chainRefusal ?? truncated ?? refusals[0] ?? diagnoseFailure(body, hostMessage);
   // A string "cut off" by the apostrophe of "That's it.", a hashbang read as shell: name what was found instead.
   const named = NAMEABLE.has(fallback.kind) && !namesForeignInterpreter(body) ? classHint(body) : undefined;
+  // A real cut stays a cut beside an entity or an invisible character: those never make the scanner see a string or
+  // template that is not there (an apostrophe in prose or in a `#` comment, a curly quote, `\"` as text do).
+  if (named && fallback.kind === 'truncated' && (named.kind === 'html-entities' || named.kind === 'zero-width'))
+    return { ok: false, diagnostic: fallback };
   return { ok: false, diagnostic: named ?? fallback };
 }
 

@@ -67,6 +67,18 @@ describe('issue 31 diagnostics are true', () => {
     expect(result.diagnostic?.kind).toBe('truncated');
   });
 
+  it('a real cut beside an entity or an invisible character is still called cut off, at the cut', () => {
+    expect(healProgram("const a = 1 &lt; 2;\nconst s = 'cut he").diagnostic).toMatchObject({
+      kind: 'truncated',
+      line: 2,
+    });
+    expect(healProgram('const a\u200b = [1,\n').diagnostic).toMatchObject({ kind: 'truncated', line: 2 });
+  });
+
+  it('an apostrophe in a # comment is not taken for a cut string: the # comment is named', () => {
+    expect(healProgram("# don't run this\nreturn 1 +").diagnostic).toMatchObject({ kind: 'hash-comment', line: 1 });
+  });
+
   it('a node hashbang before broken code is not called a shell command', () => {
     const result = healProgram('#!/usr/bin/env node\nconst = 1;');
     expect(result.diagnostic?.kind).toBe('hash-comment');
