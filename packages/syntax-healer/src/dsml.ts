@@ -26,11 +26,17 @@ const TAG = new RegExp(TAG_SOURCE, 'g');
 /**
  * A tool-call markup tag that leaks around a program's text: a DSML tag, or the XML forms of other chat templates
  * (Qwen3-Coder's `<tool_call>`, `<function=run_code>`, `<parameter=code>`; `<invoke name="…">`, `<parameter name="…">`,
- * `<function_calls>`) and a reasoning `<think>`/`</think>` (sgl-project/sglang #35736, #36285; QwenLM/qwen-code
- * #10692).
+ * `<function_calls>`), a reasoning `<think>`/`</think>` (sgl-project/sglang #35736, #36285; QwenLM/qwen-code
+ * #10692), and DeepSeek's end-of-call special tokens.
  */
+/**
+ * DeepSeek's end-of-call special tokens (`<｜tool▁call▁end｜>`, `<｜tool▁calls▁end｜>`, and their ASCII spellings
+ * `<|tool_call_end|>`), the end of a turn (`<｜end▁of▁sentence｜>`, `<|im_end|>`), left after the arguments when a
+ * server's parser misses them (sgl-project/sglang #5224 shows the sequence).
+ */
+const SPECIAL_TOKEN = '<[｜|](?:tool[▁_]calls?[▁_]end|end[▁_]of[▁_]sentence|im_end)[｜|]>';
 const TOOL_MARKUP_TAG = new RegExp(
-  `(?:${TAG_SOURCE}|<\\/?(?:tool_call|tool_calls|function_calls|invoke|function|parameter|arg_value|think)(?:=[\\w.-]+)?(?:\\s+[A-Za-z_]+="[^"<>]*")*\\s*>)`,
+  `(?:${TAG_SOURCE}|<\\/?(?:tool_call|tool_calls|function_calls|invoke|function|parameter|arg_value|think)(?:=[\\w.-]+)?(?:\\s+[A-Za-z_]+="[^"<>]*")*\\s*>|${SPECIAL_TOKEN})`,
   'y',
 );
 
