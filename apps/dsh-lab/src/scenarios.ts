@@ -534,6 +534,23 @@ return { lines: r.lines.length, out: b.stdout.text };`),
       { exact: '1' },
     ),
   ),
+  // Issue 31 (measured by this lab, not in the shared captures): what the way to the host does to a program.
+  scenario(
+    'c_m_trailing_parameter',
+    'code',
+    'code-syntax',
+    'a program followed by a leaked </parameter> tag (sgl-project/sglang #35736)',
+    call('c_m_trailing_parameter', 'run_code', program('const r = 6 * 7;\nreturn r;\n</parameter>')),
+    healed({ isError: true, startsWith: 'Error: code run failed (exception): ' }, { exact: '42' }),
+  ),
+  scenario(
+    'c_m_typographic_quotes',
+    'code',
+    'code-syntax',
+    'a string written with typographic quotes (anthropics/claude-code #57952)',
+    call('c_m_typographic_quotes', 'run_code', program('const word = “hello”;\nreturn word.length;')),
+    healed({ isError: true, startsWith: 'Error: code run failed (exception): ' }, { exact: '5' }),
+  ),
   scenario(
     'c_g_ts_enum',
     'code',
@@ -864,6 +881,8 @@ export const capturedErrorCodes: Readonly<Record<string, string>> = {
   c_m_near_json: 'INVALID_ARGS',
   c_m_prefixed_direct: 'UNKNOWN_TOOL',
   c_m_home_path_direct: 'UNKNOWN_TOOL',
+  c_m_trailing_parameter: 'CODE_RUN_FAILED',
+  c_m_typographic_quotes: 'CODE_RUN_FAILED',
 };
 
 /** Every scenario of a mode. */

@@ -128,3 +128,16 @@ export function diagnoseCompilingShell(code: string): Diagnostic | undefined {
     column: 1,
   };
 }
+
+/**
+ * True when a line of `code` reads as Python or shell (a `def`/`import` line, an f-string, `print(…)`, `echo …`): a
+ * repair that made such a program compile (a `#` comment turned into `//`) would run another language's text.
+ */
+export function looksLikeOtherLanguage(code: string): boolean {
+  return (
+    someLine(code, PYTHON_LINE) ||
+    someLine(code, PYTHON_F_STRING) ||
+    someLine(code, SHELL_LINE) ||
+    someLine(code, /^[ \t]*print[ \t]*\(/)
+  );
+}

@@ -78,6 +78,8 @@ export type FenceMatch =
       kind: 'fence';
       /** The program inside the fence, byte for byte. */
       body: string;
+      /** Offset of the body in the text (diagnostics are mapped back to the text sent). */
+      start: number;
       language: string;
       marker: string;
       /** Lines of the original that precede the body's first line (for mapping diagnostics back; columns of a body that starts on the opener line are not shifted). */
@@ -122,6 +124,7 @@ function findStrayCloser(code: string, lines: Line[]): FenceMatch {
   return {
     kind: 'fence',
     body: code.slice(0, lines[last - 1]!.end),
+    start: 0,
     language: '',
     marker,
     lineOffset: 0,
@@ -194,6 +197,7 @@ function fenceHoldingTemplateFences(code: string): FenceMatch | undefined {
   return {
     kind: 'fence',
     body,
+    start: bodyStart,
     language,
     marker,
     lineOffset: openIndex + 1,
@@ -270,5 +274,14 @@ function findOuterFence(code: string): FenceMatch {
       closed = 'missing';
     }
   }
-  return { kind: 'fence', body, language, marker, lineOffset: codeOnOpener ? openIndex : openIndex + 1, prose, closed };
+  return {
+    kind: 'fence',
+    body,
+    start: bodyStart,
+    language,
+    marker,
+    lineOffset: codeOnOpener ? openIndex : openIndex + 1,
+    prose,
+    closed,
+  };
 }

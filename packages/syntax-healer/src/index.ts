@@ -5,3 +5,12 @@ export { compilesLikeHost, stripBackend, type CompileVerdict, type StripBackend 
 export * from './program-analysis.js';
 export { RUN_CODE } from './tool-name.js';
 export { MAX_PARSE_CHARS, MAX_PROGRAM_CHARS } from './limits.js';
+export {
+  DSML,
+  type DsmlBlock,
+  type DsmlCall,
+  dsmlParameters,
+  dsmlToolCalls,
+  toolMarkupTagEnd,
+  withoutDsmlTags,
+} from './dsml.js';

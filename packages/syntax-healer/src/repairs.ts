@@ -11,7 +11,8 @@ import { pythonStringToTemplate } from './python-strings.js';
 import type { Diagnostic, Repair } from './types.js';
 
 export type RepairOutcome =
-  | { kind: 'candidate'; code: string; repair: Repair }
+  /** `alternatives`: other readings of the same class (all are compiled; two that compile mean no repair). */
+  | { kind: 'candidate'; code: string; repair: Repair; alternatives?: readonly string[] }
   /** The class applies, but repairing would change what the program means: refuse, with the reason. */
   | { kind: 'refused'; diagnostic: Diagnostic }
   | { kind: 'not-applicable' };

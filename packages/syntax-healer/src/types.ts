@@ -31,6 +31,14 @@ export type DiagnosticKind =
   | 'module-syntax'
   | 'await-outside-async'
   | 'unsupported-typescript'
+  | 'typographic-quotes'
+  | 'escaped-program'
+  | 'html-entities'
+  | 'tool-markup'
+  | 'surrounding-prose'
+  | 'zero-width'
+  | 'hash-comment'
+  | 'code-left-out'
   | 'syntax-error';
 
 /** Why a program could not be (or did not need to be) made compilable. */

@@ -83,8 +83,8 @@ describe('bad input', () => {
 });
 
 describe('compile-attempt cap', () => {
-  it('defaults to 8', () => {
-    expect(DEFAULT_MAX_COMPILE_ATTEMPTS).toBe(8);
+  it('defaults to 12', () => {
+    expect(DEFAULT_MAX_COMPILE_ATTEMPTS).toBe(12);
   });
 
   it('with a cap of 1 only the original is compiled, so nothing is repaired', () => {
@@ -115,6 +115,23 @@ describe('fence lines on hostile text', () => {
     ['a tilde line of 200,000 characters', '~'.repeat(200_000)],
     ['10,000 backticks alone', '`'.repeat(10_000)],
   ])('%s ends in a result', (_name, code) => {
+    const result = healProgram(code);
+    expect(typeof result.ok).toBe('boolean');
+    if (!result.ok) expect(result.code).toBe(code);
+  });
+});
+
+describe("issue 31's readings on hostile text", () => {
+  it.each([
+    ['60,000 right quotes on one line', 'const s = ' + '’a'.repeat(30_000) + ';'],
+    ['60,000 left quotes on one line', 'const s = ' + '“'.repeat(60_000)],
+    ['20,000 HTML entities', 'const x = 1 ' + '&lt;'.repeat(20_000)],
+    ['20,000 escaped line breaks', 'return 1;\\n'.repeat(20_000)],
+    ['20,000 zero-width spaces between words', 'return a' + '\u200ba'.repeat(20_000)],
+    ['20,000 # comment lines', '# note\n'.repeat(20_000) + 'return 1;'],
+    ['20,000 prose lines', 'Here is more text.\n'.repeat(20_000)],
+    ['20,000 markup tags', '</parameter>'.repeat(20_000)],
+  ])('%s end in a result that leaves the text alone or repairs it', (_name, code) => {
     const result = healProgram(code);
     expect(typeof result.ok).toBe('boolean');
     if (!result.ok) expect(result.code).toBe(code);

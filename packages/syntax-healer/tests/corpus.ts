@@ -37,6 +37,14 @@ export const repairCases = load<CorpusCase>('repairs.json');
 export const refusalCases = load<CorpusCase>('refusals.json');
 /** Shell text inside template literals (issue 25): repairs with their exact output, and the refused readings. */
 export const shellTemplateCases = load<CorpusCase>('shell-in-templates.json');
+/**
+ * Issue 31's classes (tests/fixtures/transport.json): `cls` names the class, `source` the public report the shape
+ * comes from, a trap's `readings` are the different programs that all compile (why it is refused), and
+ * `compilesMisread` marks an input that compiles only by reading HTML entities as code (it fails when run).
+ */
+export const transportCases = load<
+  CorpusCase & { cls: string; source: string; readings?: string[]; compilesMisread?: boolean }
+>('transport.json');
 /** Compile-verdict corner cases: no expected heal, used where every program must behave consistently. */
 export const compileEdgeCases = load<{ code: string; runtimeDependent?: string }>('compile-edges.json');
 
@@ -69,5 +77,6 @@ export function allPrograms(): string[] {
     ...refusalCases.map((entry) => entry.code),
     ...shellTemplateCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code]),
     ...compileEdgeCases.map((entry) => entry.code),
+    ...transportCases.flatMap((entry) => [entry.code, entry.expect.code ?? entry.code, ...(entry.readings ?? [])]),
   ];
 }

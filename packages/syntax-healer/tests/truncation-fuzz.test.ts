@@ -141,57 +141,63 @@ describe('truncation fuzz over every line-end prefix', () => {
     }
   });
 
-  it(
-    'never closes a cut whose statement went on after it; every refusal says where the cut is',
-    () => {
-      let prefixes = 0;
-      let healed = 0;
-      const wrongHeals: string[] = [];
-      for (const { name, code } of programs) {
-        const splits = statementSplitter(code);
-        const required = requiredAfterCut(code);
-        for (let newline = code.indexOf('\n'); newline !== -1; newline = code.indexOf('\n', newline + 1)) {
-          const prefix = code.slice(0, newline + 1);
-          if (prefix.trim() === '') continue;
-          prefixes++;
-          const result = healProgram(prefix);
-          if (!result.ok) {
-            expect(result.code).toBe(prefix);
-            if (result.diagnostic?.kind === 'truncated') {
-              const lines = prefix.split('\n');
-              expect(result.diagnostic, name).toMatchObject({ line: lines.length, column: lines.at(-1)!.length + 1 });
-            }
-            continue;
+  // One test per program: each checks that program's line-end prefixes (a few dozen bounded heals), so the hang
+  // guard is about 100 times the unit's cost even on the loaded 2-core machine; the totals are checked at the end,
+  // once every program's test has run (the condition), not against the clock. The assertions are those of the
+  // single test this replaces.
+  let prefixes = 0;
+  let healed = 0;
+  const wrongHeals: string[] = [];
+  it.each(programs.map((program) => [program.name, program] as const))(
+    'never closes a cut whose statement went on after it; every refusal says where the cut is: %s',
+    (_label, { name, code }) => {
+      const splits = statementSplitter(code);
+      const required = requiredAfterCut(code);
+      for (let newline = code.indexOf('\n'); newline !== -1; newline = code.indexOf('\n', newline + 1)) {
+        const prefix = code.slice(0, newline + 1);
+        if (prefix.trim() === '') continue;
+        prefixes++;
+        const result = healProgram(prefix);
+        if (!result.ok) {
+          expect(result.code).toBe(prefix);
+          if (result.diagnostic?.kind === 'truncated') {
+            const lines = prefix.split('\n');
+            expect(result.diagnostic, name).toMatchObject({ line: lines.length, column: lines.at(-1)!.length + 1 });
           }
-          if (!result.changed) continue;
-          healed++;
-          expect(
-            result.repairs.map((repair) => repair.kind),
-            name,
-          ).toEqual(['close-truncated']);
-          expect(result.code.startsWith(prefix)).toBe(true);
-          expect(result.code.slice(prefix.length).replace(/\s/g, '')).toMatch(/^[)\]}]+$/);
-          const split = splits(lastTokenEnd(code, newline));
-          if (split)
-            wrongHeals.push(
-              `${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`,
-            );
-          const construct = required(lastTokenEnd(code, newline));
-          if (construct)
-            wrongHeals.push(
-              `${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`,
-            );
+          continue;
         }
+        if (!result.changed) continue;
+        healed++;
+        expect(
+          result.repairs.map((repair) => repair.kind),
+          name,
+        ).toEqual(['close-truncated']);
+        expect(result.code.startsWith(prefix)).toBe(true);
+        expect(result.code.slice(prefix.length).replace(/\s/g, '')).toMatch(/^[)\]}]+$/);
+        const split = splits(lastTokenEnd(code, newline));
+        if (split)
+          wrongHeals.push(
+            `${name}: cut after line ${prefix.split('\n').length - 1} splits the ${split.type} at ${split.start}`,
+          );
+        const construct = required(lastTokenEnd(code, newline));
+        if (construct)
+          wrongHeals.push(
+            `${name}: cut after line ${prefix.split('\n').length - 1} drops code inside the ${construct.type} at ${construct.start}`,
+          );
       }
-      console.log(
-        `${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`,
-      );
       expect(wrongHeals).toEqual([]);
-      // The property is not vacuous: many prefixes are checked and the safe cuts (between statements of the program,
-      // a function declaration or an `else` block) are still closed.
-      expect(prefixes).toBeGreaterThan(200);
-      expect(healed).toBeGreaterThanOrEqual(5);
     },
     HEAVY_TEST_TIMEOUT_MS,
   );
+
+  it('over all programs: many prefixes checked, the safe cuts still closed, none closed where code followed', () => {
+    console.log(
+      `${prefixes} line-end prefixes: ${healed} closed, ${wrongHeals.length} closed although the statement went on`,
+    );
+    expect(wrongHeals).toEqual([]);
+    // The property is not vacuous: many prefixes are checked and the safe cuts (between statements of the program,
+    // a function declaration or an `else` block) are still closed.
+    expect(prefixes).toBeGreaterThan(200);
+    expect(healed).toBeGreaterThanOrEqual(5);
+  });
 });
