@@ -8,12 +8,13 @@
 export const REDACTED = '[REDACTED]';
 
 /**
- * Where a token may start: not right after a letter or digit, or right after an escaped newline, return or tab
- * (`\\n`: a token at the start of a line of file content that was JSON-encoded, whose `n` is a letter).
+ * Where a token may start: not right after a letter or digit, unless that letter is escaped (`\\n`: a token at the
+ * start of a line of file content that was JSON-encoded, whose `n` is a letter). One nested look-behind: cheaper,
+ * at every position of a text, than two look-behinds in an alternation.
  */
-const TOKEN_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))`;
-/** A word boundary before a word, or an escaped newline, return or tab (a command at the start of an encoded line). */
-const WORD_START = String.raw`(?:\b|(?<=\\[nrt]))`;
+const TOKEN_START = String.raw`(?<!(?<!\\)[A-Za-z0-9])`;
+/** The same for a rule that starts at a word (a command at the start of an encoded line): `\b` or an escape. */
+const WORD_START = String.raw`(?<!(?<!\\)\w)`;
 
 /**
  * Words that make a key name a secret's name, compared against the key lowercased with `_`, `-`, `.` and spaces
@@ -584,7 +585,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'pgpass',
     hint: ':',
     pattern:
-      /((?:(?<![\w.:/*-])|(?<=\\[nrt]))(?=[A-Za-z0-9.*_-]*[A-Za-z*])[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[^\s:"'\\]+:[^\s:"'\\]+:)[^\s"'\\]+/g,
+      /((?<!(?<!\\)[\w.:/*-])(?=[A-Za-z0-9.*_-]*[A-Za-z*])[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[^\s:"'\\]+:[^\s:"'\\]+:)[^\s"'\\]+/g,
     replace: `$1${REDACTED}`,
   },
   // PuTTY private key files: the private lines and their MAC.
@@ -696,7 +697,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'jwt',
     hint: 'eyj',
     pattern:
-      /(?:(?<![A-Za-z0-9_-])|(?<=\\[nrt]))(?=((?:[A-Za-z0-9]+[-_])*?)eyJ)\1eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
+      /(?<!(?<!\\)[A-Za-z0-9_-])(?=((?:[A-Za-z0-9]+[-_])*?)eyJ)\1eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
     replace: `$1${REDACTED}:jwt`,
   },
   // Credentials in URLs: scheme://user:password@host, also with an empty user, with `@`, `#` or `?` inside the
