@@ -146,10 +146,11 @@ const JSON_SECRET_KEY = String.raw`(?:${SECRET_KEY}|auth|pw|pwd|pass)`;
 const WEAK_SECRET_NAME = String.raw`(?:[A-Za-z0-9]Auth|[a-z0-9](?:Pass|Creds?|Salt)|[.-](?:[Aa]uth|AUTH|[Pp]ass|PASS|[Cc]reds?|CREDS?|[Ss]alt|SALT)|(?:auth|Auth|AUTH)(?<![A-Za-z0-9_.-]....))(?![A-Za-z0-9_.-])`;
 /**
  * An assignment or key separator: `=`, `:`, Go's `:=`, Make's `?=`, `=>` (PHP, Ruby) and a TypeScript annotation
- * (`: string =`, at most 60 characters of type) before a quoted value; then spaces, newlines or escaped newlines at
- * any depth (the value on the line after its label, also inside encoded text).
+ * (`: string =`, at most 60 characters of type) before a quoted value; then spaces, newlines and up to 64 escaped
+ * newlines at any depth (the value on the line after its label, also inside encoded text; bounded, so a run of
+ * them does not grow the engine's backtracking stack).
  */
-const ASSIGN = String.raw`(?:=>(?=\s*\\*["'\x60])|:[ \t]*[A-Za-z_][\w.<>[\]|? \t]{0,60}?[ \t]=(?=[ \t]*\\*["'\x60])|[:?]?=|:)(?:\s|\\+[nrt])*`;
+const ASSIGN = String.raw`(?:=>(?=\s*\\*["'\x60])|:[ \t]*[A-Za-z_][\w.<>[\]|? \t]{0,60}?[ \t]=(?=[ \t]*\\*["'\x60])|[:?]?=|:)\s*(?:\\+[nrt]\s*){0,64}`;
 /** A quoted value (a double-quoted one at any escaping depth, see the key-value rule) or a template literal. */
 const QUOTED_VALUE = String.raw`(?:(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60)`;
 /** A bare value with a digit in it (`db.pass=s3cret`; `auth: enabled` is a setting); its scan stops at `=`/`:`. */
@@ -690,14 +691,15 @@ export const RULES: readonly RedactionRule[] = [
   },
   // JSON Web Tokens, also glued to words by `-` or `_` (`gpt-eyJ...`, `ghs_1_eyJ...`; `.` and `:` are not token
   // characters, so `cat.eyJ...` starts a run of its own). The match starts where a token-character run starts; the
-  // glued words up to the run's FIRST `eyJ` are found inside a look-ahead, which the engine never re-enters
-  // (V8 has no atomic groups; a look-ahead captured and then matched by back-reference is one), so a run of
-  // `x-eyJx-eyJ...` is scanned once, not once per `eyJ`. The glued words are kept.
+  // glued words up to the run's FIRST `eyJ` that starts it or follows a `-`/`_` are found inside a look-ahead, which
+  // the engine never re-enters (V8 has no atomic groups; a look-ahead captured and then matched by back-reference
+  // is one), so a run of `x-eyJx-eyJ...` is scanned once, not once per `eyJ`; a lazy character-class scan there
+  // (not a loop of word groups) keeps the backtracking stack flat on long runs. The glued words are kept.
   {
     name: 'jwt',
     hint: 'eyj',
     pattern:
-      /(?<!(?<!\\)[A-Za-z0-9_-])(?=((?:[A-Za-z0-9]+[-_])*?)eyJ)\1eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
+      /(?<!(?<!\\)[A-Za-z0-9_-])(?=((?:[A-Za-z0-9_-]*?[-_])??)eyJ)\1eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
     replace: `$1${REDACTED}:jwt`,
   },
   // Credentials in URLs: scheme://user:password@host, also with an empty user, with `@`, `#` or `?` inside the
