@@ -121,9 +121,10 @@ const TOKEN_COUNT_NAME = new RegExp(`^${TOKEN_COUNT_PREFIX}tokens?$|^tokens?${TO
 /**
  * The word of a key name that says it holds a secret, and the rest of the name after it. Used unanchored (no
  * leading part): the rules that find `key = value` anywhere start at the word itself, so a long identifier run
- * is never re-scanned from each of its characters.
+ * is never re-scanned from each of its characters. Two-word key names may be spelled with a space, as a label in
+ * prose or on a settings page is (`API key:`, `Secret key:` and the value after it or on the next line).
  */
-const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_.-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9][_.-]?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?:pwd|pw|pass)(?<![A-Za-z0-9_.-](?:pwd|pw|pass))(?=\\*["']?\s*=))`;
+const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[ _-]?key|access[ _-]?key|private[ _-]?key|account[ _-]?key|secret key|credentials?|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key|session[_.-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9][_.-]?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?:pwd|pw|pass)(?<![A-Za-z0-9_.-](?:pwd|pw|pass))(?=\\*["']?\s*=))`;
 const SECRET_KEY_TAIL = String.raw`${SECRET_WORD}[A-Za-z0-9_.-]{0,40}`;
 /** A flag or variable name, captured whole (dash-separated parts, so a run of `--x--x` is not one name). */
 const FLAG_NAME = String.raw`[A-Za-z0-9_.]{1,60}(?:-[A-Za-z0-9_.]{1,60}){0,8}`;

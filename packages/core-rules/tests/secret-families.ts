@@ -278,7 +278,16 @@ export function providerCases(): Case[] {
 /** A value labelled on the line before it (the label ends in a secret word and a colon or equals sign). */
 export function nextLineCases(): Case[] {
   const cases: Case[] = [];
-  const labels = ['password:', 'SLACK_APP_TOKEN:', 'api_key =', 'twilioAuth:', 'db-pass:', 'client_secret:'];
+  const labels = [
+    'password:',
+    'SLACK_APP_TOKEN:',
+    'api_key =',
+    'twilioAuth:',
+    'db-pass:',
+    'client_secret:',
+    'API key:',
+    'Secret key:',
+  ];
   const breaks = ['\n', '\r\n', '\n    ', '\n\n'];
   for (const label of labels) {
     for (const lineBreak of breaks) {
