@@ -169,6 +169,11 @@ const ARG_VALUE = String.raw`(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\]+)`;
 const PRIVATE_KEY_BLOCK =
   /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
 
+/** A weak secret name's head (name, quote, separator) whose name ends in `auth`. */
+const AUTH_NAME_END = /auth(?:\\*["'])?[ \t]*[:=?>]/i;
+/** A quoted value that is one plain word (`"oauth"`, `'Basic'`). */
+const PLAIN_WORD_VALUE = /^\\*["'`][A-Za-z]?[a-z]{0,30}\\*["'`]$/;
+
 /** The replacement of a `key = value` match: the key kept, the value replaced in its own quotes. */
 function replaceValue(match: string, key = '', backslashes?: string): string {
   const first = match[key.length];
@@ -342,16 +347,19 @@ export const RULES: readonly RedactionRule[] = [
     replace: replaceValue,
   },
   // A name whose last word says secret only at a case or separator boundary (`const twilioAuth = '...'`,
-  // `db-pass: s3cret`, `{ auth: 'ops_...' }`): case-sensitive; a quoted value that is not one plain word
-  // (`useAuth: "oauth"` is a setting), or a bare one with a digit.
+  // `db-pass: s3cret`, `{ auth: 'ops_...' }`): case-sensitive; a quoted value, or a bare one with a digit. After an
+  // `auth` name a quoted plain word is a setting (`useAuth: "oauth"`, `auth: 'basic'`) and stays.
   {
     name: 'weak-secret-name',
     hint: '',
     pattern: new RegExp(
-      String.raw`(${WEAK_SECRET_NAME}(?:\\*["'])?[ \t]*${ASSIGN})(?!\\*["'\x60][A-Za-z]?[a-z]{0,30}\\*["'\x60])(?:${QUOTED_VALUE}|${BARE_VALUE_WITH_DIGIT})`,
+      String.raw`(${WEAK_SECRET_NAME}(?:\\*["'])?[ \t]*${ASSIGN})(?:${QUOTED_VALUE}|${BARE_VALUE_WITH_DIGIT})`,
       'g',
     ),
-    replace: replaceValue,
+    replace: (match: string, head = '', backslashes?: string) =>
+      AUTH_NAME_END.test(head) && PLAIN_WORD_VALUE.test(match.slice(head.length))
+        ? match
+        : replaceValue(match, head, backslashes),
   },
   // CLI flags such as --password hunter2 / --token abc / --client-secret=x / --requirepass x.
   {

@@ -62,6 +62,14 @@ describe('secret families (issue 30)', () => {
     );
   });
 
+  it('a plain-word value is a secret under a Pass, Creds or Salt name, a setting under an Auth name', () => {
+    const word = 'sunshine';
+    expect(redact(`const adminPass = "${word}";`)).toBe('const adminPass = "[REDACTED]";');
+    expect(redact(`db-creds: '${word}'`)).toBe("db-creds: '[REDACTED]'");
+    expect(redact(`const twilioAuth = 'Basic';`)).toBe("const twilioAuth = 'Basic';");
+    expect(redact(`{ auth: "oauth", retries: 3 }`)).toBe('{ auth: "oauth", retries: 3 }');
+  });
+
   it('valid look-alikes are returned unchanged', () => {
     const changed = LOOK_ALIKES.filter((text) => redact(text) !== text).map((text) => `${text} -> ${redact(text)}`);
     expect(changed).toEqual([]);
