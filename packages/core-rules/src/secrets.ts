@@ -8,6 +8,15 @@
 export const REDACTED = '[REDACTED]';
 
 /**
+ * Where a token may start: not right after a letter or digit, unless that letter is escaped (`\\n`: a token at the
+ * start of a line of file content that was JSON-encoded, whose `n` is a letter). One nested look-behind: cheaper,
+ * at every position of a text, than two look-behinds in an alternation.
+ */
+const TOKEN_START = String.raw`(?<!(?<!\\)[A-Za-z0-9])`;
+/** The same for a rule that starts at a word (a command at the start of an encoded line): `\b` or an escape. */
+const WORD_START = String.raw`(?<!(?<!\\)\w)`;
+
+/**
  * Words that make a key name a secret's name, compared against the key lowercased with `_`, `-`, `.` and spaces
  * removed, so `privateKey`, `private_key`, `private-key` and `PRIVATE_KEY` all read `privatekey`.
  */
@@ -99,8 +108,11 @@ function redactJsonString(text: string, depth: number): string {
   return redacted === parsed ? text : JSON.stringify(redacted);
 }
 
-/** Prefixes and suffixes that make a `token` name a count or a limit (`max_tokens`, `tokenCount`), not a secret. */
-const TOKEN_COUNT_PREFIX = '(?:max|min|num|input|output|prompt|completion|total|cached|reasoning|context)[_-]?';
+/**
+ * Prefixes and suffixes that make a `token` name a count or a limit (`max_tokens`, `tokenCount`), not a secret
+ * (`adminToken` is one: its `min` is part of `admin`).
+ */
+const TOKEN_COUNT_PREFIX = '(?:max|(?<!ad)min|num|input|output|prompt|completion|total|cached|reasoning|context)[_-]?';
 const TOKEN_COUNT_SUFFIX = 's?[_-]?(?:count|limit|budget|usage|used|length|len)(?![a-z])';
 // The literal first, the look-behind after it: a look-behind tried at every position costs more than the match.
 const TOKEN_NOT_A_COUNT = `token(?<!${TOKEN_COUNT_PREFIX}token)(?!${TOKEN_COUNT_SUFFIX})`;
@@ -109,9 +121,10 @@ const TOKEN_COUNT_NAME = new RegExp(`^${TOKEN_COUNT_PREFIX}tokens?$|^tokens?${TO
 /**
  * The word of a key name that says it holds a secret, and the rest of the name after it. Used unanchored (no
  * leading part): the rules that find `key = value` anywhere start at the word itself, so a long identifier run
- * is never re-scanned from each of its characters.
+ * is never re-scanned from each of its characters. Two-word key names may be spelled with a space, as a label in
+ * prose or on a settings page is (`API key:`, `Secret key:` and the value after it or on the next line).
  */
-const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|credentials?|signing[_-]?key|encryption[_-]?key|master[_-]?key|session[_-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9]_?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?:pwd|pw|pass)(?<![A-Za-z0-9_.-](?:pwd|pw|pass))(?=\\*["']?\s*=))`;
+const SECRET_WORD = String.raw`(?:password|passwd|passphrase|secret|${TOKEN_NOT_A_COUNT}|api[ _-]?key|access[ _-]?key|private[ _-]?key|account[ _-]?key|secret key|credentials?|signing[ _-]?key|encryption[ _-]?key|master[ _-]?key|session[_.-]?id|requirepass|masterauth|auth[_-]?code|[A-Za-z0-9][_.-]?pwd|_pass|_auth(?![A-Za-z])|_creds?(?![A-Za-z])|_salt(?![A-Za-z])|[A-Za-z0-9][_.-]?key(?![A-Za-z])|(?:pwd|pw|pass)(?<![A-Za-z0-9_.-](?:pwd|pw|pass))(?=\\*["']?\s*=))`;
 const SECRET_KEY_TAIL = String.raw`${SECRET_WORD}[A-Za-z0-9_.-]{0,40}`;
 /** A flag or variable name, captured whole (dash-separated parts, so a run of `--x--x` is not one name). */
 const FLAG_NAME = String.raw`[A-Za-z0-9_.]{1,60}(?:-[A-Za-z0-9_.]{1,60}){0,8}`;
@@ -124,6 +137,25 @@ function namesSecret(name: string): boolean {
 const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}${SECRET_KEY_TAIL}`;
 /** The same, plus whole key names that are secret only as a whole (`"auth"` in docker's config.json). */
 const JSON_SECRET_KEY = String.raw`(?:${SECRET_KEY}|auth|pw|pwd|pass)`;
+/**
+ * Names that say secret only by their last word, after a case or separator boundary: camelCase `twilioAuth`,
+ * `adminPass`, `clientCreds`, `hashSalt` (case-sensitive: a capital starts the word, so `author`, `bypass` and
+ * `compass` are no such names), kebab-case or dotted `twilio-auth`, `db.pass`, `hash-salt`, and `auth` as a whole
+ * key (`{ auth: '...' }`). The word ends the name (`authUrl`, `passCount`, `auth.enabled` are not secret names).
+ * Snake-case forms (`_auth`, `_pass`) are in SECRET_WORD. Starts at a fixed-length word: no run is re-scanned.
+ */
+const WEAK_SECRET_NAME = String.raw`(?:[A-Za-z0-9]Auth|[a-z0-9](?:Pass|Creds?|Salt)|[.-](?:[Aa]uth|AUTH|[Pp]ass|PASS|[Cc]reds?|CREDS?|[Ss]alt|SALT)|(?:auth|Auth|AUTH)(?<![A-Za-z0-9_.-]....))(?![A-Za-z0-9_.-])`;
+/**
+ * An assignment or key separator: `=`, `:`, Go's `:=`, Make's `?=`, `=>` (PHP, Ruby) and a TypeScript annotation
+ * (`: string =`, at most 60 characters of type) before a quoted value; then spaces, newlines and up to 64 escaped
+ * newlines at any depth (the value on the line after its label, also inside encoded text; bounded, so a run of
+ * them does not grow the engine's backtracking stack).
+ */
+const ASSIGN = String.raw`(?:=>(?=\s*\\*["'\x60])|:[ \t]*[A-Za-z_][\w.<>[\]|? \t]{0,60}?[ \t]=(?=[ \t]*\\*["'\x60])|[:?]?=|:)\s*(?:\\+[nrt]\s*){0,64}`;
+/** A quoted value (a double-quoted one at any escaping depth, see the key-value rule) or a template literal. */
+const QUOTED_VALUE = String.raw`(?:(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60)`;
+/** A bare value with a digit in it (`db.pass=s3cret`; `auth: enabled` is a setting); its scan stops at `=`/`:`. */
+const BARE_VALUE_WITH_DIGIT = String.raw`(?![(\[{])(?=[^\s"'\\,;)\]}=:]*[0-9])[^\s"'\\,;)\]}]+`;
 /** A bare value that is a type or a literal (`password: string`, `token?: null`), not a secret. */
 const TYPE_WORD = String.raw`(?:string|number|boolean|bigint|unknown|any|undefined|null|true|false|None|str|int|bool)(?![A-Za-z0-9_.-])`;
 /** Value of an unquoted `key=value`: up to whitespace, a quote or an escape; `&`/`;` end it only before another `key=`. */
@@ -136,6 +168,20 @@ const QUOTED_OR_BARE = String.raw`(?:'[^'\r\n]*'|\\*"[^"\\\r\n]*\\*"|[^\s"'\\,)\
 const ARG_VALUE = String.raw`(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\]+)`;
 const PRIVATE_KEY_BLOCK =
   /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
+
+/** A weak secret name's head (name, quote, separator) whose name ends in `auth`. */
+const AUTH_NAME_END = /auth(?:\\*["'])?[ \t]*[:=?>]/i;
+/** A quoted value that is one plain word (`"oauth"`, `'Basic'`). */
+const PLAIN_WORD_VALUE = /^\\*["'`][A-Za-z]?[a-z]{0,30}\\*["'`]$/;
+
+/** The replacement of a `key = value` match: the key kept, the value replaced in its own quotes. */
+function replaceValue(match: string, key = '', backslashes?: string): string {
+  const first = match[key.length];
+  if (backslashes !== undefined) return `${key}${backslashes}"${REDACTED}${backslashes}"`;
+  if (first === "'") return `${key}'${REDACTED}'`;
+  if (first === '`') return `${key}\`${REDACTED}\``;
+  return `${key}${REDACTED}`;
+}
 
 /** Token shapes known by their provider prefix (each is replaced whole). */
 const PROVIDER_TOKENS = [
@@ -152,7 +198,7 @@ const PROVIDER_TOKENS = [
   String.raw`cf(?:k|ut|at)_[A-Za-z0-9]{40,}`, // Cloudflare
   String.raw`dckr_pat_[A-Za-z0-9_-]{20,}`, // Docker Hub
   String.raw`whsec_[A-Za-z0-9+/=]{24,}`, // Stripe webhook signing secret
-  String.raw`ops_eyJ[A-Za-z0-9+/=]{50,}`, // 1Password service account
+  String.raw`ops_ey[A-Za-z0-9+/=_-]{50,}`, // 1Password service account (base64 JSON, standard or URL alphabet)
   String.raw`[A-Za-z0-9]{10,20}\.atlasv1\.[A-Za-z0-9_=-]{40,}`, // Terraform Cloud / HCP
   String.raw`gl(?:ptt|dt|rt|ft|soat|agent)-[A-Za-z0-9_-]{20,}`, // GitLab trigger/deploy/runner/feed/agent tokens
   String.raw`sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}`, // Square
@@ -176,11 +222,12 @@ const PROVIDER_TOKENS = [
   String.raw`SK[a-f0-9]{32}`, // Twilio API key
   String.raw`key-[a-f0-9]{32}`, // Mailgun
   String.raw`lin_api_[A-Za-z0-9]{30,}`, // Linear
-  String.raw`(?:AKIA|ASIA)[0-9A-Z]{16}`, // AWS access key id
+  String.raw`(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[0-9A-Z]{16}`, // AWS key and principal ids (secretlint's set)
   String.raw`AIza[0-9A-Za-z_-]{35}`, // Google API key (may end in - or _)
   String.raw`xox[abposre]-[A-Za-z0-9-]{8,}`, // Slack
   String.raw`xapp-[A-Za-z0-9-]{8,}`, // Slack app-level (xapp-1-...)
   String.raw`gh[pousr]_[A-Za-z0-9]{20,}`, // GitHub
+  String.raw`ghs_[0-9]{1,20}_[A-Za-z0-9_.-]{20,}`, // GitHub App installation token (ghs_<id>_<JWT>)
   String.raw`(?<![_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}`, // Discord bot token
 ];
 
@@ -226,20 +273,23 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'bearer',
     hint: 'bearer',
-    pattern: /\b(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi,
+    pattern: new RegExp(String.raw`${WORD_START}(bearer)(\s+)[A-Za-z0-9._~+/=-]{6,}`, 'gi'),
     replace: `$1$2${REDACTED}`,
   },
   // `token <value>` (GitHub's `Authorization: token x`, prose that pastes one) when the value has a digit.
   {
     name: 'token-word',
     hint: 'token',
-    pattern: /\b(token)(\s+)(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{8,}/gi,
+    pattern: new RegExp(String.raw`${WORD_START}(token)(\s+)(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{8,}`, 'gi'),
     replace: `$1$2${REDACTED}`,
   },
   {
     name: 'basic',
     hint: 'basic',
-    pattern: /\b([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*/g,
+    pattern: new RegExp(
+      String.raw`${WORD_START}([Bb]asic|BASIC)(\s+)(?=[A-Za-z0-9+/]*(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{6,}=*`,
+      'g',
+    ),
     replace: `$1$2${REDACTED}`,
   },
   // JSON keys, also inside JSON strings at any escaping depth (\"token\": \"value\"): a string value ends at a
@@ -291,16 +341,25 @@ export const RULES: readonly RedactionRule[] = [
     name: 'key-value',
     hint: '',
     pattern: new RegExp(
-      String.raw`(${SECRET_KEY_TAIL}["']?\s*[=:]\s*)(?:(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60|${FLAT_BRACKETED}|(?![\["'\\{\x60])(?!${TYPE_WORD})${BARE_VALUE})`,
+      String.raw`(${SECRET_KEY_TAIL}(?:\\*["'])?\s*${ASSIGN})(?:${QUOTED_VALUE}|${FLAT_BRACKETED}|(?![\["'\\{\x60>])(?!${TYPE_WORD})${BARE_VALUE})`,
       'gi',
     ),
-    replace: (match: string, key = '', backslashes?: string) => {
-      const first = match[key.length];
-      if (backslashes !== undefined) return `${key}${backslashes}"${REDACTED}${backslashes}"`;
-      if (first === "'") return `${key}'${REDACTED}'`;
-      if (first === '`') return `${key}\`${REDACTED}\``;
-      return `${key}${REDACTED}`;
-    },
+    replace: replaceValue,
+  },
+  // A name whose last word says secret only at a case or separator boundary (`const twilioAuth = '...'`,
+  // `db-pass: s3cret`, `{ auth: 'ops_...' }`): case-sensitive; a quoted value, or a bare one with a digit. After an
+  // `auth` name a quoted plain word is a setting (`useAuth: "oauth"`, `auth: 'basic'`) and stays.
+  {
+    name: 'weak-secret-name',
+    hint: '',
+    pattern: new RegExp(
+      String.raw`(${WEAK_SECRET_NAME}(?:\\*["'])?[ \t]*${ASSIGN})(?:${QUOTED_VALUE}|${BARE_VALUE_WITH_DIGIT})`,
+      'g',
+    ),
+    replace: (match: string, head = '', backslashes?: string) =>
+      AUTH_NAME_END.test(head) && PLAIN_WORD_VALUE.test(match.slice(head.length))
+        ? match
+        : replaceValue(match, head, backslashes),
   },
   // CLI flags such as --password hunter2 / --token abc / --client-secret=x / --requirepass x.
   {
@@ -313,34 +372,37 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'redis-conf',
     hint: '',
-    pattern: /((?:\b|(?<=\\n))(?:requirepass|masterauth)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi,
+    pattern: new RegExp(
+      String.raw`(${WORD_START}(?:requirepass|masterauth)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)`,
+      'gi',
+    ),
     replace: `$1${REDACTED}`,
   },
   // mysql/mariadb -p<password> or -p <password>; docker/podman/helm login -p; sshpass -p.
   {
     name: 'mysql-p',
     hint: 'mysql',
-    command: /\b(?:mysql|mysqldump|mysqladmin)\b/gi,
+    command: new RegExp(String.raw`${WORD_START}(?:mysql|mysqldump|mysqladmin)\b`, 'gi'),
     pattern: new RegExp(String.raw`(\s-p)(?!\s*-)\s*${ARG_VALUE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'mariadb-p',
     hint: 'maria',
-    command: /\b(?:mariadb|mariadb-dump)\b/gi,
+    command: new RegExp(String.raw`${WORD_START}(?:mariadb|mariadb-dump)\b`, 'gi'),
     pattern: new RegExp(String.raw`(\s-p)(?!\s*-)\s*${ARG_VALUE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'sshpass',
     hint: 'sshpass',
-    pattern: new RegExp(String.raw`(\bsshpass\b(?:\s+-[a-oq-zA-Z]\S{0,200}){0,8}\s+-p)\s*${ARG_VALUE}`, 'g'),
+    pattern: new RegExp(String.raw`(${WORD_START}sshpass\b(?:\s+-[a-oq-zA-Z]\S{0,200}){0,8}\s+-p)\s*${ARG_VALUE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'login-p',
     hint: 'login',
-    command: /\blogin\b/g,
+    command: new RegExp(String.raw`${WORD_START}login\b`, 'g'),
     pattern: new RegExp(String.raw`(\s-p)(?!\s*-)\s*${ARG_VALUE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
@@ -356,28 +418,37 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'aws-configure-set',
     hint: 'configure',
-    pattern: new RegExp(String.raw`(\baws\s+configure\s+set\s+\S+\s+)${ARG_VALUE}`, 'gi'),
+    pattern: new RegExp(String.raw`(${WORD_START}aws\s+configure\s+set\s+\S+\s+)${ARG_VALUE}`, 'gi'),
     replace: `$1${REDACTED}`,
   },
   // .netrc: `machine h login u password p` (one line or several).
   {
     name: 'netrc',
     hint: 'machine',
-    pattern: /((?:\b|(?<=\\n))(?:password|passwd|account)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)/gi,
+    pattern: new RegExp(
+      String.raw`(${WORD_START}(?:password|passwd|account)\s+)(?!\[REDACTED)(?:'[^']*'|\\?"[^"\\]*\\?"|[^\s"'\\]+)`,
+      'gi',
+    ),
     replace: `$1${REDACTED}`,
   },
   // Azure connection strings and SAS signatures; signed URLs (AWS SigV4, Google).
   {
     name: 'azure-key',
     hint: 'key=',
-    pattern: /(\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;"'\s\\]+/gi,
+    pattern: new RegExp(
+      String.raw`(${WORD_START}(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;"'\s\\]+`,
+      'gi',
+    ),
     replace: `$1${REDACTED}`,
   },
   { name: 'sas-sig', hint: 'sig=', pattern: /([?&;]sig=)[^&;"'\s\\]+/gi, replace: `$1${REDACTED}` },
   {
     name: 'signed-url',
     hint: 'x-',
-    pattern: /(\bX-(?:Amz|Goog)-(?:Signature|Credential|Security-Token)=)[^&\s"'\\#]+/gi,
+    pattern: new RegExp(
+      String.raw`(${WORD_START}X-(?:Amz|Goog)-(?:Signature|Credential|Security-Token)=)[^&\s"'\\#]+`,
+      'gi',
+    ),
     replace: `$1${REDACTED}`,
   },
   // A secret-named subscript or call argument: os.environ['X_TOKEN'] = '...', os.Setenv("API_TOKEN", "..."),
@@ -392,8 +463,10 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'python-auth-tuple',
     hint: 'auth',
-    pattern:
-      /(\b(?:auth\s*=\s*\(|(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth)\s*\(|auth\s*=\s*\[)\s*(?:'[^'\r\n]{0,200}'|\\*"[^"\\\r\n]{0,200}\\*")\s*,\s*)(?:'[^'\r\n]*'|\\*"[^"\\\r\n]*\\*"|[^\s,)\]]+)/g,
+    pattern: new RegExp(
+      String.raw`(${WORD_START}(?:auth\s*=\s*\(|(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth)\s*\(|auth\s*=\s*\[)\s*(?:'[^'\r\n]{0,200}'|\\*"[^"\\\r\n]{0,200}\\*")\s*,\s*)(?:'[^'\r\n]*'|\\*"[^"\\\r\n]*\\*"|[^\s,)\]]+)`,
+      'g',
+    ),
     replace: `$1'${REDACTED}'`,
   },
   // XML elements named like a secret: <password>...</password>, <apiToken>...</apiToken>.
@@ -403,6 +476,13 @@ export const RULES: readonly RedactionRule[] = [
     pattern: new RegExp(String.raw`(<(${SECRET_KEY})>)[^<]{1,4000}(?=</\2>)`, 'gi'),
     replace: `$1${REDACTED}`,
   },
+  // ... and the same for names that end in a weak secret word (`<twilioAuth>`, `<db-pass>`), case-sensitive.
+  {
+    name: 'xml-weak-element',
+    hint: '<',
+    pattern: new RegExp(String.raw`(<([A-Za-z0-9_.-]{0,40}${WEAK_SECRET_NAME})>)[^<]{1,4000}(?=</\2>)`, 'g'),
+    replace: `$1${REDACTED}`,
+  },
   // Shell commands that take a secret-named variable and its value as two words: fish `set -x GITHUB_TOKEN v`,
   // csh `setenv`, `secret set NAME --body v` (gh), `user-secrets set "Db:Password" v`, rclone/aws `name value`
   // settings. Only names that say secret, only after these verbs.
@@ -410,7 +490,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'set-name-value',
     hint: 'set',
     pattern: new RegExp(
-      String.raw`(\b(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?(?!-)([A-Za-z0-9_.:-]{1,80})(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
+      String.raw`(${WORD_START}(?:set(?:\s+-[a-zA-Z]{1,8}){0,4}|setx|setenv|secrets?\s+set|user-secrets\s+set)\s+(?:\\*["'])?(?!-)([A-Za-z0-9_.:-]{1,80})(?:\\*["'])?\s+(?:(?:--body|-b)[\s=]+)?)(?!-)${QUOTED_OR_BARE}`,
       'gi',
     ),
     replace: (match: string, head = '', name = '') => (namesSecret(name) ? `${head}${REDACTED}` : match),
@@ -418,7 +498,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'secret-set-body',
     hint: 'secret',
-    command: /\bsecrets?\s+set\b/gi,
+    command: new RegExp(String.raw`${WORD_START}secrets?\s+set\b`, 'gi'),
     pattern: new RegExp(String.raw`(\s(?:--body|-b)[\s=]+)(?!\[REDACTED)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
@@ -426,7 +506,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'rclone-config',
     hint: 'config',
-    command: /\bconfig\s+(?:create|update)\b/gi,
+    command: new RegExp(String.raw`${WORD_START}config\s+(?:create|update)\b`, 'gi'),
     pattern: new RegExp(String.raw`(\s${SECRET_KEY}\s+)(?!-)${QUOTED_OR_BARE}`, 'gi'),
     replace: `$1${REDACTED}`,
   },
@@ -434,7 +514,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'curl-cookie',
     hint: 'curl',
-    command: /\bcurl\b/g,
+    command: new RegExp(String.raw`${WORD_START}curl\b`, 'g'),
     pattern: /(\s(?:-b|--cookie)[\s=]+)(?:'[^'=]*=[^']*'|\\*"[^"=\\]*=[^"\\]*\\*"|[^\s"'\\=]*=[^\s"'\\]+)/g,
     replace: `$1${REDACTED}`,
   },
@@ -451,28 +531,28 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'pass-colon',
     hint: 'pass:',
-    pattern: new RegExp(String.raw`(\bpass:)${ARG_VALUE}`, 'g'),
+    pattern: new RegExp(String.raw`(${WORD_START}pass:)${ARG_VALUE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   // Tools whose short option is a password: redis-cli -a, sqlcmd/bcp/osql -P, twine -p.
   {
     name: 'redis-cli-a',
     hint: 'redis-cli',
-    command: /\bredis-cli\b/g,
+    command: new RegExp(String.raw`${WORD_START}redis-cli\b`, 'g'),
     pattern: new RegExp(String.raw`(\s-a\s*)(?!-)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'sqlcmd-P',
     hint: '',
-    command: /\b(?:sqlcmd|bcp|osql)\b/g,
+    command: new RegExp(String.raw`${WORD_START}(?:sqlcmd|bcp|osql)\b`, 'g'),
     pattern: new RegExp(String.raw`(\s-P\s*)(?!-)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'twine-p',
     hint: 'twine',
-    command: /\btwine\b/g,
+    command: new RegExp(String.raw`${WORD_START}twine\b`, 'g'),
     pattern: new RegExp(String.raw`(\s-p\s*)(?!-)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
@@ -480,7 +560,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'archive-password',
     hint: '',
-    command: /\b(?:zip|unzip|7z|7za|ssh-keygen)\b/g,
+    command: new RegExp(String.raw`${WORD_START}(?:zip|unzip|7z|7za|ssh-keygen)\b`, 'g'),
     pattern: new RegExp(String.raw`(\s-(?:P\s+|p(?=[^\s-])|[NP]\s+))(?!-)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
@@ -488,7 +568,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'htpasswd-b',
     hint: 'htpasswd',
-    command: /\bhtpasswd\b/g,
+    command: new RegExp(String.raw`${WORD_START}htpasswd\b`, 'g'),
     pattern: /^(htpasswd\s+-[a-zA-Z]*b[a-zA-Z]*\s[^\r\n|;&"'\\]*\s)(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\|;&]+)/,
     replace: `$1${REDACTED}`,
   },
@@ -496,7 +576,7 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'vault-login',
     hint: 'vault',
-    pattern: new RegExp(String.raw`(\bvault\s+login\s+)(?!-)${QUOTED_OR_BARE}`, 'g'),
+    pattern: new RegExp(String.raw`(${WORD_START}vault\s+login\s+)(?!-)${QUOTED_OR_BARE}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   // A value echoed into a command that reads a password or secret from stdin (docker login --password-stdin,
@@ -504,8 +584,10 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'echo-to-stdin',
     hint: '|',
-    pattern:
-      /(\b(?:echo(?:\s+-[neE]+)*|printf(?:\s+(?:'[^'\r\n]{0,100}'|\\*"[^"\r\n]{0,100}"))?)\s+)(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\|]+)(?=\s*\|[^\r\n|;&]*?(?:-stdin\b|\bchpasswd\b|\bpasswd\b|\bsudo\b[^\r\n|;&]*?\s(?:-S|--stdin)\b|\bsecrets?\s+(?:put|set|create)\b|\blogin\b))/g,
+    pattern: new RegExp(
+      String.raw`(${WORD_START}(?:echo(?:\s+-[neE]+)*|printf(?:\s+(?:'[^'\r\n]{0,100}'|\\*"[^"\r\n]{0,100}"))?)\s+)(?:'[^']*'|\\*"[^"\\]*\\*"|[^\s"'\\|]+)(?=\s*\|[^\r\n|;&]*?(?:-stdin\b|\bchpasswd\b|\bpasswd\b|\bsudo\b[^\r\n|;&]*?\s(?:-S|--stdin)\b|\bsecrets?\s+(?:put|set|create)\b|\blogin\b))`,
+      'g',
+    ),
     replace: `$1${REDACTED}`,
   },
   // .pgpass lines: host:port:database:user:password (the host starts where a run of host characters starts).
@@ -513,7 +595,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'pgpass',
     hint: ':',
     pattern:
-      /((?<![\w.:/*-])(?=[A-Za-z0-9.*_-]*[A-Za-z*])[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[^\s:"'\\]+:[^\s:"'\\]+:)[^\s"'\\]+/g,
+      /((?<!(?<!\\)[\w.:/*-])(?=[A-Za-z0-9.*_-]*[A-Za-z*])[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[^\s:"'\\]+:[^\s:"'\\]+:)[^\s"'\\]+/g,
     replace: `$1${REDACTED}`,
   },
   // PuTTY private key files: the private lines and their MAC.
@@ -530,44 +612,59 @@ export const RULES: readonly RedactionRule[] = [
     pattern: /(discord(?:app)?\.com\/api\/webhooks\/\d+\/)[^\s"'\\/?#]+/gi,
     replace: `$1${REDACTED}`,
   },
-  { name: 'telegram-bot-url', hint: 'bot', pattern: /(\bbot\d{6,12}:)[A-Za-z0-9_-]{20,}/g, replace: `$1${REDACTED}` },
+  {
+    name: 'telegram-bot-url',
+    hint: 'bot',
+    pattern: new RegExp(String.raw`(${WORD_START}bot\d{6,12}:)[A-Za-z0-9_-]{20,}`, 'g'),
+    replace: `$1${REDACTED}`,
+  },
   {
     name: 'telegram-bot-token',
     hint: ':',
-    pattern: /(?<![A-Za-z0-9])(\d{8,12}:)AA[A-Za-z0-9_-]{30,}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}(\d{8,12}:)AA[A-Za-z0-9_-]{30,}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   // Provider key shapes that keep their prefix, then the ones replaced whole.
-  { name: 'openai-style', hint: 'sk-', pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{12,}/g, replace: `sk-${REDACTED}` },
+  {
+    name: 'openai-style',
+    hint: 'sk-',
+    pattern: new RegExp(String.raw`${TOKEN_START}sk-[A-Za-z0-9_-]{12,}`, 'g'),
+    replace: `sk-${REDACTED}`,
+  },
   {
     name: 'stripe',
     hint: 'k_',
-    pattern: /(?<![A-Za-z0-9])([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}([sr]k_(?:live|test)_)[A-Za-z0-9]{10,}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'npm',
     hint: 'npm_',
-    pattern: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`, 'g'),
     replace: `npm_${REDACTED}`,
   },
-  { name: 'huggingface', hint: 'hf_', pattern: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}/g, replace: `hf_${REDACTED}` },
+  {
+    name: 'huggingface',
+    hint: 'hf_',
+    pattern: new RegExp(String.raw`${TOKEN_START}hf_[A-Za-z0-9]{30,}`, 'g'),
+    replace: `hf_${REDACTED}`,
+  },
   {
     name: 'gitlab-pat',
     hint: 'glpat-',
-    pattern: /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}glpat-[A-Za-z0-9_-]{20,}`, 'g'),
     replace: `glpat-${REDACTED}`,
   },
   {
     name: 'github-fine-grained',
     hint: 'github_pat_',
-    pattern: /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}github_pat_[A-Za-z0-9_]{20,}`, 'g'),
     replace: `github_pat_${REDACTED}`,
   },
   {
     name: 'provider-prefixed',
     hint: '',
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9])(?:${PROVIDER_TOKENS.join('|')})(?![A-Za-z0-9])`, 'g'),
+    pattern: new RegExp(String.raw`${TOKEN_START}(?:${PROVIDER_TOKENS.join('|')})(?![A-Za-z0-9])`, 'g'),
     replace: REDACTED,
   },
   {
@@ -580,33 +677,39 @@ export const RULES: readonly RedactionRule[] = [
   {
     name: 'sendgrid',
     hint: 'sg.',
-    pattern: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`, 'g'),
     replace: `SG.${REDACTED}`,
   },
   {
     name: 'pypi',
     hint: 'pypi-',
-    pattern: /(?<![A-Za-z0-9])pypi-[A-Za-z0-9_-]{40,}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}pypi-[A-Za-z0-9_-]{40,}`, 'g'),
     replace: `pypi-${REDACTED}`,
   },
   {
     name: 'vault-token',
     hint: 'hv',
-    pattern: /(?<![A-Za-z0-9])(hv[sbr]\.)[A-Za-z0-9_-]{20,}/g,
+    pattern: new RegExp(String.raw`${TOKEN_START}(hv[sbr]\.)[A-Za-z0-9_-]{20,}`, 'g'),
     replace: `$1${REDACTED}`,
   },
   {
     name: 'base64-key',
     hint: 'base64:',
-    pattern: /(\bbase64:)[A-Za-z0-9+/]{32,}={0,2}/g,
+    pattern: new RegExp(String.raw`(${WORD_START}base64:)[A-Za-z0-9+/]{32,}={0,2}`, 'g'),
     replace: `$1${REDACTED}`,
   },
-  // JSON Web Tokens (starting where a token-character run starts).
+  // JSON Web Tokens, also glued to words by `-` or `_` (`gpt-eyJ...`, `ghs_1_eyJ...`; `.` and `:` are not token
+  // characters, so `cat.eyJ...` starts a run of its own). The match starts where a token-character run starts; the
+  // glued words up to the run's FIRST `eyJ` that starts it or follows a `-`/`_` are found inside a look-ahead, which
+  // the engine never re-enters (V8 has no atomic groups; a look-ahead captured and then matched by back-reference
+  // is one), so a run of `x-eyJx-eyJ...` is scanned once, not once per `eyJ`; a lazy character-class scan there
+  // (not a loop of word groups) keeps the backtracking stack flat on long runs. The glued words are kept.
   {
     name: 'jwt',
     hint: 'eyj',
-    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
-    replace: `${REDACTED}:jwt`,
+    pattern:
+      /(?<!(?<!\\)[A-Za-z0-9_-])(?=((?:[A-Za-z0-9_-]*?[-_])??)eyJ)\1eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g,
+    replace: `$1${REDACTED}:jwt`,
   },
   // Credentials in URLs: scheme://user:password@host, also with an empty user, with `@`, `#` or `?` inside the
   // password (the password runs to the last `@` before the host's path).

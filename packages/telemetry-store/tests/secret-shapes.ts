@@ -1121,7 +1121,99 @@ const MORE: Record<string, Shape> = {
   },
 };
 
+/** A base64url JSON segment (`eyJ...`), for JWTs and 1Password tokens with fresh contents. */
+const jsonSegment = (value: Record<string, unknown>) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Issue 30: the shapes that still reached the files, and their families (fresh values each call). */
+const ISSUE_30: Record<string, Shape> = {
+  camelAuthInProgram: {
+    cls: 'labelled',
+    make: () => {
+      const s = random(32, '0123456789abcdef');
+      return { secret: s, value: `// secretlint-disable\nconst twilioAuth = '${s}';\nawait sms(twilioAuth);` };
+    },
+  },
+  camelSecretWords: {
+    cls: 'labelled',
+    make: () => {
+      const s = random(24);
+      return { secret: s, value: `const stripeSecret = "${s}"; const githubToken = '${s}'; apiKey := "${s}"` };
+    },
+  },
+  kebabPass: {
+    cls: 'labelled',
+    make: () => {
+      const s = `${random(15)}7`;
+      return { secret: s, value: `db-pass: ${s}\ndb-password: ${s}\nclientCreds = "${s}"` };
+    },
+  },
+  typedAdminToken: {
+    cls: 'labelled',
+    make: () => {
+      const s = random(30);
+      return { secret: s, value: `export const adminToken: string = "${s}";` };
+    },
+  },
+  onePasswordUnderAuth: {
+    cls: 'provider',
+    make: () => {
+      const s = jsonSegment({ signInAddress: `${random(8)}.1password.com`, srpX: random(64), secretKey: random(34) });
+      return { secret: s.slice(8), value: `const op = createClient({ auth: 'ops_${s}', integrationName: 'ci' });` };
+    },
+  },
+  jwtGluedModel: {
+    cls: 'provider',
+    make: () => {
+      const s = `${jsonSegment({ sub: random(16), exp: 1 })}.${random(43)}`;
+      return { secret: s.slice(8), value: `gpt-${jsonSegment({ alg: 'HS256', typ: 'JWT' })}.${s}` };
+    },
+  },
+  jwtGluedUnderscore: {
+    cls: 'provider',
+    make: () => {
+      const s = `${jsonSegment({ sub: random(16), exp: 2 })}.${random(43)}`;
+      return { secret: s.slice(8), value: `FILE_READ_${jsonSegment({ alg: 'RS256' })}.${s}` };
+    },
+  },
+  slackAppAfterLabel: {
+    cls: 'provider',
+    make: () => {
+      const s = random(64, '0123456789abcdef');
+      return { secret: s, value: `# Slack app-level token\nxapp-1-A0${random(9)}-${random(13, '0123456789')}-${s}\n` };
+    },
+  },
+  tokenAfterLabelLine: {
+    cls: 'provider',
+    make: () => {
+      const s = random(36);
+      return { secret: s, value: `GITHUB_TOKEN:\n  ghp_${s}\n` };
+    },
+  },
+  passwordAfterLabelLine: {
+    cls: 'labelled',
+    make: () => {
+      const s = pw();
+      return { secret: s, value: `password:\r\n    ${s}\r\n` };
+    },
+  },
+  githubInstallation: {
+    cls: 'provider',
+    make: () => {
+      const s = `${jsonSegment({ sub: random(16) })}.${random(43)}`;
+      return { secret: s.slice(8), value: `ghs_${random(8, '0123456789')}_${jsonSegment({ alg: 'RS256' })}.${s}` };
+    },
+  },
+  awsRoleId: {
+    cls: 'provider',
+    make: () => {
+      const s = random(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567');
+      return { secret: s, value: `role AROA${s} assumed` };
+    },
+  },
+};
+
 export const SHAPES: Record<string, Shape> = {
+  ...ISSUE_30,
   ...Object.fromEntries(
     Object.entries(FIRST).map(([name, make]) => [
       name,
@@ -1152,6 +1244,8 @@ export const PLACEMENTS: Record<string, Placement> = {
   changes: (value) => ({ changes: [`ran ${asText(value)}`, '/* secretlint-disable */'] }),
   toolName: (value) => ({ tool: asText(value) }),
   categoryAndModel: (value) => ({ category: asText(value), model: asText(value) }),
+  // a file written by a tool: the value on a line of its own, the newlines JSON-encoded around it
+  fileContent: (value) => ({ before: { path: '/srv/app/.env', content: `# settings\n${asText(value)}\nDEBUG=0\n` } }),
   escapedThreeTimes: (value) => {
     let text: unknown = { command: value };
     for (let i = 0; i < 3; i += 1) text = JSON.stringify(text);

@@ -1,0 +1,109 @@
+/**
+ * The patterns added for issue 30's families run in linear time: for each one, crafted inputs (runs of what the
+ * pattern scans, right after what starts it) are redacted at n and at 4n characters, and the work must grow about
+ * 4 times, not 16 (quadratic). Measured in CPU time of this process (not wall-clock, which a loaded machine
+ * stretches), after a warm-up run (V8 compiles a regular expression on first use), best of three per size; ratio
+ * bound 12. On a 2-core machine at load 18 the worst linear shape measured 6.5; a quadratic pattern gives 16 or
+ * more (the last test shows the check catches one). No absolute time is asserted (figures: telemetry-store's
+ * bench/redact.bench.mjs).
+ */
+import { describe, expect, it } from 'vitest';
+import { redact } from '../src/secrets.js';
+
+/** A text of about `size` characters: `prefix`, then `unit` repeated. */
+const repeat = (prefix: string, unit: string) => (size: number) =>
+  prefix + unit.repeat(Math.ceil(Math.max(0, size - prefix.length) / unit.length));
+
+/** Crafted worst cases for each new pattern (name: what it attacks). */
+const SHAPES: Record<string, (size: number) => string> = {
+  // weak-secret-name: camel/kebab/whole names, quotes, bare values with a digit, separators, annotations
+  'weak name, open single quotes': repeat('', "aAuth='"),
+  'weak name, open double quotes': repeat('', 'aAuth="'),
+  'weak name, escaped quotes': repeat('', 'aAuth=\\\\"'),
+  'weak name, bare value without digit': repeat('', 'aAuth='),
+  'weak name, colons': repeat('', 'aAuth:'),
+  'weak name, then spaces': repeat('x-auth', ' '),
+  'weak name, then backslashes': repeat('aAuth', '\\'),
+  'weak name, then escaped newlines': repeat('aAuth:', '\\n'),
+  'weak name, then deep escaped newlines': repeat('aAuth:', '\\\\\\n'),
+  'weak name, type annotations': repeat('', 'aAuth: T '),
+  'weak name, long annotation': repeat('aAuth: ', 'T'),
+  'whole auth keys': repeat('', 'auth='),
+  'weak name, plain-word values': repeat('', 'aPass="oauth'),
+  'weak name, digit far away': repeat('aPass=', 'a'),
+  // xml-weak-element
+  'xml weak elements': repeat('', '<aAuth>'),
+  'xml weak element, no close': repeat('<aAuth>', 'a'),
+  // key-value separators (:=, ?=, =>, annotations, escaped key quotes, escaped newlines)
+  'arrows after a secret word': repeat('', 'token=>'),
+  'annotation after a secret word': repeat('token: string', ' '),
+  'escaped newlines after a secret word': repeat('token:', '\\n'),
+  'backslashes after a secret word': repeat('token', '\\'),
+  'go assignments': repeat('', 'token:='),
+  // jwt glued by - or _ (the atomic look-ahead)
+  'glued eyJ words': repeat('', 'a-eyJ'),
+  'eyJ then glued words': repeat('eyJ', 'a-'),
+  'eyJ then underscores': repeat('eyJ', '_'),
+  'glued words then eyJ without dots': repeat('', 'ab_'),
+  'escaped newline eyJ': repeat('', '\\neyJa'),
+  // token starts after escaped newlines
+  'escaped newline provider prefixes': repeat('', '\\nghp_'),
+  'escaped newline then a long run': repeat('\\nxapp-', 'a'),
+  'escaped newline sk-': repeat('', '\\nsk-a'),
+  // word starts after escaped newlines (commands at the start of an encoded line)
+  'escaped newline sshpass': repeat('', '\\nsshpass -o x '),
+  'escaped newline curl -b': repeat('', '\\ncurl -b '),
+  'escaped newline bearer': repeat('', '\\nbearer '),
+  'escaped newline pgpass': repeat('', '\\nh:1:'),
+  // provider prefixes added
+  'github installation prefix': repeat('', 'ghs_1_'),
+  'github installation, dotted run': repeat('ghs_1_', 'a.'),
+  '1password with url-safe run': repeat('ops_ey', 'a_'),
+};
+
+/** CPU time of `fn` in milliseconds (user + system, every thread of this process). */
+function cpuMs(fn: () => void): number {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+/** Best of three CPU timings of `redactor(text)`. */
+function best(text: string, redactor: (text: string) => string): number {
+  return Math.min(
+    cpuMs(() => redactor(text)),
+    cpuMs(() => redactor(text)),
+    cpuMs(() => redactor(text)),
+  );
+}
+
+/** How much more work redacting 4n characters takes than n (about 4 when linear, 16 when quadratic). */
+function growth(make: (size: number) => string, size: number, redactor: (text: string) => string = redact): number {
+  const small = make(size);
+  const big = make(4 * size);
+  redactor(big);
+  // a floor of 1 ms keeps a sub-millisecond small run from inflating the ratio
+  return best(big, redactor) / Math.max(1, best(small, redactor));
+}
+
+const N = 64 * 1024;
+const BOUND = 12;
+
+describe('the new redaction patterns are linear', () => {
+  it.each(Object.entries(SHAPES))(
+    '%s: 4x the input, under 12x the work',
+    (_, make) => {
+      expect(make(N).length).toBeGreaterThanOrEqual(N);
+      expect(growth(make, N)).toBeLessThan(BOUND);
+    },
+    60_000,
+  );
+
+  it('the check catches a quadratic pattern: the glued JWT rule without its atomic look-ahead', () => {
+    const naive = /(?<![A-Za-z0-9_-])(?:[A-Za-z0-9]+[-_])*?eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g;
+    const naiveRedact = (text: string) => text.replace(naive, '[REDACTED]');
+    // small sizes: the quadratic pattern already takes ~0.1 s on 16 KiB
+    expect(growth(repeat('', 'a-eyJ'), 4 * 1024, naiveRedact)).toBeGreaterThan(BOUND);
+  }, 60_000);
+});
