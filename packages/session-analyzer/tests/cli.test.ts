@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import { runAnalyzeCli, type CliIo } from '../src/cli.js';
+import { FAILURE_FILTER_SCRIPT } from '../src/report-script.js';
 import type { AnalysisReport } from '../src/index.js';
 import { copyRealSample, hasRealSessions, tempDir } from './support.js';
 
@@ -83,7 +84,7 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     ).toBe(report.census.errors);
   });
 
-  it('--html writes one self-contained page of its own markup: no script, no dashboard element, private file', async () => {
+  it('--html writes one self-contained page of its own markup: its one fixed script, no dashboard element, private file', async () => {
     const file = path.join(dir, '..', `${path.basename(dir)}-report.html`);
     fs.writeFileSync(file, 'an older report', { mode: 0o644 });
     const run = io();
@@ -92,7 +93,12 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     expect(fs.statSync(file).mode & 0o077).toBe(0);
     fs.rmSync(file);
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).not.toMatch(/<script|tn-dashboard|plugin-api|Calls intercepted|Healing success rate/i);
+    expect(html).not.toMatch(/tn-dashboard|plugin-api|Calls intercepted|Healing success rate/i);
+    // the only script is the failure filter, allowed by its hash and by nothing else
+    expect([...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1])).toEqual([
+      FAILURE_FILTER_SCRIPT,
+    ]);
+    expect(html.match(/<script/g)).toHaveLength(1);
     // "tokens saved" appears only as a prediction, with the one definition the dashboard measures by.
     for (const match of html.matchAll(/tokens saved/gi)) {
       const after = html.slice(match.index, match.index + 40);
