@@ -10,7 +10,6 @@
 // C0, DEL, C1, and the bidi embeddings, overrides, isolates and marks (LRM, RLM, ALM).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const JSON_UNESCAPED_CONTROL = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const hex = (char: string, digits: number) => char.charCodeAt(0).toString(16).padStart(digits, '0');
