@@ -13,6 +13,7 @@ import { renderHtml } from '../src/format-html.js';
 import { formatReport } from '../src/format-text.js';
 import { ANONYMOUS_RECEIPTS } from '../src/index.js';
 import { analyzeSessions, readOtherHarnesses, readReceipts } from '../src/node.js';
+import { hasSqlite } from './support.js';
 
 const home = mkdtempSync(path.join(tmpdir(), 'analyzer-harness-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -50,7 +51,7 @@ async function writeStores(): Promise<void> {
   await mcp.close();
 }
 
-describe('heals recorded by another harness', () => {
+describe.skipIf(!hasSqlite)('heals recorded by another harness', () => {
   it('are counted apart, by tool and rule, and never become receipts of DSH calls', async () => {
     await writeStores();
     const others = await readOtherHarnesses(log);

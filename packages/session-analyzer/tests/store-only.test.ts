@@ -15,7 +15,7 @@ import { renderHtml } from '../src/format-html.js';
 import { formatReport } from '../src/format-text.js';
 import type { AnalysisReport } from '../src/index.js';
 import { lastClearOf, STORE_DATABASE_FILE } from '../src/store-reader.js';
-import { tempDir } from './support.js';
+import { hasSqlite, tempDir } from './support.js';
 
 const NODE20 = process.env.NODE20 ?? '/usr/bin/node';
 const node20 =
@@ -33,7 +33,7 @@ function io() {
   return { value, stdout: () => out.join(''), stderr: () => err.join('') };
 }
 
-describe('analyze --store DIR', () => {
+describe.skipIf(!hasSqlite)('analyze --store DIR', () => {
   let dir: string;
   beforeAll(async () => {
     dir = tempDir('store');
