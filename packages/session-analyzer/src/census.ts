@@ -123,6 +123,7 @@ export class ReportBuilder {
   private readonly afterPredictedFixes = emptySplit();
   private readonly failureRows: FailureRow[] = [];
   private changedSuccesses = 0;
+  private changedUndeclared = 0;
   private readonly changedByRule = new Map<string, number>();
   private readonly changedExamples: ChangedSuccess[] = [];
   private readonly plugin = { sessions: 0, toolCalls: 0, errorsSeen: 0, healed: 0, hintedErrors: 0 };
@@ -145,6 +146,7 @@ export class ReportBuilder {
     }
     for (const failure of session.failures) this.addFailure(failure);
     this.changedSuccesses += session.changedSuccessCount;
+    this.changedUndeclared += session.changedSuccessUndeclared;
     for (const changed of session.changedSuccesses) {
       bump(this.changedByRule, changed.ruleId);
       if (this.changedExamples.length < MAX_CHANGED_EXAMPLES) this.changedExamples.push(changed);
@@ -324,6 +326,7 @@ export class ReportBuilder {
         unrelatedRewrites: rows(this.unrelatedRewrites),
         changedSuccesses: {
           count: this.changedSuccesses,
+          addsUndeclared: this.changedUndeclared,
           byRule: rows(this.changedByRule),
           examples: this.changedExamples,
         },

@@ -15,17 +15,23 @@ import {
   readOtherHarnesses,
   zstdDecompressor,
 } from './node.js';
+import { STORE_DATABASE_FILE } from './store-reader.js';
+import { visibleJson, visibleText } from './visible-text.js';
 
-export const USAGE = `usage: dsh-tool-normalizer analyze [sessions-dir] [--json] [--html report.html] [--events file]
+export const USAGE = `usage: dsh-tool-normalizer analyze [sessions-dir] [--store DIR] [--json] [--html report.html]
+                                   [--events file] [--max-session-mb N]
 
 Reads DeepSeek Harness session logs (default: $DSH_HOME/sessions, else ~/.dsh/sessions) and reports how often
 tool calls failed, why, what the current healing rules would have healed or recovered, and what each failure cost
-in re-read tokens. Heals other harnesses recorded in the same store (the MCP proxy's, with --store) are listed
-apart, as measured: they are read from the event log, never joined to DSH's calls.
+in re-read tokens. What the telemetry store next to them counted (every harness, and its last clear) is reported
+too; heals other harnesses recorded (the MCP proxy's, with --store) are listed apart, as measured.
 
+  --store DIR       the telemetry store's folder (the MCP proxy's --store, or DSH_HOME). Alone, without a
+                    sessions folder: report that store only (MCP and other harnesses without DSH logs)
   --json            print the report as JSON instead of tables
   --html FILE       also write a self-contained HTML page (charts, every failure with its file and line)
-  --events FILE     the plugin's event log (default: tool-normalizer-events.jsonl next to the sessions folder)
+  --events FILE     the store's event log (default: tool-normalizer-events.jsonl in the store folder)
+  --max-session-mb N  skip a session log that expands past N MiB (default 256; bounds memory per session)
   -h, --help        this text
 `;
 
@@ -42,23 +48,47 @@ interface CliOptions {
   json: boolean;
   html: string | undefined;
   events: string | undefined;
+  store: string | undefined;
+  maxSessionMb: number | undefined;
+}
+
+const VALUE_OPTIONS = ['--html', '--events', '--store', '--max-session-mb'] as const;
+type ValueOption = (typeof VALUE_OPTIONS)[number];
+
+function setValue(options: CliOptions, name: ValueOption, value: string): string | undefined {
+  if (name === '--html') options.html = value;
+  else if (name === '--events') options.events = value;
+  else if (name === '--store') options.store = value;
+  else {
+    const mb = Number(value);
+    if (!Number.isFinite(mb) || mb <= 0) return `--max-session-mb needs a positive number (got ${value})`;
+    options.maxSessionMb = mb;
+  }
+  return undefined;
 }
 
 function parseArgs(argv: readonly string[]): CliOptions | string {
-  const options: CliOptions = { dir: undefined, json: false, html: undefined, events: undefined };
+  const options: CliOptions = {
+    dir: undefined,
+    json: false,
+    html: undefined,
+    events: undefined,
+    store: undefined,
+    maxSessionMb: undefined,
+  };
+  const needs = (name: string) =>
+    name === '--max-session-mb' ? 'a number' : name === '--store' ? 'a folder' : 'a file name';
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] as string;
+    const eq = arg.indexOf('=');
+    const name = (eq > 0 ? arg.slice(0, eq) : arg) as ValueOption;
     if (arg === '--json') options.json = true;
-    else if (arg === '--html' || arg === '--events') {
-      const value = argv[++index];
-      if (!value || value.startsWith('--')) return `${arg} needs a file name`;
-      if (arg === '--html') options.html = value;
-      else options.events = value;
-    } else if (arg.startsWith('--html=') || arg.startsWith('--events=')) {
-      const [name, value] = [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)];
-      if (value === '') return `${name}= needs a file name`;
-      if (name === '--html') options.html = value;
-      else options.events = value;
+    else if (VALUE_OPTIONS.includes(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++index];
+      if (eq > 0 && value === '') return `${name}= needs ${needs(name)}`;
+      if (!value || value.startsWith('--')) return `${name} needs ${needs(name)}`;
+      const problem = setValue(options, name, value);
+      if (problem) return problem;
     } else if (arg.startsWith('-')) return `unknown option ${arg}`;
     else if (options.dir === undefined) options.dir = arg;
     else return `only one sessions folder can be given (got ${options.dir} and ${arg})`;
@@ -105,51 +135,78 @@ function progressBar(io: CliIo): ((done: number, total: number) => void) | undef
   };
 }
 
+const isDirectory = (dir: string) => fs.existsSync(dir) && fs.statSync(dir).isDirectory();
+
 /** Runs the analyze command; resolves to the process exit code (0 ok, 1 error, 2 usage, 130 interrupted). */
 export async function runAnalyzeCli(
   argv: readonly string[],
   io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
+  // Paths and reasons on stderr can hold what a log or a file name held: shown, never sent as control characters.
+  const say = (text: string) =>
+    io.stderr.write(visibleText(text.replace(/\n$/, '')) + (text.endsWith('\n') ? '\n' : ''));
   if (argv.includes('-h') || argv.includes('--help')) {
     io.stdout.write(USAGE);
     return 0;
   }
   const options = parseArgs(argv);
   if (typeof options === 'string') {
-    io.stderr.write(`analyze: ${options}\n\n${USAGE}`);
+    io.stderr.write(`analyze: ${visibleText(options)}\n\n${USAGE}`);
     return 2;
   }
-  if (!zstdDecompressor()) {
-    io.stderr.write(
-      `analyze: DSH stores sessions zstd-compressed, and this Node (${process.version}) has no built-in zstd; run it with Node >= 22.15 (what DSH itself requires).\n`,
-    );
-    return 1;
-  }
-  const sessionsDir = path.resolve(options.dir ?? defaultSessionsDir(io.env));
-  const eventLog = path.resolve(options.events ?? path.join(path.dirname(sessionsDir), PLUGIN_EVENT_LOG));
-  // Only another harness's receipts (an MCP proxy user without DSH sessions): reported, with a note.
-  const othersOnly = async (why: string): Promise<boolean> => {
-    if ((await readOtherHarnesses(eventLog)).length === 0) return false;
-    io.stderr.write(`analyze: ${why}; reporting what other harnesses recorded in ${eventLog}\n`);
-    return true;
-  };
   const htmlProblem = options.html ? htmlPathProblem(options.html) : undefined;
   if (htmlProblem) {
-    io.stderr.write(`analyze: --html ${options.html}: ${htmlProblem}\n`);
+    say(`analyze: --html ${options.html}: ${htmlProblem}\n`);
     return 2;
   }
-  const hasDir = fs.existsSync(sessionsDir) && fs.statSync(sessionsDir).isDirectory();
-  const files = hasDir ? findSessionFiles(sessionsDir) : [];
-  if (files.length === 0) {
-    const why = hasDir ? `no session logs under ${sessionsDir}` : `no sessions folder at ${sessionsDir}`;
-    if (!(await othersOnly(why))) {
-      io.stderr.write(
-        hasDir
-          ? `analyze: no session logs (*.jsonl.zstd or *.jsonl) under ${sessionsDir}; DSH keeps them in $DSH_HOME/sessions (default ~/.dsh/sessions): pass that folder, or set DSH_HOME\n`
-          : `analyze: no sessions folder at ${sessionsDir}${options.dir ? '' : ' (set DSH_HOME or pass a folder)'}\n`,
+  const storeDir = options.store ? path.resolve(options.store) : undefined;
+  if (storeDir && !isDirectory(storeDir)) {
+    say(`analyze: --store ${storeDir}: no such folder\n`);
+    return 1;
+  }
+  // `--store DIR` alone: that store only, no sessions folder is looked for (MCP and other harnesses).
+  let sessionsDir: string | undefined =
+    storeDir && options.dir === undefined ? undefined : path.resolve(options.dir ?? defaultSessionsDir(io.env));
+  let files = sessionsDir && isDirectory(sessionsDir) ? findSessionFiles(sessionsDir) : [];
+  const effectiveStore = storeDir ?? (sessionsDir ? path.dirname(sessionsDir) : undefined);
+  const eventLog = path.resolve(options.events ?? path.join(effectiveStore as string, PLUGIN_EVENT_LOG));
+  if (sessionsDir && files.length === 0) {
+    const why = isDirectory(sessionsDir)
+      ? `no session logs under ${sessionsDir}`
+      : `no sessions folder at ${sessionsDir}`;
+    const storeHolds =
+      fs.existsSync(path.join(effectiveStore as string, STORE_DATABASE_FILE)) ||
+      (await readOtherHarnesses(eventLog)).length > 0;
+    if (storeDir || storeHolds) {
+      // Nothing of DSH to read, but a store to report (an MCP proxy user without DSH sessions).
+      say(`analyze: ${why}; reporting the telemetry store in ${effectiveStore}\n`);
+      sessionsDir = undefined;
+      files = [];
+    } else {
+      say(
+        isDirectory(sessionsDir)
+          ? `analyze: no session logs (*.jsonl.zstd or *.jsonl) under ${sessionsDir}; DSH keeps them in $DSH_HOME/sessions (default ~/.dsh/sessions): pass that folder, or set DSH_HOME; for the MCP proxy's store, pass --store DIR\n`
+          : `analyze: no sessions folder at ${sessionsDir}${options.dir ? '' : " (set DSH_HOME or pass a folder; for the MCP proxy's store, pass --store DIR)"}\n`,
       );
       return 1;
     }
+  }
+  if (
+    !sessionsDir &&
+    !fs.existsSync(path.join(effectiveStore as string, STORE_DATABASE_FILE)) &&
+    !fs.existsSync(eventLog)
+  ) {
+    say(
+      `analyze: no telemetry store in ${effectiveStore} (neither ${STORE_DATABASE_FILE} nor ${path.basename(eventLog)})\n`,
+    );
+    return 1;
+  }
+  // zstd is needed only for what is compressed: a store, or plain *.jsonl logs, read on any Node.
+  if (files.some((file) => file.endsWith('.zstd')) && !zstdDecompressor()) {
+    say(
+      `analyze: DSH stores sessions zstd-compressed, and this Node (${process.version}) has no built-in zstd; run it with Node >= 22.15 (what DSH itself requires).\n`,
+    );
+    return 1;
   }
   const controller = new AbortController();
   const signals = io.signals ?? process;
@@ -161,19 +218,20 @@ export async function runAnalyzeCli(
   const draw = progressBar(io);
   try {
     const { report } = await analyzeSessions({
-      sessionsDir,
-      files,
+      ...(sessionsDir ? { sessionsDir, files } : {}),
+      ...(effectiveStore ? { storeDir: effectiveStore } : {}),
       eventLog,
+      ...(options.maxSessionMb ? { limits: { maxSessionBytes: Math.round(options.maxSessionMb * 1024 * 1024) } } : {}),
       ...(draw ? { onProgress: draw } : {}),
       signal: controller.signal,
     });
     if (draw && report.interrupted) io.stderr.write('\n');
-    io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    io.stdout.write(options.json ? `${visibleJson(JSON.stringify(report, null, 2))}\n` : formatReport(report));
     if (options.html) {
       // The page holds (redacted) arguments and errors of the user's sessions: private to the user.
       fs.writeFileSync(options.html, renderHtml(report), { mode: 0o600 });
       fs.chmodSync(options.html, 0o600); // an existing file keeps its mode on write: make it private too
-      io.stderr.write(`analyze: wrote ${path.resolve(options.html)}\n`);
+      say(`analyze: wrote ${path.resolve(options.html)}\n`);
     }
     return report.interrupted ? 130 : 0;
   } finally {

@@ -155,12 +155,48 @@ export function replayFailure(
   }
 }
 
-/** The rule that would rewrite a call that succeeded, or undefined (the rules leave it alone). Never throws. */
-export function rewriteOfSuccess(call: ToolCall, env: Environment): string | undefined {
+/** What a rewrite of a call that succeeded would change, and what in it the session's schema does not declare. */
+export interface SuccessRewrite {
+  ruleId: string;
+  /** Each change in a few words: `adds "description": "Run bash"`, `changes "code"`, `renames read to read_file`. */
+  changes: string[];
+  /** Properties added that the session's schema for the tool does not declare (the host accepted the call without). */
+  undeclared: string[];
+}
+
+const shortJson = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+};
+
+/** The rewrite the rules would make of a call that succeeded, or undefined (they leave it alone). Never throws. */
+export function successRewrite(call: ToolCall, env: Environment): SuccessRewrite | undefined {
   try {
     const normalized = normalizeCall(call, env);
-    return normalized.changed ? (normalized.receipts[0]?.ruleId ?? 'unknown rule') : undefined;
+    if (!normalized.changed) return undefined;
+    const before = argumentObject(call.arguments);
+    const after = argumentObject(normalized.call.arguments);
+    const tool = env.tools.find((candidate) => candidate.name === normalized.call.name);
+    const declared = tool ? declaredProperties(tool) : undefined;
+    const changes: string[] = [];
+    const undeclared: string[] = [];
+    if (normalized.call.name !== call.name) changes.push(`renames ${call.name} to ${normalized.call.name}`);
+    for (const key of Object.keys(after)) {
+      if (!(key in before)) {
+        changes.push(`adds ${JSON.stringify(key)}: ${shortJson(after[key])}`);
+        if (declared && !(key in declared)) undeclared.push(key);
+      } else if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+        changes.push(`changes ${JSON.stringify(key)}`);
+    }
+    for (const key of Object.keys(before)) if (!(key in after)) changes.push(`removes ${JSON.stringify(key)}`);
+    if (changes.length === 0) changes.push('rewrites the arguments');
+    return { ruleId: normalized.receipts[0]?.ruleId ?? 'unknown rule', changes, undeclared };
   } catch {
     return undefined;
   }
+}
+
+/** The rule that would rewrite a call that succeeded, or undefined (the rules leave it alone). Never throws. */
+export function rewriteOfSuccess(call: ToolCall, env: Environment): string | undefined {
+  return successRewrite(call, env)?.ruleId;
 }

@@ -61,6 +61,7 @@ export function censusRows(census: AnalysisReport['census']): [string, string][]
 
 /** The opening sentences: what was found, its cost, what the rules would settle, what stays unknown and why. */
 export function findingsLines(report: AnalysisReport): string[] {
+  if (storeOnly(report)) return storeLines(report);
   const { findings, cost } = report;
   const { predicted } = findings;
   const share = (count: number) => percent(findings.errors > 0 ? count / findings.errors : null);
@@ -89,12 +90,60 @@ export function findingsLines(report: AnalysisReport): string[] {
   lines.push(
     `Predicted error rate with the current rules: ${percent(findings.predictedErrorRate)} (measured now: ${percent(findings.errorRate)}).`,
   );
-  if (findings.changedSuccesses > 0)
-    lines.push(
-      `${int(findings.changedSuccesses)} calls that succeeded would be rewritten by the rules (a risk; listed below).`,
-    );
+  if (findings.changedSuccesses > 0) lines.push(changedSuccessesLine(report));
+  lines.push(...storeLines(report));
   return lines;
 }
+
+/** What the rules would do to calls that worked, and why: a rewrite of a valid call is a risk, not a heal. */
+export function changedSuccessesLine(report: AnalysisReport): string {
+  const { count, addsUndeclared, byRule, examples } = report.prediction.changedSuccesses;
+  const rules = byRule.map((row) => `${int(row.count)} by ${row.key}`).join(', ');
+  let line = `${int(count)} calls that succeeded would be rewritten by the rules (a risk; listed below): ${rules}.`;
+  if (addsUndeclared > 0) {
+    const added = [...new Set(examples.flatMap((example) => example.undeclared))].map((key) => `"${key}"`).join(', ');
+    line += ` ${addsUndeclared === count ? 'Each' : `${int(addsUndeclared)} of them`} would get a property (${added}) that the session's own schema for the tool does not declare: the host accepted these calls as they were (a release whose tool takes no such property), so the rule, not the call, is what is wrong there.`;
+  }
+  return line;
+}
+
+/** A time as ISO 8601, or a note when it is no date (a hostile or broken log must not stop the report). */
+export function isoTime(at: number): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? `(no valid time: ${String(at)})` : date.toISOString();
+}
+
+/** How many logs were skipped over the per-session bound (memory follows the largest session, not the folder). */
+export function overBoundCount(report: AnalysisReport): number {
+  return report.skipped.filter((skip) => skip.reason.startsWith('over the per-session bound')).length;
+}
+
+/** The sentences about the telemetry store and its event log: what it counted, its last clear, lines skipped. */
+export function storeLines(report: AnalysisReport): string[] {
+  const lines: string[] = [];
+  const over = overBoundCount(report);
+  if (over > 0)
+    lines.push(
+      `${int(over)} session logs were skipped over the per-session bound (too large once expanded, or too many calls without a result); see Skipped.`,
+    );
+  const { store, eventLog } = report;
+  if (store?.read) {
+    lines.push(
+      `The telemetry store (${store.dir}) counted ${int(store.calls)} calls, ${int(store.healed)} of them healed (measured, every profile and harness).`,
+    );
+    lines.push(
+      store.lastClear
+        ? `The store was last cleared at ${isoTime(store.lastClear.at)}, erasing ${int(store.lastClear.erasedCalls)} calls.`
+        : 'The store records no clear.',
+    );
+  } else if (store?.note) lines.push(`The telemetry store (${store.dir}): ${store.note}.`);
+  if (eventLog && eventLog.skippedLines > 0)
+    lines.push(`${int(eventLog.skippedLines)} unreadable lines of the event log ${eventLog.file} were skipped.`);
+  return lines;
+}
+
+/** True when the report read no DSH session log (`analyze --store DIR`): its DSH tables would all be empty. */
+export const storeOnly = (report: AnalysisReport): boolean => report.filesSeen === 0;
 
 /** The cost-by-category table's cells, one row per category (the terminal and HTML reports show the same). */
 export function costRows(cost: AnalysisReport['cost']): string[][] {

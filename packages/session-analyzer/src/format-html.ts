@@ -16,36 +16,74 @@ import {
   OUTCOME_SHORT_LABELS,
   percent,
   shownFile,
+  changedSuccessesLine,
   costRows,
   harnessName,
+  isoTime,
+  storeOnly,
 } from './format-figures.js';
-import { COUNTERFACTUAL_OUTCOMES, type AnalysisReport, type CountRow, type ReplayBasis } from './types.js';
+import { FAILURE_FILTER_SCRIPT, FAILURE_FILTER_SCRIPT_HASH } from './report-script.js';
+import {
+  COUNTERFACTUAL_OUTCOMES,
+  type AnalysisReport,
+  type CounterfactualOutcome,
+  type CountRow,
+  type ReplayBasis,
+} from './types.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/**
+ * Escaped text that may break only after `_`, `-` or `/` (a `<wbr>` there; the cells' CSS breaks nowhere else), so a
+ * code such as `FS_SANDBOX_DENIED` or a path never splits mid-token. Escaping first is safe: no entity holds those.
+ */
+const breakable = (text: string): string => escapeHtml(text).replace(/[_/-]/g, '$&<wbr>');
+
 interface Column {
   header: string;
-  /** Numbers are right-aligned and never wrapped; text may wrap anywhere. */
+  /** Numbers are right-aligned and never wrapped. */
   numeric?: boolean;
+  /** Free text (an error or arguments preview): a token too long for the line breaks as a last resort. */
+  prose?: boolean;
+  /** A short code (`FS_SANDBOX_DENIED`): kept on one line in a table (a card may still break it after `_`). */
+  token?: boolean;
 }
 
-/** A table in a horizontally scrolling box, so a narrow screen scrolls the table, not the page. */
-function table(columns: Column[], rows: string[][], cellHtml?: (row: number, column: number) => string | undefined) {
+/**
+ * A table in a horizontally scrolling box, so a wide screen scrolls the table, not the page. With `cards`, below
+ * 640 px each row becomes a card of label/value lines (no sideways scroll, no cut header). `rowAttributes` adds
+ * (already escaped) attributes to a row, such as the failure filters' `data-*`.
+ */
+function table(
+  columns: Column[],
+  rows: string[][],
+  cellHtml?: (row: number, column: number) => string | undefined,
+  options: { cards?: boolean; rowAttributes?: (row: number) => string } = {},
+) {
   const head = columns
     .map((column) => `<th${column.numeric ? ' class="num"' : ''}>${escapeHtml(column.header)}</th>`)
     .join('');
   const body = rows
     .map(
       (row, rowIndex) =>
-        `<tr>${row
+        `<tr${options.rowAttributes?.(rowIndex) ?? ''}>${row
           .map((cell, column) => {
-            const html = cellHtml?.(rowIndex, column) ?? escapeHtml(cell);
-            return `<td${columns[column]?.numeric ? ' class="num"' : ''}>${html}</td>`;
+            const spec = columns[column];
+            const html = cellHtml?.(rowIndex, column) ?? (spec?.numeric ? escapeHtml(cell) : breakable(cell));
+            const kind = spec?.numeric
+              ? ' class="num"'
+              : spec?.prose
+                ? ' class="prose"'
+                : spec?.token
+                  ? ' class="token"'
+                  : '';
+            const label = options.cards && spec?.header ? ` data-label="${escapeHtml(spec.header)}"` : '';
+            return `<td${kind}${label}>${html}</td>`;
           })
           .join('')}</tr>`,
     )
     .join('\n');
-  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+  return `<div class="scroll"><table${options.cards ? ' class="cards"' : ''}><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 const countRows = (rows: CountRow[], total: number) =>
@@ -139,7 +177,7 @@ function timelineChart(report: AnalysisReport): string {
 
 /** A `file://` link to a log, when its path is absolute. */
 function fileLink(file: string, shown: string, line: number): string {
-  const text = `${escapeHtml(shown)}:${line}`;
+  const text = `${breakable(shown)}:${line}`;
   if (!file.startsWith('/')) return text;
   const href = `file://${file.split('/').map(encodeURIComponent).join('/')}`;
   return `<a href="${escapeHtml(href)}">${text}</a>`;
@@ -149,9 +187,80 @@ function section(title: string, body: string, open = false): string {
   return `<details${open ? ' open' : ''}><summary><h2>${escapeHtml(title)}</h2></summary>${body}</details>`;
 }
 
+/** The distinct values of one filter, most frequent first, as `<option>`s (escaped). */
+function filterOptions(values: string[], label: (value: string) => string = (value) => value): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(
+      ([value, count]) =>
+        `<option value="${escapeHtml(value)}">${escapeHtml(`${label(value)} (${int(count)})`)}</option>`,
+    )
+    .join('');
+}
+
+/** Every failure with its file, session and line: filtered by code, tool and prediction, paged (see report-script). */
+function failuresSection(report: AnalysisReport): string {
+  const shown = (file: string) => shownFile(report, file);
+  const rows = report.failures;
+  const filter = (name: string, label: string, options: string) =>
+    `<label>${escapeHtml(label)} <select name="${name}"><option value="">all</option>${options}</select></label>`;
+  const controls = `<div class="controls" hidden>${filter('code', 'code', filterOptions(rows.map((row) => row.code)))}${filter(
+    'tool',
+    'tool',
+    filterOptions(rows.map((row) => row.tool)),
+  )}${filter(
+    'outcome',
+    'prediction',
+    filterOptions(
+      rows.map((row) => row.outcome),
+      (outcome) => OUTCOME_SHORT_LABELS[outcome as CounterfactualOutcome] ?? outcome,
+    ),
+  )}<button type="button" class="prev">previous</button><button type="button" class="next">next</button> <output class="count" aria-live="polite"></output></div>`;
+  const body = table(
+    [
+      { header: 'where (file:line)' },
+      { header: 'session' },
+      { header: 'tool' },
+      { header: 'code', token: true },
+      { header: 'prediction' },
+      { header: 'rests on', prose: true },
+      { header: 'tokens', numeric: true },
+      { header: 'error', prose: true },
+    ],
+    rows.map((row) => [
+      `${shown(row.file)}:${row.line}`,
+      row.sessionId,
+      row.tool,
+      row.code,
+      `${OUTCOME_LABELS[row.outcome]}${row.ruleId ? ` (${row.ruleId})` : ''}`,
+      row.basisNote,
+      row.costSource === 'measured' ? int(row.costTokens) : `${int(row.costTokens)} ${row.costSource}`,
+      row.errorPreview,
+    ]),
+    (rowIndex, column) => {
+      const row = rows[rowIndex];
+      return column === 0 && row ? fileLink(row.file, shown(row.file), row.line) : undefined;
+    },
+    {
+      cards: true,
+      rowAttributes: (rowIndex) => {
+        const row = rows[rowIndex];
+        return row
+          ? ` data-code="${escapeHtml(row.code)}" data-tool="${escapeHtml(row.tool)}" data-outcome="${escapeHtml(row.outcome)}"`
+          : '';
+      },
+    },
+  );
+  const title = `Failures (${int(report.failuresListed)}${report.failuresListed < report.census.errors ? ` of ${int(report.census.errors)}` : ''}), each with its log file, session and line`;
+  return `<details id="failures"><summary><h2>${escapeHtml(title)}</h2></summary>${controls}${body}</details>`;
+}
+
 /** The page. */
 export function renderHtml(report: AnalysisReport): string {
   const { census, prediction, cost, plugin } = report;
+  const onlyStore = storeOnly(report);
   const outcomes = prediction.outcomes;
   const shown = (file: string) => shownFile(report, file);
   const outcomeCounts = {
@@ -164,61 +273,33 @@ export function renderHtml(report: AnalysisReport): string {
   const found = findingsLines(report)
     .map((line) => `<li>${escapeHtml(line)}</li>`)
     .join('\n');
-  const charts = [
-    barChart(
-      'Predicted outcome of each failure (a replay, not a measurement)',
-      COUNTERFACTUAL_OUTCOMES.map((outcome, index) => ({
-        label: OUTCOME_SHORT_LABELS[outcome],
-        value: outcomeCounts[outcome],
-        color: PALETTE[index] as string,
-      })),
-      'failures',
-    ),
-    barChart(
-      'Measured errors by host code',
-      census.byCode.slice(0, 10).map((row, index) => ({
-        label: row.key,
-        value: row.count,
-        color: PALETTE[index % PALETTE.length] as string,
-      })),
-      'errors',
-    ),
-    costChart(report),
-    timelineChart(report),
-  ].join('\n');
+  const charts = onlyStore
+    ? ''
+    : [
+        barChart(
+          'Predicted outcome of each failure (a replay, not a measurement)',
+          COUNTERFACTUAL_OUTCOMES.map((outcome, index) => ({
+            label: OUTCOME_SHORT_LABELS[outcome],
+            value: outcomeCounts[outcome],
+            color: PALETTE[index] as string,
+          })),
+          'failures',
+        ),
+        barChart(
+          'Measured errors by host code',
+          census.byCode.slice(0, 10).map((row, index) => ({
+            label: row.key,
+            value: row.count,
+            color: PALETTE[index % PALETTE.length] as string,
+          })),
+          'errors',
+        ),
+        costChart(report),
+        timelineChart(report),
+      ].join('\n');
 
   const sections: string[] = [];
-  sections.push(
-    section(
-      `Failures (${int(report.failuresListed)}${report.failuresListed < census.errors ? ` of ${int(census.errors)}` : ''}), each with its log file, session and line`,
-      table(
-        [
-          { header: 'where (file:line)' },
-          { header: 'session' },
-          { header: 'tool' },
-          { header: 'code' },
-          { header: 'prediction' },
-          { header: 'rests on' },
-          { header: 'tokens', numeric: true },
-          { header: 'error' },
-        ],
-        report.failures.map((row) => [
-          `${shown(row.file)}:${row.line}`,
-          row.sessionId,
-          row.tool,
-          row.code,
-          `${OUTCOME_LABELS[row.outcome]}${row.ruleId ? ` (${row.ruleId})` : ''}`,
-          row.basisNote,
-          row.costSource === 'measured' ? int(row.costTokens) : `${int(row.costTokens)} ${row.costSource}`,
-          row.errorPreview,
-        ]),
-        (rowIndex, column) => {
-          const row = report.failures[rowIndex];
-          return column === 0 && row ? fileLink(row.file, shown(row.file), row.line) : undefined;
-        },
-      ),
-    ),
-  );
+  sections.push(failuresSection(report));
   sections.push(
     section(
       'Prediction detail',
@@ -258,7 +339,7 @@ export function renderHtml(report: AnalysisReport): string {
   sections.push(
     section(
       `Successful calls the rules would rewrite (${int(prediction.changedSuccesses.count)})`,
-      `<p class="note">A rewrite of a call that worked is a risk, not a heal.</p>${table(
+      `<p class="note">A rewrite of a call that worked is a risk, not a heal. ${escapeHtml(changedSuccessesLine(report))}</p>${table(
         [{ header: 'rule' }, { header: 'calls', numeric: true }],
         prediction.changedSuccesses.byRule.map((row) => [row.key, int(row.count)]),
       )}${table(
@@ -267,19 +348,22 @@ export function renderHtml(report: AnalysisReport): string {
           { header: 'session' },
           { header: 'tool' },
           { header: 'rule' },
-          { header: 'arguments' },
+          { header: 'what would change', prose: true },
+          { header: 'arguments', prose: true },
         ],
         prediction.changedSuccesses.examples.map((row) => [
           `${shown(row.file)}:${row.line}`,
           row.sessionId,
           row.tool,
           row.ruleId,
+          `${row.change}${row.undeclared.length > 0 ? ` (${row.undeclared.join(', ')}: not declared by this session's schema)` : ''}`,
           row.argumentsPreview,
         ]),
         (rowIndex, column) => {
           const row = prediction.changedSuccesses.examples[rowIndex];
           return column === 0 && row ? fileLink(row.file, shown(row.file), row.line) : undefined;
         },
+        { cards: true },
       )}`,
     ),
   );
@@ -291,8 +375,8 @@ export function renderHtml(report: AnalysisReport): string {
           { header: 'count', numeric: true },
           { header: 'sessions', numeric: true },
           { header: 'tool' },
-          { header: 'arguments' },
-          { header: 'every error of the group' },
+          { header: 'arguments', prose: true },
+          { header: 'every error of the group', prose: true },
           { header: 'first at' },
         ],
         census.repeatedFailures.map((row) => [
@@ -312,6 +396,7 @@ export function renderHtml(report: AnalysisReport): string {
               .join('<br>');
           return column === 5 ? fileLink(row.first.file, shown(row.first.file), row.first.line) : undefined;
         },
+        { cards: true },
       ),
     ),
   );
@@ -346,6 +431,19 @@ export function renderHtml(report: AnalysisReport): string {
       )}`,
     ),
   );
+  // `analyze --store DIR` read no DSH session log: its DSH sections would all be empty, so the page has none.
+  if (onlyStore) sections.length = 0;
+  if (report.store?.read && report.store.harnessCalls.length > 0)
+    sections.push(
+      section(
+        "Calls other harnesses counted in the store's database (measured, every outcome)",
+        table(
+          [{ header: 'harness' }, { header: 'outcome' }, { header: 'calls', numeric: true }],
+          report.store.harnessCalls.map((row) => [harnessName(row.harness), row.outcome, int(row.calls)]),
+        ),
+        true,
+      ),
+    );
   if (plugin.sessions > 0) {
     sections.push(
       section(
@@ -373,7 +471,7 @@ export function renderHtml(report: AnalysisReport): string {
       section(
         `Recorded by another harness: ${harnessName(other.harness)} (measured, not from DSH sessions)`,
         `<p>${escapeHtml(
-          `${int(healed)} calls healed (${int(other.healedSuccess)} then succeeded, ${int(other.healedFailed)} still failed); ${int(other.passThroughFailed)} failed calls left as sent; ${new Date(other.from).toISOString()} to ${new Date(other.to).toISOString()}. Read from the telemetry store's event log.`,
+          `${int(healed)} calls healed (${int(other.healedSuccess)} then succeeded, ${int(other.healedFailed)} still failed); ${int(other.passThroughFailed)} failed calls left as sent; ${isoTime(other.from)} to ${isoTime(other.to)}. Read from the telemetry store's event log.`,
         )}</p>
 <h3>Healed by tool</h3>${table(columns('tool'), countRows(other.healedByTool, healed))}
 <h3>Healed by rule</h3>${table(columns('rule'), countRows(other.healedByRule, healed))}`,
@@ -392,16 +490,17 @@ export function renderHtml(report: AnalysisReport): string {
       ),
     );
   }
-  const title = `DSH session analysis${report.sessionsDir ? `: ${report.sessionsDir}` : ''}`;
+  const title = `${onlyStore ? 'Telemetry store analysis (no DSH session logs read)' : 'DSH session analysis'}${report.sessionsDir ? `: ${report.sessionsDir}` : ''}`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src ${FAILURE_FILTER_SCRIPT_HASH}; base-uri 'none'; form-action 'none'">
 <title>${escapeHtml(title)}</title>
 <style>
 :root { color-scheme: light dark; }
-body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 12px; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1300px; padding: 12px; }
 h1 { font-size: 1.3em; overflow-wrap: anywhere; }
 h2 { display: inline; font-size: 1.1em; }
 summary { cursor: pointer; margin: 14px 0 6px; }
@@ -414,7 +513,20 @@ svg .label, svg .value { font: 11px system-ui, sans-serif; fill: currentColor; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 6px 0 14px; }
 th, td { border-bottom: 1px solid #8884; padding: 3px 8px; text-align: left; vertical-align: top; }
-td { overflow-wrap: anywhere; min-width: 4em; max-width: 36em; }
+td { overflow-wrap: normal; word-break: keep-all; min-width: 4em; max-width: 36em; }
+td.prose { overflow-wrap: break-word; word-break: normal; }
+td.token { white-space: nowrap; }
+tr[hidden] { display: none !important; }
+.controls { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; margin: 6px 0; }
+.controls select { max-width: 100%; }
+.controls label { max-width: 100%; }
+@media (max-width: 640px) {
+  .cards thead { display: none; }
+  .cards, .cards tbody, .cards tr, .cards td { display: block; }
+  .cards tr { border: 1px solid #8886; border-radius: 6px; margin: 0 0 10px; padding: 4px 8px; }
+  .cards td { border: 0; max-width: none; padding: 2px 0; text-align: left; white-space: normal; }
+  .cards td::before { content: attr(data-label) ": "; font-weight: 600; }
+}
 .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; min-width: 0; }
 th { white-space: nowrap; }
 .note { opacity: 0.8; }
@@ -433,6 +545,7 @@ ${found}
 ${charts}
 </section>
 ${sections.join('\n')}
+${onlyStore ? '' : `<script>${FAILURE_FILTER_SCRIPT}</script>`}
 </body>
 </html>
 `;

@@ -6,6 +6,8 @@ export {
   replayFailure,
   repairAddressesError,
   rewriteOfSuccess,
+  successRewrite,
+  type SuccessRewrite,
   codeFromMessage,
   resultOf,
   type FailedSubCall,

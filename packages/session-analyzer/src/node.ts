@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { ReportBuilder } from './census.js';
 import { boundedLines, LINE_TOO_LONG } from './line-reader.js';
 import { ANONYMOUS_RECEIPTS, SessionParser, SkipSession, type Receipt } from './session-parser.js';
+import { readStore } from './store-reader.js';
 import type { AnalysisReport, CountRow, HarnessReport, SessionAnalysis } from './types.js';
 
 /** Name of the plugin's event log (telemetry-store) in DSH_HOME, next to the `sessions` folder. */
@@ -23,6 +24,38 @@ export const PLUGIN_EVENT_LOG = 'tool-normalizer-events.jsonl';
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 /** The plugin's event log is capped at 4 MiB by default; read at most this much of it. */
 const MAX_RECEIPT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Bounds on what one session may cost, so memory follows the largest single session, not the folder: a log that
+ * expands past `maxSessionBytes` (a decompression bomb: 4.4 MB of zstd can hold 5.8 GB), or that holds more than
+ * `maxPendingCalls` calls awaiting their result at once, is skipped with the reason, and the other logs are read.
+ */
+export interface SessionLimits {
+  /** Bytes of JSONL one log may expand to (default 256 MiB; the real logs are under 1 MB each). */
+  maxSessionBytes: number;
+  /** Calls without a result held at once (default 20,000; a real session has a handful at a time). */
+  maxPendingCalls: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxSessionBytes: 256 * 1024 * 1024, maxPendingCalls: 20_000 };
+
+/** Prefix of the skip reason of a log over a {@link SessionLimits} bound (the report counts them by it). */
+export const OVER_BOUND = 'over the per-session bound';
+
+/** The chunks of `input`, stopping with a skip once more than `maxBytes` came through (before they are held). */
+async function* capped(input: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of input) {
+    total += chunk.length;
+    if (total > maxBytes)
+      throw new SkipSession(
+        `${OVER_BOUND}: expands to more than ${formatMiB(maxBytes)} of JSONL (a decompression bomb, or raise --max-session-mb)`,
+      );
+    yield chunk;
+  }
+}
+
+const formatMiB = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 type ZstdFactory = () => NodeJS.ReadWriteStream;
 
@@ -60,43 +93,10 @@ export function findSessionFiles(dir: string): string[] {
   return found.sort();
 }
 
-/** The plugin's receipts by call id (healed outcomes only), read from its event log; empty when there is none. */
-export async function readReceipts(file: string): Promise<Map<string, Receipt[]>> {
-  const receipts = new Map<string, Receipt[]>();
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return receipts;
-  }
-  if (!stat.isFile()) return receipts;
-  const stream = fs.createReadStream(file, { start: Math.max(0, stat.size - MAX_RECEIPT_BYTES) });
-  for await (const line of boundedLines(stream, MAX_LINE_BYTES)) {
-    if (line === LINE_TOO_LONG || !line.includes('"healed-')) continue;
-    try {
-      const event = JSON.parse(line) as {
-        callId?: unknown;
-        tool?: unknown;
-        at?: unknown;
-        outcome?: unknown;
-        harness?: unknown;
-      };
-      if (typeof event.tool !== 'string' || typeof event.at !== 'number' || typeof event.outcome !== 'string') continue;
-      // another harness's call (the MCP proxy's) is not a DSH call: never joined to a session's calls
-      if (event.harness !== undefined) continue;
-      // a redacted call id cannot be joined by id; such receipts are joined by tool and time
-      const callId =
-        typeof event.callId === 'string' && !event.callId.startsWith('[REDACTED') ? event.callId : ANONYMOUS_RECEIPTS;
-      const list = receipts.get(callId) ?? [];
-      list.push({ callId, tool: event.tool, at: event.at, outcome: event.outcome });
-      receipts.set(callId, list);
-    } catch {
-      // a torn or foreign line of the plugin's log: not a receipt
-    }
-  }
-  receipts.get(ANONYMOUS_RECEIPTS)?.sort((a, b) => a.at - b.at);
-  return receipts;
-}
+/** The largest time a `Date` holds (ms either side of the epoch); a time past it cannot be shown or compared. */
+const MAX_DATE_MS = 8.64e15;
+const isEventTime = (at: unknown): at is number =>
+  typeof at === 'number' && Number.isFinite(at) && Math.abs(at) <= MAX_DATE_MS;
 
 const OTHER_HARNESS_OUTCOMES = new Set(['healed-success', 'healed-failed', 'passthrough-failed']);
 
@@ -106,69 +106,135 @@ function countRows(counts: Map<string, number>): CountRow[] {
     .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
 }
 
+/** What `analyze` takes from the store's event log, read in one pass. */
+export interface EventLogReading {
+  /** The plugin's receipts by call id (healed outcomes of DSH calls only). */
+  receipts: Map<string, Receipt[]>;
+  /** Per other harness (events with a `harness`, such as the MCP proxy's `mcp`): measured heals and failures. */
+  otherHarnesses: HarnessReport[];
+  /** Lines skipped as unreadable: too long, not JSON, not an object, or a time (`at`) no date can hold. */
+  skippedLines: number;
+}
+
 /**
- * What other harnesses than DSH (events with a `harness`, such as the MCP proxy's `mcp`) recorded in the store's event
- * log, per harness: measured heals and failures, by tool and rule. Empty when there is no log or no such event.
+ * Reads the telemetry store's event log (the newest 64 MiB of it). The log is input like any other: a bad line (a
+ * torn write, a foreign line, `"at": 1e300`) is skipped and counted, never thrown, so no later format has to cope
+ * with a time that is not a date. Empty when there is no log.
  */
-export async function readOtherHarnesses(file: string): Promise<HarnessReport[]> {
+export async function readEventLog(file: string): Promise<EventLogReading> {
+  const receipts = new Map<string, Receipt[]>();
+  const reading: EventLogReading = { receipts, otherHarnesses: [], skippedLines: 0 };
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
   } catch {
-    return [];
+    return reading;
   }
-  if (!stat.isFile()) return [];
+  if (!stat.isFile()) return reading;
   const byHarness = new Map<string, HarnessReport & { tools: Map<string, number>; rules: Map<string, number> }>();
   const stream = fs.createReadStream(file, { start: Math.max(0, stat.size - MAX_RECEIPT_BYTES) });
-  for await (const line of boundedLines(stream, MAX_LINE_BYTES)) {
-    if (line === LINE_TOO_LONG || !line.includes('"harness"')) continue;
-    let event: { harness?: unknown; tool?: unknown; at?: unknown; outcome?: unknown; ruleIds?: unknown };
-    try {
-      event = JSON.parse(line);
-    } catch {
-      continue; // a torn or foreign line
-    }
-    const { harness, tool, at, outcome } = event;
-    if (typeof harness !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(harness)) continue;
-    if (typeof tool !== 'string' || typeof at !== 'number' || typeof outcome !== 'string') continue;
-    if (!OTHER_HARNESS_OUTCOMES.has(outcome)) continue;
-    let entry = byHarness.get(harness);
-    if (!entry) {
-      entry = {
-        harness,
-        events: 0,
-        healedSuccess: 0,
-        healedFailed: 0,
-        passThroughFailed: 0,
-        healedByTool: [],
-        healedByRule: [],
-        from: at,
-        to: at,
-        tools: new Map(),
-        rules: new Map(),
+  try {
+    for await (const line of boundedLines(stream, MAX_LINE_BYTES)) {
+      if (line === LINE_TOO_LONG) {
+        reading.skippedLines += 1;
+        continue;
+      }
+      if (line.trim() === '') continue;
+      let event: {
+        callId?: unknown;
+        tool?: unknown;
+        at?: unknown;
+        outcome?: unknown;
+        harness?: unknown;
+        ruleIds?: unknown;
       };
-      byHarness.set(harness, entry);
+      try {
+        event = JSON.parse(line);
+      } catch {
+        reading.skippedLines += 1; // a torn or foreign line
+        continue;
+      }
+      if (
+        typeof event !== 'object' ||
+        event === null ||
+        Array.isArray(event) ||
+        ('at' in event && !isEventTime(event.at))
+      ) {
+        reading.skippedLines += 1;
+        continue;
+      }
+      const { harness, tool, at, outcome } = event;
+      if (typeof tool !== 'string' || !isEventTime(at) || typeof outcome !== 'string') continue;
+      if (harness === undefined) {
+        if (!outcome.startsWith('healed-')) continue;
+        // a redacted call id cannot be joined by id; such receipts are joined by tool and time
+        const callId =
+          typeof event.callId === 'string' && !event.callId.startsWith('[REDACTED') ? event.callId : ANONYMOUS_RECEIPTS;
+        const list = receipts.get(callId) ?? [];
+        list.push({ callId, tool, at, outcome });
+        receipts.set(callId, list);
+        continue;
+      }
+      // another harness's call (the MCP proxy's) is not a DSH call: never joined to a session's calls
+      if (typeof harness !== 'string' || !/^[a-z][a-z0-9-]{0,31}$/.test(harness)) continue;
+      if (!OTHER_HARNESS_OUTCOMES.has(outcome)) continue;
+      let entry = byHarness.get(harness);
+      if (!entry) {
+        entry = {
+          harness,
+          events: 0,
+          healedSuccess: 0,
+          healedFailed: 0,
+          passThroughFailed: 0,
+          healedByTool: [],
+          healedByRule: [],
+          from: at,
+          to: at,
+          tools: new Map(),
+          rules: new Map(),
+        };
+        byHarness.set(harness, entry);
+      }
+      entry.events += 1;
+      entry.from = Math.min(entry.from, at);
+      entry.to = Math.max(entry.to, at);
+      if (outcome === 'passthrough-failed') {
+        entry.passThroughFailed += 1;
+        continue;
+      }
+      if (outcome === 'healed-success') entry.healedSuccess += 1;
+      else entry.healedFailed += 1;
+      entry.tools.set(tool, (entry.tools.get(tool) ?? 0) + 1);
+      const rules = Array.isArray(event.ruleIds) ? new Set(event.ruleIds.filter((id) => typeof id === 'string')) : [];
+      for (const rule of rules) entry.rules.set(rule, (entry.rules.get(rule) ?? 0) + 1);
     }
-    entry.events += 1;
-    entry.from = Math.min(entry.from, at);
-    entry.to = Math.max(entry.to, at);
-    if (outcome === 'passthrough-failed') {
-      entry.passThroughFailed += 1;
-      continue;
-    }
-    if (outcome === 'healed-success') entry.healedSuccess += 1;
-    else entry.healedFailed += 1;
-    entry.tools.set(tool, (entry.tools.get(tool) ?? 0) + 1);
-    const rules = Array.isArray(event.ruleIds) ? new Set(event.ruleIds.filter((id) => typeof id === 'string')) : [];
-    for (const rule of rules) entry.rules.set(rule, (entry.rules.get(rule) ?? 0) + 1);
+  } catch {
+    // the log vanished or could not be read part way (rotated under us): what was read stands
+  } finally {
+    stream.destroy();
   }
-  return [...byHarness.values()]
+  receipts.get(ANONYMOUS_RECEIPTS)?.sort((a, b) => a.at - b.at);
+  reading.otherHarnesses = [...byHarness.values()]
     .sort((a, b) => a.harness.localeCompare(b.harness))
     .map(({ tools, rules, ...report }) => ({
       ...report,
       healedByTool: countRows(tools),
       healedByRule: countRows(rules),
     }));
+  return reading;
+}
+
+/** The plugin's receipts by call id (healed outcomes only), read from its event log; empty when there is none. */
+export async function readReceipts(file: string): Promise<Map<string, Receipt[]>> {
+  return (await readEventLog(file)).receipts;
+}
+
+/**
+ * What other harnesses than DSH (events with a `harness`, such as the MCP proxy's `mcp`) recorded in the store's event
+ * log, per harness: measured heals and failures, by tool and rule. Empty when there is no log or no such event.
+ */
+export async function readOtherHarnesses(file: string): Promise<HarnessReport[]> {
+  return (await readEventLog(file)).otherHarnesses;
 }
 
 function describeError(error: unknown): string {
@@ -188,6 +254,7 @@ export async function analyzeFile(
   file: string,
   receipts?: ReadonlyMap<string, readonly Receipt[]>,
   signal?: AbortSignal,
+  limits: SessionLimits = DEFAULT_SESSION_LIMITS,
 ): Promise<SessionAnalysis | { skipped: string }> {
   let before: fs.Stats;
   try {
@@ -200,7 +267,10 @@ export async function analyzeFile(
   const decompress = compressed ? zstdDecompressor() : undefined;
   if (compressed && !decompress)
     return { skipped: `this Node (${process.version}) has no built-in zstd; Node >= 22.15 is needed` };
-  const parser = new SessionParser(file);
+  const parser = new SessionParser(file, {
+    maxPendingCalls: limits.maxPendingCalls,
+    overBound: `${OVER_BOUND}: more than ${limits.maxPendingCalls.toLocaleString('en-US')} calls without a result at once`,
+  });
   const source = fs.createReadStream(file);
   const input: Readable = decompress
     ? source.pipe(decompress() as unknown as NodeJS.WritableStream & Readable)
@@ -212,7 +282,7 @@ export async function analyzeFile(
   try {
     let last: string | undefined;
     let lineNumber = 0;
-    for await (const line of boundedLines(input, MAX_LINE_BYTES)) {
+    for await (const line of boundedLines(capped(input, limits.maxSessionBytes), MAX_LINE_BYTES)) {
       lineNumber += 1;
       if (last !== undefined) parser.push(last);
       // The file is skipped: stop reading it rather than decompress the rest.
@@ -251,12 +321,20 @@ export interface AnalyzeOptions {
   sessionsDir?: string;
   /** Explicit files instead of a folder walk. */
   files?: string[];
-  /** The plugin's event log (default: `tool-normalizer-events.jsonl` next to the sessions folder, when present). */
+  /** The plugin's event log (default: `tool-normalizer-events.jsonl` in the store folder, when present). */
   eventLog?: string;
+  /**
+   * The telemetry store's folder, whose database (`tool-normalizer.sqlite`) is read for what it counted and its last
+   * clear (default: the folder holding the sessions folder, DSH_HOME). No sessions folder and no files: the report is
+   * the store's only.
+   */
+  storeDir?: string;
   /** Called after each file. */
   onProgress?: (done: number, total: number, file: string) => void;
   /** Abort (Ctrl-C): the report covers the files analysed before it. */
   signal?: AbortSignal;
+  /** Bounds on one session's cost (default {@link DEFAULT_SESSION_LIMITS}). */
+  limits?: Partial<SessionLimits>;
   /** Keep each session's analysis (tests; memory then grows with the number of sessions). */
   keepSessions?: boolean;
   now?: () => number;
@@ -269,12 +347,16 @@ export interface AnalyzeResult {
 
 /** Analyses every session log of a folder (or the given files) one after another. */
 export async function analyzeSessions(options: AnalyzeOptions = {}): Promise<AnalyzeResult> {
-  const sessionsDir = options.sessionsDir ?? (options.files ? undefined : defaultSessionsDir());
+  const storeOnly = options.storeDir !== undefined && options.sessionsDir === undefined && options.files === undefined;
+  const sessionsDir = storeOnly
+    ? undefined
+    : (options.sessionsDir ?? (options.files ? undefined : defaultSessionsDir()));
   const files = options.files ?? (sessionsDir ? findSessionFiles(sessionsDir) : []);
-  const eventLog =
-    options.eventLog ??
-    (sessionsDir ? path.join(path.dirname(path.resolve(sessionsDir)), PLUGIN_EVENT_LOG) : undefined);
-  const receipts = eventLog ? await readReceipts(eventLog) : new Map<string, Receipt[]>();
+  const storeDir = options.storeDir ?? (sessionsDir ? path.dirname(path.resolve(sessionsDir)) : undefined);
+  const eventLog = options.eventLog ?? (storeDir ? path.join(storeDir, PLUGIN_EVENT_LOG) : undefined);
+  const events = eventLog ? await readEventLog(eventLog) : undefined;
+  const receipts = events?.receipts ?? new Map<string, Receipt[]>();
+  const limits = { ...DEFAULT_SESSION_LIMITS, ...options.limits };
   const builder = new ReportBuilder();
   const skipped: { file: string; reason: string }[] = [];
   const sessions: SessionAnalysis[] = [];
@@ -282,7 +364,7 @@ export async function analyzeSessions(options: AnalyzeOptions = {}): Promise<Ana
   const shown = (file: string) => (sessionsDir ? path.relative(sessionsDir, file) || file : file);
   for (const [index, file] of files.entries()) {
     if (options.signal?.aborted) break;
-    const result = await analyzeFile(file, receipts, options.signal);
+    const result = await analyzeFile(file, receipts, options.signal, limits);
     if ('skipped' in result) {
       if (result.skipped === 'interrupted' && options.signal?.aborted) break;
       skipped.push({ file: shown(file), reason: result.skipped });
@@ -301,6 +383,9 @@ export async function analyzeSessions(options: AnalyzeOptions = {}): Promise<Ana
     skipped,
     now: (options.now ?? Date.now)(),
   });
-  report.otherHarnesses = eventLog ? await readOtherHarnesses(eventLog) : [];
+  report.otherHarnesses = events?.otherHarnesses ?? [];
+  if (eventLog && events) report.eventLog = { file: eventLog, skippedLines: events.skippedLines };
+  const store = storeDir ? await readStore(storeDir) : undefined;
+  if (store) report.store = store;
   return { report, sessions };
 }

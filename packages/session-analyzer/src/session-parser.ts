@@ -29,7 +29,7 @@ import {
   type Replay,
   replayFailure,
   resultOf,
-  rewriteOfSuccess,
+  successRewrite,
 } from './counterfactual.js';
 import { ERROR_TEXT_PREFIX, hostDecisionOf, SUB_CALL_EVENTS } from '@dsh-tool-normalizer/dsh-profile';
 import { isMockUsage, releaseOfFormat } from './dsh-releases.js';
@@ -200,7 +200,17 @@ export class SessionParser {
   /** Each result's call id, tool names (streamed and ran) and time: joins receipts that lack a call id. */
   private readonly resultTimes: { callId: string; tools: string[]; time: number }[] = [];
 
-  constructor(file: string) {
+  /**
+   * `limits.maxPendingCalls`: calls (and streamed calls) awaiting their result that may be held at once; past it the
+   * log is skipped with `limits.overBound` (a log of calls that never get a result would otherwise hold them all).
+   */
+  constructor(
+    file: string,
+    private readonly limits: { maxPendingCalls: number; overBound: string } = {
+      maxPendingCalls: Number.POSITIVE_INFINITY,
+      overBound: '',
+    },
+  ) {
     this.analysis = {
       file,
       sessionId: '',
@@ -219,6 +229,7 @@ export class SessionParser {
       failures: [],
       changedSuccesses: [],
       changedSuccessCount: 0,
+      changedSuccessUndeclared: 0,
       byDay: Object.create(null) as Record<string, { calls: number; errors: number }>,
       plugin: undefined,
     };
@@ -280,6 +291,8 @@ export class SessionParser {
         const text = data.args.filter((part) => typeof part === 'string').join('');
         const earlier = this.rawCalls.get(id);
         this.rawCalls.set(id, { name, argumentsText: (earlier?.argumentsText ?? '') + text });
+        if (this.rawCalls.size > this.limits.maxPendingCalls)
+          throw new SkipSession(`${this.limits.overBound} (line ${this.lineNumber})`);
         break;
       }
       case 'assistant/message':
@@ -449,6 +462,8 @@ export class SessionParser {
     const raw = streamed && (streamed.name !== name || !sameJson(streamed.argumentsText, text)) ? streamed : undefined;
     if (raw) this.evidence.repairedCalls += 1;
     this.pending.set(callId, { name, argumentsText: text, raw, model: this.model });
+    if (this.pending.size > this.limits.maxPendingCalls)
+      throw new SkipSession(`${this.limits.overBound} (line ${this.lineNumber})`);
   }
 
   private countDay(field: 'calls' | 'errors'): void {
@@ -606,9 +621,10 @@ export class SessionParser {
     // successful call lacked is contradicted by the success itself.
     const env = this.env;
     if (!env) return;
-    const ruleId = rewriteOfSuccess({ name: call.name, arguments: call.argumentsText }, env);
-    if (!ruleId) return;
+    const rewrite = successRewrite({ name: call.name, arguments: call.argumentsText }, env);
+    if (!rewrite) return;
     this.analysis.changedSuccessCount += 1;
+    if (rewrite.undeclared.length > 0) this.analysis.changedSuccessUndeclared += 1;
     if (this.analysis.changedSuccesses.length >= MAX_CHANGED_SUCCESSES) return;
     this.analysis.changedSuccesses.push({
       file: this.analysis.file,
@@ -616,9 +632,11 @@ export class SessionParser {
       sessionId: this.analysis.sessionId,
       callId,
       tool: call.name,
-      ruleId,
+      ruleId: rewrite.ruleId,
       basis: 'recorded-tools',
       argumentsPreview: previewText(call.argumentsText, PREVIEW_CHARS),
+      change: previewText(rewrite.changes.join('; '), PREVIEW_CHARS),
+      undeclared: rewrite.undeclared,
     });
   }
 

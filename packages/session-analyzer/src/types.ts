@@ -92,6 +92,13 @@ export interface ChangedSuccess {
   ruleId: string;
   basis: ReplayBasis;
   argumentsPreview: string;
+  /** What the rewrite would change, e.g. `adds "description": "Run cordis_inspect"` (redacted, bounded). */
+  change: string;
+  /**
+   * Properties the rewrite would add that the session's own schema for the tool does not declare: the host accepted
+   * the call without them, so the rule touches a call that was valid on the release that wrote the log.
+   */
+  undeclared: string[];
 }
 
 /** What the plugin (already installed when the session ran) left in the log. */
@@ -132,6 +139,8 @@ export interface SessionAnalysis {
   /** Successful calls the rules would rewrite (at most 200 per session are kept; `changedSuccessCount` counts all). */
   changedSuccesses: ChangedSuccess[];
   changedSuccessCount: number;
+  /** Of those, rewrites that add a property the session's schema for the tool does not declare. */
+  changedSuccessUndeclared: number;
   /** Tool calls and errors per UTC day (`YYYY-MM-DD`), for logs that record real times. */
   byDay: Record<string, { calls: number; errors: number }>;
   /** Set when the plugin left evidence in this session. */
@@ -228,6 +237,21 @@ export interface HarnessReport {
   to: number;
 }
 
+/** The telemetry store's database, as `analyze` read it (measured, every profile). */
+export interface StoreReport {
+  dir: string;
+  /** False when the database could not be read; `note` says why (no database, no `node:sqlite`, …). */
+  read: boolean;
+  note?: string;
+  /** Calls counted in the database (every profile and harness), and how many of them were healed. */
+  calls: number;
+  healed: number;
+  /** Calls other harnesses counted (`harnessCalls()`), by harness and outcome. */
+  harnessCalls: { harness: string; outcome: string; calls: number }[];
+  /** The store's last clear: when (ms since the epoch) and how many counted calls it erased. Absent: never cleared. */
+  lastClear?: { at: number; erasedCalls: number };
+}
+
 export interface AnalysisReport {
   /** 2: the report's format version (1 carried a live-dashboard stats payload; gone). */
   v: 2;
@@ -292,7 +316,16 @@ export interface AnalysisReport {
     unknownReasons: CountRow[];
     /** Failures the rules would rewrite without addressing their error (not counted as heals), by rule. */
     unrelatedRewrites: CountRow[];
-    changedSuccesses: { count: number; byRule: CountRow[]; examples: ChangedSuccess[] };
+    changedSuccesses: {
+      count: number;
+      /**
+       * Of `count`, rewrites that add a property the session's own schema for the tool does not declare: the host
+       * accepted those calls as they were, so the rule (not the call) is wrong for the release that wrote the log.
+       */
+      addsUndeclared: number;
+      byRule: CountRow[];
+      examples: ChangedSuccess[];
+    };
     predictedErrorRate: number | null;
   };
   cost: {
@@ -315,6 +348,10 @@ export interface AnalysisReport {
   failuresListed: number;
   /** Heals other harnesses (the MCP proxy) recorded in the same store's event log, measured; empty when none. */
   otherHarnesses?: HarnessReport[];
+  /** The telemetry store's event log as read: lines skipped as unreadable (not JSON, a time out of range, …). */
+  eventLog?: { file: string; skippedLines: number };
+  /** What the telemetry store's database holds (read when it exists and this Node has `node:sqlite`). */
+  store?: StoreReport;
   plugin: {
     sessions: number;
     toolCalls: number;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import { runAnalyzeCli, type CliIo } from '../src/cli.js';
+import { FAILURE_FILTER_SCRIPT } from '../src/report-script.js';
 import type { AnalysisReport } from '../src/index.js';
 import { copyRealSample, hasRealSessions, tempDir } from './support.js';
 
@@ -41,7 +42,7 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
 
   beforeAll(() => {
     dir = tempDir('cli');
-    files = copyRealSample(dir, 200, ['pty-tools/session-a23dcdd7fd8e']);
+    files = copyRealSample(dir, 200, ['pty-tools/session-a23dcdd7fd8e', 'both-mode-turn/session-1b008c0eccb3']);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -61,6 +62,33 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     expect(text).toMatch(/Predicted with the current rules \(a replay of each failure, not a measurement\)/);
     expect(text).toMatch(new RegExp(`sessions\\s+${files.length}\\n`));
     expect(run.stderr()).toBe('');
+  });
+
+  it('fits every line in 100 columns, however long the paths and texts', async () => {
+    const run = io();
+    expect(await runAnalyzeCli([dir], run.value)).toBe(0);
+    const lines = run.stdout().split('\n');
+    expect(lines.filter((line) => [...line].length > 100)).toEqual([]);
+    // the failures table still names each failure's session folder and line
+    expect(run.stdout()).toMatch(/session-[0-9a-f]{12}\/session\.jsonl\.zstd:\d+ +\S+/);
+  });
+
+  it('says what a rewrite of a successful call would change and why it is a risk', async () => {
+    const run = io();
+    expect(await runAnalyzeCli([dir, '--json'], run.value)).toBe(0);
+    const report = JSON.parse(run.stdout()) as AnalysisReport;
+    // both-mode-turn (a July 2026 build): run_code takes only `code`, and the host ran the call without a description
+    const example = report.prediction.changedSuccesses.examples.find((row) =>
+      row.file.includes('session-1b008c0eccb3'),
+    );
+    expect(example).toMatchObject({ ruleId: 'run_code.fill-description', undeclared: ['description'] });
+    expect(example?.change).toMatch(/^adds "description": "Run program calling bash"/);
+    expect(report.prediction.changedSuccesses.addsUndeclared).toBeGreaterThanOrEqual(1);
+    const text = io();
+    expect(await runAnalyzeCli([dir], text.value)).toBe(0);
+    expect(text.stdout().replace(/\n\s+/g, ' ')).toMatch(
+      /would get a property \("description"\) that the session's own schema for the tool does not declare: the host accepted these calls as they were/,
+    );
   });
 
   it('--json prints report v2: findings first, predictions under their own names, no live stats payload', async () => {
@@ -83,7 +111,7 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     ).toBe(report.census.errors);
   });
 
-  it('--html writes one self-contained page of its own markup: no script, no dashboard element, private file', async () => {
+  it('--html writes one self-contained page of its own markup: its one fixed script, no dashboard element, private file', async () => {
     const file = path.join(dir, '..', `${path.basename(dir)}-report.html`);
     fs.writeFileSync(file, 'an older report', { mode: 0o644 });
     const run = io();
@@ -92,7 +120,12 @@ describe.skipIf(!hasRealSessions)('analyze command', () => {
     expect(fs.statSync(file).mode & 0o077).toBe(0);
     fs.rmSync(file);
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).not.toMatch(/<script|tn-dashboard|plugin-api|Calls intercepted|Healing success rate/i);
+    expect(html).not.toMatch(/tn-dashboard|plugin-api|Calls intercepted|Healing success rate/i);
+    // the only script is the failure filter, allowed by its hash and by nothing else
+    expect([...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1])).toEqual([
+      FAILURE_FILTER_SCRIPT,
+    ]);
+    expect(html.match(/<script/g)).toHaveLength(1);
     // "tokens saved" appears only as a prediction, with the one definition the dashboard measures by.
     for (const match of html.matchAll(/tokens saved/gi)) {
       const after = html.slice(match.index, match.index + 40);

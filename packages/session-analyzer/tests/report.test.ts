@@ -5,8 +5,10 @@
  * `data.provenance.model`; an estimate that includes the recorded system prompt and tools, or says it is a lower
  * bound when the log hides them; and log text that cannot inject markup into the HTML page.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyzeSessionText, ReportBuilder, renderHtml } from '../src/index.js';
+import { FAILURE_FILTER_SCRIPT, FAILURE_FILTER_SCRIPT_HASH } from '../src/report-script.js';
 
 const line = (event: object) => JSON.stringify(event);
 const failing = (callId: string, args: string, error: string) => [
@@ -106,7 +108,15 @@ describe('the report', () => {
     const report = build(['/logs/e.jsonl', log('e', [...failing('1', JSON.stringify({ file_path: evil }), evil)])]);
     const html = renderHtml(report);
     expect(html).not.toContain('<img');
-    expect(html).not.toMatch(/<script/i);
+    // the page's one script is its own fixed filter; the log's script tag is text
+    expect(html.match(/<script/gi)).toHaveLength(1);
+    expect(html).toContain(`<script>${FAILURE_FILTER_SCRIPT}</script>`);
     expect(html).toContain('&#60;img src=x');
+    expect(html).toContain('&#60;script&#62;alert(2)&#60;/<wbr>script&#62;');
+    // a Content-Security-Policy allows that script by its hash only
+    const hash = createHash('sha256').update(FAILURE_FILTER_SCRIPT).digest('base64');
+    expect(FAILURE_FILTER_SCRIPT_HASH).toBe(`'sha256-${hash}'`);
+    expect(html).toContain(`script-src 'sha256-${hash}';`);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
   });
 });

@@ -27,6 +27,9 @@ else if (!hasRealSessions)
   console.warn(
     `[session-analyzer] real-log tests skipped: no DSH session logs at ${REAL_SESSIONS} (set DSH_SESSIONS_DIR)`,
   );
+/** The telemetry store's database needs `node:sqlite` (Node >= 22.13); tests that write a real store need it too. */
+export const hasSqlite =
+  (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') !== undefined;
 export const compress = (text: string): Buffer =>
   (zstd.zstdCompressSync as (data: Buffer) => Buffer)(Buffer.from(text, 'utf8'));
 /** A zstd compressing stream (`zlib.createZstdCompress`; only where `hasZstd`). */
