@@ -3,5 +3,5 @@ import { healerSetup, workspaceSources } from '../../vitest.shared.js';
 
 export default defineProject({
   ...workspaceSources,
-  test: { name: 'ai-sdk', include: ['tests/**/*.test.ts'], setupFiles: [healerSetup] },
+  test: { name: 'ai-sdk', include: ['tests/**/*.test.ts'], exclude: ['tests/ai6/**'], setupFiles: [healerSetup] },
 });
