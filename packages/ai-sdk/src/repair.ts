@@ -12,7 +12,7 @@
 import type { InferToolInput, ToolCallRepairFunction, ToolSet } from 'ai';
 import type { RepairKit } from '@dsh-tool-normalizer/core-rules';
 import { sendReport } from './report.js';
-import { kitCache, schemaOf } from './tool-kit.js';
+import { kitCache, schemaOf, warmKit } from './tool-kit.js';
 import type { HealingOptions } from './types.js';
 
 type KitFor = (tools: ToolSet) => Promise<RepairKit>;
@@ -108,7 +108,9 @@ export function createToolInputRefinement<TOOLS extends ToolSet>(
   tools: TOOLS,
   options: HealingOptions = {},
 ): ToolInputRefinement<TOOLS> {
-  return refinementWith(tools, options, kitCache(options));
+  const kitFor = kitCache(options);
+  warmKit(kitFor, tools);
+  return refinementWith(tools, options, kitFor);
 }
 
 /** What `healToolCalls` spreads into `generateText` / `streamText` / `ToolLoopAgent` options. */
@@ -128,6 +130,7 @@ export interface HealingSeams<TOOLS extends ToolSet> {
  */
 export function healToolCalls<TOOLS extends ToolSet>(tools: TOOLS, options: HealingOptions = {}): HealingSeams<TOOLS> {
   const kitFor = kitCache(options);
+  warmKit(kitFor, tools);
   const repairToolCall = repairWith<TOOLS>(options, kitFor);
   return {
     repairToolCall,
