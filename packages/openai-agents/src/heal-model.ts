@@ -33,11 +33,49 @@ function isFunctionCall(item: { type?: string }): item is FunctionCallItem {
   return item.type === 'function_call';
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a property's schema admits `null` (`type: [..., 'null']`, or a `null` branch of `anyOf`). */
+function admitsNull(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  return Array.isArray(schema.anyOf) && schema.anyOf.some(admitsNull);
+}
+
+/**
+ * A strict tool's schema as the SDK's own parser reads it. For the model, the SDK's strict conversion
+ * (`toOpenAIStrictToolSchema`) makes every property required and an optional one nullable; its zod parser then
+ * drops those nulls (`stripStrictNullsForZodSchema`) and accepts the property missing. Judged by the strict schema,
+ * a repaired `{file_path}` for a tool with an optional `offset` would fail; so a nullable property is not required
+ * here, at every depth. What the SDK's parser still rejects (a `.nullable()` field it requires) it rejects with its
+ * own error, as it would the call as sent.
+ */
+function asParsed(schema: unknown, depth = 0): unknown {
+  if (depth > 64 || !isRecord(schema))
+    return Array.isArray(schema) ? schema.map((item) => asParsed(item, depth + 1)) : schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema))
+    copy[key] = key === 'enum' || key === 'const' ? value : asParsed(value, depth + 1);
+  if (Array.isArray(schema.required) && isRecord(schema.properties)) {
+    const properties = schema.properties;
+    copy.required = schema.required.filter((key) => !(typeof key === 'string' && admitsNull(properties[key])));
+  }
+  return copy;
+}
+
 /** A top-level function tool of a request: a schema the kit can read (namespaced tools are left to the SDK). */
 function kitToolsOf(tools: readonly SerializedTool[]) {
   return tools.flatMap((tool) =>
-    tool.type === 'function' && !tool.namespace && typeof tool.parameters === 'object' && tool.parameters !== null
-      ? [{ name: tool.name, description: tool.description, parameters: tool.parameters }]
+    tool.type === 'function' && !tool.namespace && isRecord(tool.parameters)
+      ? [
+          {
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.strict ? asParsed(tool.parameters) : tool.parameters,
+          },
+        ]
       : [],
   );
 }

@@ -6,6 +6,7 @@
  */
 import { Agent, type Tool, type Model, run, setTracingDisabled, tool } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
+import { z } from 'zod';
 
 setTracingDisabled(true);
 
@@ -36,6 +37,27 @@ export function jsonSchemaTools(
       description: schema.description,
       strict: false,
       parameters: schema.parameters as never,
+      execute: async (input: unknown) => {
+        executions.push({ tool: schema.name, input });
+        return `${schema.name} ran`;
+      },
+    }),
+  );
+}
+
+/**
+ * The same tools declared with zod (`z.fromJSONSchema`), the way most Agents SDK users declare tools: the SDK sends
+ * the model its strict conversion (every property required, optional ones nullable) and parses calls with zod.
+ */
+export function zodTools(
+  schemas: readonly { name: string; description: string; parameters: Record<string, unknown> }[],
+  executions: Executions,
+): Tool[] {
+  return schemas.map((schema) =>
+    tool({
+      name: schema.name,
+      description: schema.description,
+      parameters: z.fromJSONSchema(schema.parameters as never) as z.ZodObject,
       execute: async (input: unknown) => {
         executions.push({ tool: schema.name, input });
         return `${schema.name} ran`;
