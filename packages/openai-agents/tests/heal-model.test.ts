@@ -118,6 +118,25 @@ describe.each([false, true])('healModel with run() (stream: %s)', (stream) => {
   });
 });
 
+describe('healModel with a strict zod tool that has an optional field', () => {
+  it('heals a call that leaves the optional field out, as the SDK sends it nullable and required', async () => {
+    const executions: Executions = [];
+    const read = tool({
+      name: 'read',
+      description: 'Read a file',
+      parameters: z.object({ file_path: z.string(), offset: z.number().int().optional() }),
+      execute: async (input) => {
+        executions.push({ tool: 'read', input });
+        return 'read ran';
+      },
+    });
+    expect((read.parameters as { required: string[] }).required).toEqual(['file_path', 'offset']);
+    const outcome = await runAgent(healModel(scriptedModel([{ name: 'read', input: '{"path":"a.txt"}' }])), [read]);
+    expect(outcome.outputs).toEqual(['read ran']);
+    expect(executions).toEqual([{ tool: 'read', input: { file_path: 'a.txt' } }]);
+  });
+});
+
 describe('healModel, the model itself', () => {
   it('answers the very response object when nothing is healed', async () => {
     const inner = scriptedModel([{ name: 'read', input: '{"file_path":"a"}' }]);
