@@ -12,7 +12,7 @@
 import type { InferToolInput, ToolCallRepairFunction, ToolSet } from 'ai';
 import type { RepairKit } from '@dsh-tool-normalizer/core-rules';
 import { sendReport } from './report.js';
-import { kitCache, schemaOf, warmKit } from './tool-kit.js';
+import { assertSupportedTools, kitCache, schemaOf, warmKit } from './tool-kit.js';
 import type { HealingOptions } from './types.js';
 
 type KitFor = (tools: ToolSet) => Promise<RepairKit>;
@@ -108,6 +108,7 @@ export function createToolInputRefinement<TOOLS extends ToolSet>(
   tools: TOOLS,
   options: HealingOptions = {},
 ): ToolInputRefinement<TOOLS> {
+  assertSupportedTools(tools);
   const kitFor = kitCache(options);
   warmKit(kitFor, tools);
   return refinementWith(tools, options, kitFor);
@@ -129,6 +130,7 @@ export interface HealingSeams<TOOLS extends ToolSet> {
  * (which reads `repairToolCall` first) both call it.
  */
 export function healToolCalls<TOOLS extends ToolSet>(tools: TOOLS, options: HealingOptions = {}): HealingSeams<TOOLS> {
+  assertSupportedTools(tools);
   const kitFor = kitCache(options);
   warmKit(kitFor, tools);
   const repairToolCall = repairWith<TOOLS>(options, kitFor);

@@ -60,6 +60,19 @@ function programsOf(options: HealingOptions): HealingOptions['programs'] {
   return undefined;
 }
 
+/**
+ * Refuses, loudly and at set-up, a tool set written for `ai` 4 or older (a tool with `parameters` and no
+ * `inputSchema`): its schemas cannot be read, so nothing would ever be healed, silently.
+ */
+export function assertSupportedTools(tools: ToolSet): void {
+  for (const [name, tool] of Object.entries(tools as Record<string, unknown>)) {
+    if (typeof tool === 'object' && tool !== null && 'parameters' in tool && !('inputSchema' in tool))
+      throw new Error(
+        `@dsh-tool-normalizer/ai-sdk supports ai 6 and 7: tool "${name}" has \`parameters\` and no \`inputSchema\`, the shape of ai 4 and older. Install ai@^7 (Node >= 22) or ai@^6 (Node >= 18) and declare tools with \`inputSchema\`.`,
+      );
+  }
+}
+
 /** A cache of kits per tools object (the SDK hands the same object to every step of a call). */
 export function kitCache(options: HealingOptions): (tools: ToolSet) => Promise<RepairKit> {
   const kits = new WeakMap<object, Promise<RepairKit>>();
