@@ -2,7 +2,10 @@
 # against the registry on this machine kind), installed once into the ignored .cache/ folder.
 PNPM_VERSION=10.34.9
 # The packages that promise Node 20 and browsers (no node:* I/O, no DOM, no DSH): tested on both Nodes.
-PURE_PROJECTS="syntax-healer core-rules dsh-profile" # ai-sdk promises Node >= 22, like ai@7 (its engines field)
+PURE_PROJECTS="syntax-healer core-rules dsh-profile"
+# Projects that are not a package folder, also run on the system Node: ai-sdk against ai 6 (what `npm i ai` installs on
+# Node 20; ai 7 declares Node >= 22, so the ai-sdk project itself runs on Node 22 only).
+NODE20_PROJECTS="ai-sdk-ai6"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 ensure_pnpm() {

@@ -31,6 +31,7 @@ reports+=(.vitest-results.json)
 # The pure packages again on the system Node: their promise is Node >= 20.
 pure=()
 for p in $PURE_PROJECTS; do [ -d "packages/$p" ] && pure+=(--project "$p"); done
+for p in $NODE20_PROJECTS; do pure+=(--project "$p"); done
 if [ "$#" -eq 0 ] && [ "${#pure[@]}" -gt 0 ] && [ "$(node -p 'process.versions.node.split(".")[0]')" != "$("$NODE_DSH" -p 'process.versions.node.split(".")[0]')" ]; then
   echo "[test] pure packages on the system $(node --version)" >&2
   node "$VITEST" run "${pure[@]}" --reporter=default --reporter=json --outputFile.json=.vitest-results-node20.json || rc=$?

@@ -3,5 +3,11 @@ import { hangBounds, healerSetup, workspaceSources } from '../../vitest.shared.j
 
 export default defineProject({
   ...workspaceSources,
-  test: { ...hangBounds, name: 'ai-sdk', include: ['tests/**/*.test.ts'], setupFiles: [healerSetup] },
+  test: {
+    ...hangBounds,
+    name: 'ai-sdk',
+    include: ['tests/**/*.test.ts'],
+    exclude: ['tests/ai6/**'],
+    setupFiles: [healerSetup],
+  },
 });

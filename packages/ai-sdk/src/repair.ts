@@ -9,13 +9,21 @@
  *   repaired input, or the very input it was given. The SDK does not validate a refined input again, so a
  *   repair is handed on as the tool's own validator outputs it (zod strips and transforms as usual).
  */
-import type { ToolCallRepairFunction, ToolInputRefinement, ToolSet } from 'ai';
+import type { InferToolInput, ToolCallRepairFunction, ToolSet } from 'ai';
 import type { RepairKit } from '@dsh-tool-normalizer/core-rules';
 import { sendReport } from './report.js';
-import { kitCache, schemaOf } from './tool-kit.js';
+import { assertSupportedTools, kitCache, schemaOf, warmKit } from './tool-kit.js';
 import type { HealingOptions } from './types.js';
 
 type KitFor = (tools: ToolSet) => Promise<RepairKit>;
+
+/**
+ * `ai` 7's `ToolInputRefinement`, written out here because `ai` 6 has no such type (so the declarations stay valid
+ * for `ai` 6 users): per tool, the parsed input to the input that runs.
+ */
+export type ToolInputRefinement<TOOLS extends ToolSet> = {
+  [NAME in keyof TOOLS]?: (input: InferToolInput<TOOLS[NAME]>) => Promise<InferToolInput<TOOLS[NAME]>>;
+};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -100,19 +108,35 @@ export function createToolInputRefinement<TOOLS extends ToolSet>(
   tools: TOOLS,
   options: HealingOptions = {},
 ): ToolInputRefinement<TOOLS> {
-  return refinementWith(tools, options, kitCache(options));
+  assertSupportedTools(tools);
+  const kitFor = kitCache(options);
+  warmKit(kitFor, tools);
+  return refinementWith(tools, options, kitFor);
+}
+
+/** What `healToolCalls` spreads into `generateText` / `streamText` / `ToolLoopAgent` options. */
+export interface HealingSeams<TOOLS extends ToolSet> {
+  /** The repair seam under `ai` 7's name. */
+  repairToolCall: ToolCallRepairFunction<TOOLS>;
+  /** The same function under the name `ai` 6 reads (`ai` 7 reads it too, when `repairToolCall` is not given). */
+  experimental_repairToolCall: ToolCallRepairFunction<TOOLS>;
+  /** The refine seam (`ai` 7 only: `ai` 6 has none and ignores the option). */
+  experimental_refineToolInput: ToolInputRefinement<TOOLS>;
 }
 
 /**
- * Both seams at once, sharing one kit: `generateText({ model, tools, ...healToolCalls(tools), prompt })`.
+ * Both seams at once, sharing one kit: `generateText({ model, tools, ...healToolCalls(tools), prompt })`. The
+ * repair seam goes under both of its names, so `ai` 6 (which reads only `experimental_repairToolCall`) and `ai` 7
+ * (which reads `repairToolCall` first) both call it.
  */
-export function healToolCalls<TOOLS extends ToolSet>(
-  tools: TOOLS,
-  options: HealingOptions = {},
-): { repairToolCall: ToolCallRepairFunction<TOOLS>; experimental_refineToolInput: ToolInputRefinement<TOOLS> } {
+export function healToolCalls<TOOLS extends ToolSet>(tools: TOOLS, options: HealingOptions = {}): HealingSeams<TOOLS> {
+  assertSupportedTools(tools);
   const kitFor = kitCache(options);
+  warmKit(kitFor, tools);
+  const repairToolCall = repairWith<TOOLS>(options, kitFor);
   return {
-    repairToolCall: repairWith(options, kitFor),
+    repairToolCall,
+    experimental_repairToolCall: repairToolCall,
     experimental_refineToolInput: refinementWith(tools, options, kitFor),
   };
 }

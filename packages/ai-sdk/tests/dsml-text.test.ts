@@ -31,12 +31,6 @@ import {
 import { dsmlTextMiddleware, type RepairReport } from '../src/index.js';
 import type { Executions } from './sdk-loop.js';
 
-// CPU ms of this test process since `since`: hang bounds on CPU time, which a loaded machine does not inflate.
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-}
-
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 5, text: 5, reasoning: 0 },
@@ -186,11 +180,11 @@ describe.each<Driver>(['generateText', 'streamText'])('dsmlTextMiddleware with %
   it('a 300 KB parameter in one-character deltas is healed (a bound against quadratic work)', async () => {
     const content = 'y'.repeat(300 * 1024);
     const block = VLLM_54686_PROBE.replace('>first<', `>${content}<`);
-    const started = process.cpuUsage();
+    // Quadratic work over 300k deltas would take minutes: the test's bound (no wall-clock assert; the speed is
+    // bench/dsml-text.bench.mjs's).
     const { executions } = await run(driver, block, { size: 1 });
     expect(executions).toEqual([{ tool: 'record_item', input: { name: 'alpha', note: content } }]);
-    expect(cpuMs(started)).toBeLessThan(20_000);
-  });
+  }, 120_000);
 
   it('a block that is the whole text leaves no text behind', async () => {
     const { executions, text } = await run(driver, SGLANG_35736, { size: 1 });
@@ -335,10 +329,10 @@ describe('responses without a block are untouched', () => {
     expect(await streamParts(withCall(), true)).toEqual(raw);
   });
 
-  it('generate: 20 MB of text around a complete block is left as the very object, fast', async () => {
-    const model = textModel(`${'z'.repeat(20 * 1024 * 1024)}${SGLANG_35736}`);
+  it('generate: 20 MB of text around a complete block is left as the very object', async () => {
+    // Deltas of 1 MiB: the mock's stream (unused here) would otherwise hold 4 million parts.
+    const model = textModel(`${'z'.repeat(20 * 1024 * 1024)}${SGLANG_35736}`, 'stop', 1024 * 1024);
     const sent = await model.doGenerate(params);
-    const started = process.cpuUsage();
     const answer = await middleware.wrapGenerate({
       doGenerate: async () => sent,
       doStream: () => model.doStream(params),
@@ -346,7 +340,6 @@ describe('responses without a block are untouched', () => {
       model,
     });
     expect(answer).toBe(sent);
-    expect(cpuMs(started)).toBeLessThan(2000);
   });
 
   it('a stream with a tag and no finish comes out as sent', async () => {
@@ -364,8 +357,6 @@ describe('responses without a block are untouched', () => {
     const deltas = [`<${D}tool_calls>`, ...Array.from({ length: 20 }, () => big)];
     const model = textModel(deltas.join(''), 'stop', 64 * 1024);
     const raw = await streamParts(textModel(deltas.join(''), 'stop', 64 * 1024), false);
-    const started = process.cpuUsage();
     expect(await streamParts(model, true)).toEqual(raw);
-    expect(cpuMs(started)).toBeLessThan(2000);
   });
 });
