@@ -230,6 +230,8 @@ export interface ReadingContext {
   ambiguous?: string;
   /** Top-level keys left to their own rules (the editor's `view_range`). */
   skip?: readonly string[];
+  /** Nodes visited so far, shared with the walks of `anyOf`/`oneOf` branches (see MAX_READING_VISITS). */
+  visits?: { count: number };
 }
 
 /** One rule at one node: the node's new value (the whole value, not a change), or nothing. */
@@ -240,6 +242,11 @@ export type ReadingStep = (
 ) => { value: unknown } | undefined;
 
 const MAX_READING_DEPTH = 32;
+/**
+ * Nodes one reading may visit: branches inside branches multiply (a schema of nested two-way `anyOf`s is 2^depth
+ * walks), and a value may hold many items. Past it the reading gives up: nothing is changed.
+ */
+const MAX_READING_VISITS = 5_000;
 
 function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
@@ -261,6 +268,11 @@ export function readDeep(
   depth = 0,
 ): unknown {
   if (depth > MAX_READING_DEPTH || context.ambiguous !== undefined) return value;
+  context.visits ??= { count: 0 };
+  if (++context.visits.count > MAX_READING_VISITS) {
+    context.ambiguous = 'the schema and the value are too large to read';
+    return value;
+  }
   const schema = resolved(context.root, node);
   if (!schema || (depth > 0 && passes(context.root, schema, value))) return value;
   const branches = propertiesOf(schema) || schema.items ? undefined : (schema.anyOf ?? schema.oneOf);
@@ -308,6 +320,7 @@ function readBranches(
     const schema = resolved(context.root, branch);
     if (!schema) continue;
     const own: ReadingContext = { root: context.root, toolName: context.toolName, changes: [] };
+    if (context.visits) own.visits = context.visits;
     const read = readDeep(schema, value, step, own, path, depth + 1);
     if (own.ambiguous !== undefined) {
       context.ambiguous = own.ambiguous;
