@@ -1,10 +1,11 @@
 /**
  * Generic argument repairs for any tool, gated by the caller on the tool's schema (each fires only for a
- * call the host would reject, and the repaired call must pass): alias keys renamed to the required key they
- * stand for when the schema makes the mapping one-to-one (`cmd` -> `command`, `old_str` -> `old_string` on
- * `edit`); `null` dropped for optional parameters that do not take null; lossless scalar forms (`"10"` for an
- * integer, `"true"` for a boolean) and a JSON string holding the list a field expects turned into the value;
- * and a missing or blank required display `description` derived from the other arguments (after redaction).
+ * call the host would reject, and the repaired call must pass): keys read as the schema names them, one value for
+ * a list and JSON text for a structured field, at every depth (each one step of the schema reading,
+ * rules/schema-reading.ts); `null` dropped for optional parameters that do not take null; lossless scalar forms
+ * (`"10"` for an integer, `"true"` for a boolean) and a JSON string holding the list a field expects turned into
+ * the value; NUL bytes around a command or path; and a missing or blank required display `description` derived
+ * from the other arguments (after redaction).
  */
 import { receipt, type RuleId } from '../catalogue.js';
 import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.js';
