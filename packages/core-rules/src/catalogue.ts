@@ -108,9 +108,9 @@ export const ruleCatalogue = Object.freeze([
     category: 'invalid-args',
     option: 'autoWrapRunCode',
     implementation: 'rules/arguments.ts#renameAliasKeys',
-    title: 'Rename alias keys',
+    title: 'Read keys as the schema names them',
     description:
-      'A required key sent under an alias the schema makes one-to-one (cmd -> command, path -> file_path, old_str -> old_string on edit) is renamed; ambiguous aliases are left alone.',
+      "An undeclared key is read as the key of the schema it stands for, at every depth (nested objects, each item of a list of objects, the one anyOf/oneOf branch that reads): the schema's own key in another case style (branch_name -> branchName) or a synonym of an absent required key (cmd -> command, path -> file_path, directory -> path, from/to -> source/destination). Two candidates for one key is no reading: nothing is renamed when another undeclared key could be the same key.",
   },
   {
     id: 'args.fill-description',
@@ -260,7 +260,7 @@ export const ruleCatalogue = Object.freeze([
     implementation: 'rules/arguments.ts#wrapScalarInList',
     title: 'One value for a list',
     description:
-      'A single value where the schema wants a list ("queries": "rust async runtime") becomes the list of that value, when the list passes the schema; text that reads as a JSON list is parsed instead.',
+      'A single value where the schema wants a list ("queries": "rust async runtime") becomes the list of that value, and one object where a list of objects is wanted the list of it, at every depth; text that reads as a JSON list is parsed instead.',
   },
   {
     id: 'args.parse-object-text',
@@ -268,9 +268,9 @@ export const ruleCatalogue = Object.freeze([
     category: 'invalid-args',
     option: 'autoWrapRunCode',
     implementation: 'rules/arguments.ts#parseObjectText',
-    title: 'Object sent as JSON text',
+    title: 'Structured value sent as JSON text',
     description:
-      'An object sent as JSON text where the schema wants an object ("meta": "{\\"name\\": ...}") becomes that object, when the text is exactly one JSON object that passes the schema.',
+      'An object or a list sent as JSON text, or as one fenced JSON value, where the schema wants one ("meta": "{\\"name\\": ...}") becomes that value, at every depth, when the text is exactly one JSON value of that kind; prose stays.',
   },
   {
     id: 'call.dsml-text-to-call',

@@ -61,7 +61,7 @@ export const ARGUMENT_RULES = Object.freeze([
   // On the editor, view_range has its own reshaping rule; insert_line ("5") is an ordinary integer.
   ['args.coerce-scalar', (tool, args) => coerceScalars(tool, args, tool.name === EDITOR ? ['view_range'] : [])],
   ['args.wrap-scalar-in-list', (tool, args) => wrapScalarInList(tool, args)],
-  ['args.parse-object-text', (tool, args) => parseObjectText(tool, args)],
+  ['args.parse-object-text', (tool, args) => parseObjectText(tool, args, tool.name === EDITOR ? ['view_range'] : [])],
   ['args.strip-edge-nul', (tool, args) => stripEdgeNuls(tool, args)],
   ['args.fill-description', (tool, args) => fillDescription(tool, args)],
   ['editor.absolute-path', (tool, args, env) => (tool.name === EDITOR ? absoluteEditorPath(args, env.cwd) : undefined)],

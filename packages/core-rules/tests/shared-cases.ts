@@ -166,6 +166,179 @@ export const sharedTools: SharedTool[] = [
     description: 'Create a new file or completely overwrite an existing file with new content',
     parameters: { type: 'object', properties: { path: str, content: str }, required: ['path', 'content'] },
   },
+  // Schemas written like those of real MCP servers (server-filesystem, server-memory, desktop-commander,
+  // git-mcp-server): camelCase and snake_case keys, arrays of objects, anyOf branches, $defs.
+  {
+    name: 'fs_list_directory',
+    description: 'List a directory',
+    parameters: { type: 'object', properties: { path: str }, required: ['path'], additionalProperties: false },
+  },
+  {
+    name: 'fs_move_file',
+    description: 'Move or rename a file',
+    parameters: {
+      type: 'object',
+      properties: { source: str, destination: str },
+      required: ['source', 'destination'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'fs_read_multiple_files',
+    description: 'Read several files',
+    parameters: {
+      type: 'object',
+      properties: { paths: { type: 'array', items: str, minItems: 1 } },
+      required: ['paths'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'fs_edit_file',
+    description: 'Make line-based edits to a text file',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: str,
+        edits: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { oldText: str, newText: str },
+            required: ['oldText', 'newText'],
+            additionalProperties: false,
+          },
+        },
+        dryRun: { type: 'boolean' },
+      },
+      required: ['path', 'edits'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'memory_create_entities',
+    description: 'Create entities in the knowledge graph',
+    parameters: {
+      type: 'object',
+      properties: {
+        entities: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { name: str, entityType: str, observations: { type: 'array', items: str } },
+            required: ['name', 'entityType', 'observations'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['entities'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'memory_delete_entities',
+    description: 'Delete entities and their relations',
+    parameters: {
+      type: 'object',
+      properties: { entityNames: { type: 'array', items: str } },
+      required: ['entityNames'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'memory_add_observations',
+    description: 'Add observations to entities',
+    parameters: {
+      type: 'object',
+      properties: {
+        observations: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { entityName: str, contents: { type: 'array', items: str } },
+            required: ['entityName', 'contents'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['observations'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'memory_create_relations',
+    description: 'Create relations between entities',
+    parameters: {
+      type: 'object',
+      properties: { relations: { type: 'array', items: { $ref: '#/$defs/relation' } } },
+      required: ['relations'],
+      additionalProperties: false,
+      $defs: {
+        relation: {
+          type: 'object',
+          properties: { from: str, to: str, relationType: str },
+          required: ['from', 'to', 'relationType'],
+          additionalProperties: false,
+        },
+      },
+    },
+  },
+  {
+    name: 'dc_start_process',
+    description: 'Start a terminal process',
+    parameters: {
+      type: 'object',
+      properties: { command: str, timeout_ms: { type: 'number' }, shell: str },
+      required: ['command', 'timeout_ms'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'git_checkout',
+    description: 'Switch branches',
+    parameters: {
+      type: 'object',
+      properties: { path: str, branchName: str, createBranch: { type: 'boolean' } },
+      required: ['branchName'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'git_commit',
+    description: 'Record changes to the repository',
+    parameters: {
+      type: 'object',
+      properties: {
+        message: str,
+        author: {
+          type: 'object',
+          properties: { name: str, email: str },
+          required: ['name', 'email'],
+          additionalProperties: false,
+        },
+        filesToStage: { type: 'array', items: str },
+      },
+      required: ['message'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'lookup',
+    description: 'Look a target up: a file or a URL',
+    parameters: {
+      type: 'object',
+      properties: {
+        target: {
+          anyOf: [
+            { type: 'object', properties: { file_path: str }, required: ['file_path'], additionalProperties: false },
+            { type: 'object', properties: { url: str }, required: ['url'], additionalProperties: false },
+          ],
+        },
+      },
+      required: ['target'],
+      additionalProperties: false,
+    },
+  },
 ];
 
 const j = (value: unknown) => JSON.stringify(value);
@@ -500,6 +673,272 @@ export const sharedCases: SharedCase[] = [
     j({ command: 'view', path: '/ws/a.ts', view_range: '[1, 20]' }),
     repair('str_replace_editor', { command: 'view', path: '/ws/a.ts', view_range: [1, 20] }),
   ),
+  // The schema reading on any tool (issue 29), class by class.
+  // Synonyms of a required key.
+  c(
+    'synonym directory',
+    'fs_list_directory',
+    j({ directory: '/ws/src' }),
+    repair('fs_list_directory', { path: '/ws/src' }),
+  ),
+  c('synonym dir', 'fs_list_directory', j({ dir: '/ws' }), repair('fs_list_directory', { path: '/ws' })),
+  c(
+    'synonym folder',
+    'fs_list_directory',
+    j({ folder: '/ws/docs' }),
+    repair('fs_list_directory', { path: '/ws/docs' }),
+  ),
+  c(
+    'synonyms from/to',
+    'fs_move_file',
+    j({ from: '/ws/a.txt', to: '/ws/b.txt' }),
+    repair('fs_move_file', { source: '/ws/a.txt', destination: '/ws/b.txt' }),
+  ),
+  c(
+    'synonym file_path for path',
+    'fs_write_file',
+    j({ file_path: '/ws/a.txt', content: 'x' }),
+    repair('fs_write_file', { path: '/ws/a.txt', content: 'x' }),
+  ),
+  c(
+    'synonyms filePath + contents',
+    'fs_write_file',
+    j({ filePath: '/ws/a.txt', contents: 'x' }),
+    repair('fs_write_file', { path: '/ws/a.txt', content: 'x' }),
+  ),
+  c(
+    'synonym cmd on start_process',
+    'dc_start_process',
+    j({ cmd: 'npm test', timeout_ms: 5000 }),
+    repair('dc_start_process', { command: 'npm test', timeout_ms: 5000 }),
+  ),
+  // The schema's own key in another case style, flat and nested.
+  c('snake for camel', 'git_checkout', j({ branch_name: 'feat' }), repair('git_checkout', { branchName: 'feat' })),
+  c('kebab for camel', 'git_checkout', j({ 'branch-name': 'feat' }), repair('git_checkout', { branchName: 'feat' })),
+  c('Pascal for camel', 'git_checkout', j({ BranchName: 'feat' }), repair('git_checkout', { branchName: 'feat' })),
+  c(
+    'snake for camel, a list',
+    'memory_delete_entities',
+    j({ entity_names: ['Ada'] }),
+    repair('memory_delete_entities', { entityNames: ['Ada'] }),
+  ),
+  c(
+    'camel for snake',
+    'dc_start_process',
+    j({ command: 'ls', timeoutMs: 5000 }),
+    repair('dc_start_process', { command: 'ls', timeout_ms: 5000 }),
+  ),
+  c(
+    'snake optional key',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: [{ oldText: 'a', newText: 'b' }], dry_run: true }),
+    repair('fs_edit_file', { path: '/ws/a', edits: [{ oldText: 'a', newText: 'b' }], dryRun: true }),
+    // With a validator of its own the kit leaves undeclared keys to it (kit.ts): Ajv rejects the call as sent, zod
+    // strips `dry_run` and runs it. Only the schema itself shows that an optional key is misspelt.
+    { strict: REFUSE, stripping: VALID },
+  ),
+  c(
+    'snake inside each item',
+    'fs_edit_file',
+    j({
+      path: '/ws/a',
+      edits: [
+        { old_text: 'a', new_text: 'b' },
+        { oldText: 'c', new_text: 'd' },
+      ],
+    }),
+    repair('fs_edit_file', {
+      path: '/ws/a',
+      edits: [
+        { oldText: 'a', newText: 'b' },
+        { oldText: 'c', newText: 'd' },
+      ],
+    }),
+  ),
+  c(
+    'snake inside an item',
+    'memory_add_observations',
+    j({ observations: [{ entity_name: 'Ada', contents: ['wrote a program'] }] }),
+    repair('memory_add_observations', { observations: [{ entityName: 'Ada', contents: ['wrote a program'] }] }),
+  ),
+  c(
+    'Pascal inside an object',
+    'git_commit',
+    j({ message: 'fix', author: { Name: 'Ada', Email: 'ada@example.org' } }),
+    repair('git_commit', { message: 'fix', author: { name: 'Ada', email: 'ada@example.org' } }),
+  ),
+  c(
+    'snake inside a $ref item',
+    'memory_create_relations',
+    j({ relations: [{ from: 'Ada', to: 'Babbage', relation_type: 'knows' }] }),
+    repair('memory_create_relations', { relations: [{ from: 'Ada', to: 'Babbage', relationType: 'knows' }] }),
+  ),
+  c(
+    'camel inside the one anyOf branch',
+    'lookup',
+    j({ target: { filePath: '/ws/a.md' } }),
+    repair('lookup', { target: { file_path: '/ws/a.md' } }),
+  ),
+  // One value for a list, one object for a list of objects, top level and nested.
+  c(
+    'one path for paths',
+    'fs_read_multiple_files',
+    j({ paths: '/ws/a.txt' }),
+    repair('fs_read_multiple_files', { paths: ['/ws/a.txt'] }),
+  ),
+  c(
+    'one object for entities',
+    'memory_create_entities',
+    j({ entities: { name: 'Ada', entityType: 'person', observations: ['wrote a program'] } }),
+    repair('memory_create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote a program'] }],
+    }),
+  ),
+  c(
+    'one observation inside an item',
+    'memory_create_entities',
+    j({ entities: [{ name: 'Ada', entityType: 'person', observations: 'wrote a program' }] }),
+    repair('memory_create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote a program'] }],
+    }),
+  ),
+  c(
+    'one edit for edits',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: { oldText: 'a', newText: 'b' } }),
+    repair('fs_edit_file', { path: '/ws/a', edits: [{ oldText: 'a', newText: 'b' }] }),
+  ),
+  c(
+    'one object, a snake key, one value, together',
+    'memory_create_entities',
+    j({ entities: { name: 'Ada', entity_type: 'person', observations: 'wrote a program' } }),
+    repair('memory_create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote a program'] }],
+    }),
+  ),
+  c(
+    'one relation for a $ref list',
+    'memory_create_relations',
+    j({ relations: { from: 'Ada', to: 'Babbage', relationType: 'knows' } }),
+    repair('memory_create_relations', { relations: [{ from: 'Ada', to: 'Babbage', relationType: 'knows' }] }),
+  ),
+  // JSON text or a fenced JSON value for a structured field.
+  c(
+    'object field as JSON text',
+    'git_commit',
+    j({ message: 'fix', author: j({ name: 'Ada', email: 'ada@example.org' }) }),
+    repair('git_commit', { message: 'fix', author: { name: 'Ada', email: 'ada@example.org' } }),
+  ),
+  c(
+    'object field as fenced JSON',
+    'git_commit',
+    j({ message: 'fix', author: `\`\`\`json\n${j({ name: 'Ada', email: 'ada@example.org' })}\n\`\`\`` }),
+    repair('git_commit', { message: 'fix', author: { name: 'Ada', email: 'ada@example.org' } }),
+  ),
+  c(
+    'list of objects as JSON text',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: j([{ oldText: 'a', newText: 'b' }]) }),
+    repair('fs_edit_file', { path: '/ws/a', edits: [{ oldText: 'a', newText: 'b' }] }),
+  ),
+  c(
+    'one object as JSON text for a list of objects',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: j({ oldText: 'a', newText: 'b' }) }),
+    repair('fs_edit_file', { path: '/ws/a', edits: [{ oldText: 'a', newText: 'b' }] }),
+  ),
+  c(
+    'a list as fenced JSON',
+    'fs_read_multiple_files',
+    j({ paths: '```json\n["/ws/a", "/ws/b"]\n```' }),
+    repair('fs_read_multiple_files', { paths: ['/ws/a', '/ws/b'] }),
+  ),
+  c(
+    'nested list as JSON text',
+    'memory_add_observations',
+    j({ observations: [{ entityName: 'Ada', contents: j(['a', 'b']) }] }),
+    repair('memory_add_observations', { observations: [{ entityName: 'Ada', contents: ['a', 'b'] }] }),
+  ),
+  // A provider prefix together with another fault.
+  c(
+    'prefix + synonyms',
+    'functions.fs_move_file',
+    j({ from: '/ws/a', to: '/ws/b' }),
+    repair('fs_move_file', { source: '/ws/a', destination: '/ws/b' }),
+  ),
+  c(
+    'prefix + one value for a list',
+    'functions.fs_read_multiple_files',
+    j({ paths: '/ws/a' }),
+    repair('fs_read_multiple_files', { paths: ['/ws/a'] }),
+  ),
+  c(
+    'prefix + case style',
+    'functions.git_checkout',
+    j({ branch_name: 'main' }),
+    repair('git_checkout', { branchName: 'main' }),
+  ),
+  c(
+    'prefix + JSON text',
+    'functions.git_commit',
+    j({ message: 'fix', author: j({ name: 'Ada', email: 'ada@example.org' }) }),
+    repair('git_commit', { message: 'fix', author: { name: 'Ada', email: 'ada@example.org' } }),
+  ),
+  // Traps of the reading: each must stay as sent.
+  c('two synonyms for path', 'fs_list_directory', j({ directory: '/ws/a', dir: '/ws/b' }), REFUSE),
+  c('a synonym and another candidate', 'fs_list_directory', j({ directory: '/ws/a', location: '/ws/b' }), REFUSE),
+  c('a case variant and another candidate', 'git_checkout', j({ branch_name: 'a', branch: 'b' }), REFUSE),
+  c('two case variants', 'git_checkout', j({ branch_name: 'a', BranchName: 'b' }), REFUSE),
+  c(
+    'two candidates inside an item',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: [{ oldText: 'a', new_text: 'b', replacement: 'c' }] }),
+    REFUSE,
+  ),
+  c(
+    'two candidates, from and source_file',
+    'fs_move_file',
+    j({ from: '/ws/a', source_file: '/ws/c', to: '/ws/b' }),
+    REFUSE,
+  ),
+  c('padded number', 'dc_start_process', j({ command: 'ls', timeout_ms: ' 5000' }), REFUSE),
+  c('words for a number', 'dc_start_process', j({ command: 'ls', timeout_ms: 'five seconds' }), REFUSE),
+  c('prose for an object', 'git_commit', j({ message: 'fix', author: 'Ada Lovelace <ada@example.org>' }), REFUSE),
+  c('near-JSON text for an object', 'git_commit', j({ message: 'fix', author: "{name: 'Ada'}" }), REFUSE),
+  c('prose for a list of objects', 'fs_edit_file', j({ path: '/ws/a', edits: 'replace a with b' }), REFUSE),
+  c('unknown tool near a destructive one', 'memory_delete_entity', j({ entityNames: ['Ada'] }), REFUSE),
+  c('prefix of a tool near a destructive one', 'functions.delete_entities', j({ entityNames: ['Ada'] }), REFUSE),
+  c('empty list under minItems', 'fs_read_multiple_files', j({ paths: [] }), REFUSE),
+  c('a number for a list of strings', 'fs_read_multiple_files', j({ paths: 5 }), REFUSE),
+  c('a list for a string', 'fs_list_directory', j({ path: ['/ws/a'] }), REFUSE),
+  c('an object matching no anyOf branch', 'lookup', j({ target: { name: 'a' } }), REFUSE),
+  c(
+    'valid extra unknown key (ignored by the server)',
+    'fs_write_file',
+    j({ path: '/ws/a', content: 'x', encoding: 'utf8' }),
+    VALID,
+  ),
+  c(
+    'valid call, extra unknown key on a closed schema',
+    'memory_delete_entities',
+    j({ entityNames: ['Ada'], cascade: true }),
+    REFUSE,
+    { stripping: VALID },
+  ),
+  c(
+    'valid nested call',
+    'memory_create_entities',
+    j({ entities: [{ name: 'Ada', entityType: 'person', observations: [] }] }),
+    VALID,
+  ),
+  c('valid anyOf branch', 'lookup', j({ target: { url: 'https://example.com' } }), VALID),
+  c(
+    'valid $ref list',
+    'memory_create_relations',
+    j({ relations: [{ from: 'Ada', to: 'Babbage', relationType: 'knows' }] }),
+    VALID,
+  ),
+  c('valid JSON-looking content', 'fs_write_file', j({ path: '/ws/x.json', content: '{"a": [1]}' }), VALID),
   // Must not change: valid calls.
   c('valid bash', 'bash', j({ command: 'ls', description: 'List files' }), VALID),
   c('valid read', 'read', j({ file_path: '/ws/a.ts' }), VALID),

@@ -1,143 +1,97 @@
 /**
  * Generic argument repairs for any tool, gated by the caller on the tool's schema (each fires only for a
- * call the host would reject, and the repaired call must pass): alias keys renamed to the required key they
- * stand for when the schema makes the mapping one-to-one (`cmd` -> `command`, `old_str` -> `old_string` on
- * `edit`); `null` dropped for optional parameters that do not take null; lossless scalar forms (`"10"` for an
- * integer, `"true"` for a boolean) and a JSON string holding the list a field expects turned into the value;
- * and a missing or blank required display `description` derived from the other arguments (after redaction).
+ * call the host would reject, and the repaired call must pass): keys read as the schema names them, one value for
+ * a list and JSON text for a structured field, at every depth (each one step of the schema reading,
+ * rules/schema-reading.ts); `null` dropped for optional parameters that do not take null; lossless scalar forms
+ * (`"10"` for an integer, `"true"` for a boolean) and a JSON string holding the list a field expects turned into
+ * the value; NUL bytes around a command or path; and a missing or blank required display `description` derived
+ * from the other arguments (after redaction).
  */
 import { receipt, type RuleId } from '../catalogue.js';
 import { fillableKeys, isRecord, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, preview } from '../text.js';
 import type { ToolSchema } from '../types.js';
 import { SYSCALL_TEXT_KEYS } from '../host-checks.js';
-import { compiledSchemaFor, passesSchema } from '../validate.js';
 import type { RuleOutcome } from './outcome.js';
-
-/** Required key -> the keys models send instead of it, for any tool. */
-const KEY_ALIASES: Record<string, readonly string[]> = {
-  command: ['cmd'],
-  file_path: ['path', 'filePath', 'file', 'filename', 'fileName'],
-  path: ['file_path', 'filePath'],
-  content: ['contents', 'file_text', 'fileContent', 'text'],
-  old_string: ['old_str', 'oldString', 'old_text', 'oldText'],
-  new_string: ['new_str', 'newString', 'new_text', 'newText'],
-};
-
-/** Per-tool aliases where the generic table would be wrong (on grep, `glob` is the include filter, not the pattern). */
-const TOOL_KEY_ALIASES: Record<string, Record<string, readonly string[]>> = {
-  bash: { command: ['cmd', 'script'] },
-  grep: { pattern: ['query', 'regex', 'search'] },
-  glob: { pattern: ['glob', 'file_pattern'] },
-  web_search: { queries: ['query'] },
-};
-
-/** The keys models send instead of `target` on `tool`. */
-export function aliasesFor(tool: ToolSchema, target: string): readonly string[] {
-  return TOOL_KEY_ALIASES[tool.name]?.[target] ?? KEY_ALIASES[target] ?? [];
-}
+import {
+  parseStep,
+  type ReadingChange,
+  type ReadingContext,
+  type ReadingStep,
+  readDeep,
+  renameStep,
+  withEntries,
+  wrapStep,
+} from './schema-reading.js';
 
 function typeOf(schema: Record<string, unknown> | undefined): string | undefined {
   return typeof schema?.type === 'string' ? schema.type : undefined;
 }
 
-/** `value` as the declared type of `target`, when the move is one-to-one (a single query becomes the list of one). */
-function aliasValue(tool: ToolSchema, target: string, value: unknown): unknown {
-  const schema = propertySchema(tool, target);
-  if (
-    typeOf(schema) === 'array' &&
-    typeof value === 'string' &&
-    typeOf(isRecord(schema?.items) ? schema.items : undefined) === 'string'
-  )
-    return [value];
-  return value;
-}
-
-/** Copies `args` with entries replaced; built from entries, so no key (not even `__proto__`) is assigned. */
-function withEntries(
-  args: Record<string, unknown>,
-  change: (key: string, value: unknown) => [string, unknown][] | undefined,
-): Record<string, unknown> {
-  const entries: [string, unknown][] = [];
-  for (const key of Object.keys(args)) {
-    const replaced = change(key, args[key]);
-    if (replaced) entries.push(...replaced);
-    else entries.push([key, args[key]]);
-  }
-  return Object.fromEntries(entries);
-}
-
-/** True when `value` (or its placed form) could be the value of a key with `schema`: an unknown or unreadable schema takes anything. */
-function couldBe(
-  schema: Record<string, unknown> | undefined,
-  value: unknown,
-  placed: (value: unknown) => unknown,
-): boolean {
-  if (schema === undefined || 'unsupported' in compiledSchemaFor(schema)) return true;
-  return passesSchema(schema, value) || passesSchema(schema, placed(value));
-}
-
 /**
- * Two candidates for one key is no reading: the reason a rename is refused when another undeclared key of the
- * call, not itself renamed, holds a value the target's schema would take too (`write {"path", "text": "a",
- * "body": "b"}`: `body` could be `content` as well as `text`, so neither is chosen). Key order does not matter.
+ * Runs one step of the schema reading through the whole call (rules/schema-reading.ts): the arguments it reads,
+ * its changes, or the ambiguity that refuses it.
  */
-function otherCandidate(
+function readCall(
   tool: ToolSchema,
   args: Record<string, unknown>,
-  renames: ReadonlyMap<string, string>,
-): string | undefined {
-  for (const key of Object.keys(args)) {
-    if (renames.has(key) || propertySchema(tool, key)) continue;
-    for (const [alias, target] of renames) {
-      if (couldBe(propertySchema(tool, target), args[key], (value) => aliasValue(tool, target, value)))
-        return `"${key}" could be "${target}" as well as "${alias}"`;
-    }
-  }
-  return undefined;
+  step: ReadingStep,
+  skip: readonly string[] = [],
+): { args: Record<string, unknown>; changes: ReadingChange[] } | { ambiguous: string } | undefined {
+  if (!isRecord(tool.parameters)) return undefined;
+  const context: ReadingContext = { root: tool.parameters, toolName: tool.name, changes: [], skip };
+  const read = readDeep(tool.parameters, args, step, context);
+  if (context.ambiguous !== undefined) return { ambiguous: context.ambiguous };
+  if (context.changes.length === 0 || !isRecord(read)) return undefined;
+  return { args: read, changes: context.changes };
 }
 
 /**
- * Renames every alias key whose required target is absent, when exactly one alias value is present, the alias
- * is not itself a declared property, and no alias could stand for two targets.
+ * Renames every undeclared key that stands for a key of the schema, at every depth: a synonym of an absent required
+ * key (`cmd` -> `command`, `directory` -> `path`, `from`/`to` -> `source`/`destination`) or the schema's own key in
+ * another case style (`branch_name` -> `branchName`, inside each item of a list of objects too). Refused when two
+ * keys could be one (rules/schema-reading.ts#planRenames).
  */
 export function renameAliasKeys(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
-  const renames = new Map<string, string>();
-  for (const target of requiredKeys(tool)) {
-    if (Object.hasOwn(args, target)) continue;
-    const aliases = aliasesFor(tool, target).filter(
-      (alias) => Object.hasOwn(args, alias) && !propertySchema(tool, alias),
-    );
-    if (aliases.length === 0) continue;
-    const distinct = new Set(aliases.map((alias) => JSON.stringify(args[alias])));
-    if (distinct.size > 1) return { kind: 'ambiguous', reason: `both ${aliases.join(' and ')} could be "${target}"` };
-    for (const alias of aliases) {
-      if (renames.has(alias))
-        return { kind: 'ambiguous', reason: `"${alias}" could be "${renames.get(alias)}" or "${target}"` };
-      renames.set(alias, target);
-    }
-  }
-  if (renames.size === 0) return undefined;
-  const blocker = otherCandidate(tool, args, renames);
-  if (blocker) return { kind: 'ambiguous', reason: blocker };
-  const placed = new Set<string>();
-  const renamed = withEntries(args, (key, value) => {
-    const target = renames.get(key);
-    if (target === undefined) return undefined;
-    if (placed.has(target)) return [];
-    placed.add(target);
-    return [[target, aliasValue(tool, target, value)]];
-  });
-  const targets = [...renames.values()].map((key) => `"${key}"`).join(', ');
-  const aliases = [...renames.keys()].map((key) => `"${key}"`).join(', ');
+  const read = readCall(tool, args, renameStep);
+  if (!read) return undefined;
+  if ('ambiguous' in read) return { kind: 'ambiguous', reason: read.ambiguous };
+  const renames = read.changes.filter((change) => change.renamed);
+  const targets = renames.map((change) => `"${change.path}"`).join(', ');
+  const sent = renames.map((change) => `"${change.renamed?.from}"`).join(', ');
   return {
     kind: 'repaired',
-    args: renamed,
+    args: read.args,
     receipt: receipt(
       'args.rename-alias',
-      `${tool.name} requires ${targets}; the call sent ${aliases}`,
-      preview(Object.fromEntries([...renames.keys()].map((key) => [key, args[key]]))),
-      preview(Object.fromEntries([...placed].map((key) => [key, renamed[key]]))),
+      `${tool.name} requires ${targets}; the call sent ${sent}`,
+      preview(Object.fromEntries(renames.map((change) => [change.renamed?.from, change.before]))),
+      preview(Object.fromEntries(renames.map((change) => [change.path, change.after]))),
+    ),
+  };
+}
+
+/** The outcome of a structural step of the reading, with one receipt naming the paths it changed. */
+function readingOutcome(
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  step: ReadingStep,
+  ruleId: RuleId,
+  why: string,
+  skip: readonly string[] = [],
+): RuleOutcome {
+  const read = readCall(tool, args, step, skip);
+  if (!read) return undefined;
+  if ('ambiguous' in read) return { kind: 'ambiguous', reason: read.ambiguous };
+  const paths = read.changes.map((change) => change.path);
+  return {
+    kind: 'repaired',
+    args: read.args,
+    receipt: receipt(
+      ruleId,
+      `${tool.name}: ${paths.map((path) => `"${path}"`).join(', ')} ${why}`,
+      preview(Object.fromEntries(read.changes.map((change) => [change.path, change.before]))),
+      preview(Object.fromEntries(read.changes.map((change) => [change.path, change.after]))),
     ),
   };
 }
@@ -224,70 +178,38 @@ export function coerceScalars(
   return replacedValues('args.coerce-scalar', tool, args, changes, `sent as ${ids}; the schema reads it one way only`);
 }
 
-/** The declared properties of `args` whose value `read` turns into one that passes the property's own schema. */
-function readings(
-  tool: ToolSchema,
-  args: Record<string, unknown>,
-  read: (schema: Record<string, unknown>, value: unknown) => { value: unknown } | undefined,
-): Map<string, unknown> {
-  const changes = new Map<string, unknown>();
-  for (const key of Object.keys(args)) {
-    const schema = propertySchema(tool, key);
-    if (!schema || passesSchema(schema, args[key])) continue;
-    const reading = read(schema, args[key]);
-    if (reading && passesSchema(schema, reading.value)) changes.set(key, reading.value);
-  }
-  return changes;
-}
-
-function looksLikeJsonList(value: unknown): boolean {
-  return typeof value === 'string' && value.trimStart().startsWith('[') && value.trimEnd().endsWith(']');
-}
-
 /**
- * A single value where the schema wants a list (`web_search {"queries": "rust async runtime"}`) becomes the list of
- * that one value, when the list passes the property's schema. A string that reads as a JSON list is left to
- * `coerceScalars` (one reading per value, never two).
+ * A single value where the schema wants a list (`web_search {"queries": "rust async runtime"}`, `"paths": "a.txt"`)
+ * becomes the list of that one value, and one object where a list of objects is wanted the list of it, at every depth.
+ * A string that reads as a JSON list is left to `coerceScalars` and `parseObjectText` (one reading per value).
  */
 export function wrapScalarInList(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
-  const changes = readings(tool, args, (schema, value) =>
-    typeOf(schema) === 'array' &&
-    (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
-    !looksLikeJsonList(value)
-      ? { value: [value] }
-      : undefined,
-  );
-  return replacedValues(
-    'args.wrap-scalar-in-list',
+  return readingOutcome(
     tool,
     args,
-    changes,
-    `takes a list; one value was sent, so it is the list of that value`,
+    wrapStep,
+    'args.wrap-scalar-in-list',
+    'takes a list; one value was sent, so it is the list of that value',
   );
 }
 
 /**
- * An object sent as JSON text where the schema wants an object (`workflow {"meta": "{\"name\": ...}"}`) becomes that
- * object, when the text is exactly one JSON object and the object passes the property's schema.
+ * A structured value sent as JSON text (or one fenced JSON value) where the schema wants an object or a list
+ * (`"author": "{\"name\": ...}"`), at every depth, becomes that value when the text is exactly one JSON value of the
+ * wanted kind. Prose is not JSON: it stays as sent.
  */
-export function parseObjectText(tool: ToolSchema, args: Record<string, unknown>): RuleOutcome {
-  const changes = readings(tool, args, (schema, value) => {
-    if (typeOf(schema) !== 'object' || typeof value !== 'string') return undefined;
-    const text = value.trim();
-    if (!text.startsWith('{') || !text.endsWith('}')) return undefined;
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      return isRecord(parsed) ? { value: parsed } : undefined;
-    } catch {
-      return undefined;
-    }
-  });
-  return replacedValues(
-    'args.parse-object-text',
+export function parseObjectText(
+  tool: ToolSchema,
+  args: Record<string, unknown>,
+  skip: readonly string[] = [],
+): RuleOutcome {
+  return readingOutcome(
     tool,
     args,
-    changes,
-    `takes an object; it was sent as JSON text holding exactly one`,
+    parseStep,
+    'args.parse-object-text',
+    'takes structured data; it was sent as JSON text holding exactly one value of that kind',
+    skip,
   );
 }
 

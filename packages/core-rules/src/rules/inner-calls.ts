@@ -14,10 +14,10 @@ import type { AstNode, TextEdit } from '@dsh-tool-normalizer/syntax-healer';
 import { RUN_CODE } from '@dsh-tool-normalizer/syntax-healer/tool-name';
 import { lineOf, propertyKey, staticString, toolCallSites } from '../healer.js';
 import { checksBeyondSchema } from '../host-checks.js';
-import { fillableKeys, findTool, propertySchema, requiredKeys } from '../tools.js';
+import { fillableKeys, findTool, isRecord, propertySchema, requiredKeys } from '../tools.js';
 import { describeCall, describeCommand } from '../text.js';
 import type { Environment, ToolSchema } from '../types.js';
-import { aliasesFor } from './arguments.js';
+import { aliasesFor, planRenames, UNREAD } from './schema-reading.js';
 
 /** One planned edit of an inner call: a fill (a missing or blank description) or a rename (an alias key). */
 export interface InnerFill {
@@ -51,19 +51,25 @@ function isBlankLiteral(node: unknown): boolean {
 }
 
 /**
- * Alias keys of a literal that stand for a missing required key (`path` for read's `file_path`), one-to-one: the
- * alias is not itself declared, exactly one alias of the target is present, and the value needs no reshaping (a
+ * Keys of a literal that stand for a key of the schema (`path` for read's `file_path`), planned like every rename
+ * (rules/schema-reading.ts#planRenames: a value that cannot be read statically could be anything, so it blocks a
+ * rename as another candidate would), one-to-one only: each target from one key, and the value needs no reshaping (a
  * target that takes a list is left to the host). Undefined when a rename would be ambiguous.
  */
 function aliasRenames(tool: ToolSchema, present: ReadonlyMap<string, AstNode>): Map<string, string> | undefined {
+  if (!isRecord(tool.parameters)) return new Map();
+  const literals = Object.fromEntries(
+    [...present].map(([key, property]) => [key, staticString(property.value) ?? UNREAD] as const),
+  );
+  const plan = planRenames(tool.parameters, tool.parameters, literals, tool.name);
+  if ('ambiguous' in plan) return undefined;
   const renames = new Map<string, string>();
-  for (const target of requiredKeys(tool)) {
-    if (present.has(target)) continue;
-    const aliases = aliasesFor(tool, target).filter((alias) => present.has(alias) && !propertySchema(tool, alias));
-    if (aliases.length === 0) continue;
-    if (aliases.length > 1 || renames.has(aliases[0] as string)) return undefined;
+  const targets = new Set<string>();
+  for (const [alias, target] of plan.renames) {
+    if (targets.has(target)) return undefined;
+    targets.add(target);
     if (propertySchema(tool, target)?.type === 'array') continue;
-    renames.set(aliases[0] as string, target);
+    renames.set(alias, target);
   }
   return renames;
 }
@@ -173,7 +179,7 @@ function escapeRegExp(text: string): string {
 }
 
 function keysToShow(tool: ToolSchema): string[] {
-  const aliased = requiredKeys(tool).filter((key) => aliasesFor(tool, key).length > 0);
+  const aliased = requiredKeys(tool).filter((key) => aliasesFor(tool.name, key).length > 0);
   return [...new Set([...fillableKeys(tool), ...aliased])];
 }
 
