@@ -58,8 +58,9 @@ const CHECKS: Record<string, Check> = {
       ? [TEXT.positiveNumber('timeoutMs')]
       : []),
   ],
-  // dsh-code-runtime: a blank description is refused outside the schema
-  [RUN_CODE]: (args) => (blank(args.description) ? [TEXT.blank('description')] : []),
+  // dsh-code-runtime: a blank description is refused outside the schema. An absent one is the schema's to judge:
+  // rc.8's schema requires it, builds whose run_code declares `{code}` alone run such calls (real logs).
+  [RUN_CODE]: (args) => (args.description !== undefined && blank(args.description) ? [TEXT.blank('description')] : []),
   // dsh-tool-fs lib/index.js:300-315 (parseReadArgs)
   read: (args) => {
     const violations = [

@@ -222,3 +222,31 @@ describe('syntax through the healer', () => {
     expect(normalizeCall(call, codeEnv, { autoWrapRunCode: false }).call).toBe(call);
   });
 });
+
+describe('a run_code whose schema does not require "description" (builds that declare `{code}` only)', () => {
+  const parameters = runCodeTool.parameters as { properties: Record<string, unknown> };
+  const codeOnly = {
+    ...runCodeTool,
+    parameters: { type: 'object', properties: { code: parameters.properties.code }, required: ['code'] },
+  };
+  const env = { ...codeEnv, tools: [codeOnly, ...nativeTools] };
+
+  it('a valid call without a description is left exactly as sent (the host runs it)', () => {
+    const call = runCode({ code: 'return 1;' });
+    const result = normalizeCall(call, env);
+    expect(result.changed).toBe(false);
+    expect(result.call).toBe(call);
+  });
+
+  it('a fenced program is still repaired, and no description is added', () => {
+    const result = normalizeCall(runCode({ code: '```js\nreturn 1;\n```' }), env);
+    expect(result.changed).toBe(true);
+    expect(argsOf(result.call)).toEqual({ code: 'return 1;' });
+  });
+
+  it('where the schema requires it, a missing description is still derived (the rc.8 schema)', () => {
+    const result = normalizeCall(runCode({ code: 'return 1;' }), codeEnv);
+    expect(result.changed).toBe(true);
+    expect(typeof argsOf(result.call).description).toBe('string');
+  });
+});

@@ -8,7 +8,7 @@
  */
 import { applyEdits, calledTools, compilesLikeHost, healProgram, parseProgram } from '../healer.js';
 import { receipt } from '../catalogue.js';
-import { findTool, propertySchema } from '../tools.js';
+import { fillableKeys, findTool, propertySchema } from '../tools.js';
 import { describeCommand, describeFromComment, describeProgram, preview } from '../text.js';
 import { passesSchema } from '../validate.js';
 import type { Diagnostic, Environment, Receipt, ToolSchema } from '../types.js';
@@ -188,7 +188,9 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
     }
   }
 
-  if (isBlank(current.description)) {
+  // Only a schema that requires the description gets one: builds whose run_code is `{code}` alone run such calls
+  // (31 successful calls in the real logs would have been rewritten: a changed valid call).
+  if (isBlank(current.description) && fillableKeys(runCode).includes('description')) {
     const finalCode = current.code as string;
     const description =
       derivedDescription ??
@@ -208,7 +210,10 @@ export function normalizeRunCode(runCode: ToolSchema, args: Record<string, unkno
   }
 
   if (receipts.length === 0) return { args, receipts: [], reason: 'valid run_code call' };
-  if (!passesSchema(runCode.parameters, current) || isBlank(current.description)) {
+  if (
+    !passesSchema(runCode.parameters, current) ||
+    (fillableKeys(runCode).includes('description') && isBlank(current.description))
+  ) {
     return { args, receipts: [], reason: 'the repaired call would still fail the run_code schema' };
   }
   return { args: current, receipts };
