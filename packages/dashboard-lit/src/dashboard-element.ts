@@ -299,7 +299,10 @@ export class TnDashboard extends LitElement {
     if (storage.foldedToolCalls) problems.push(t('noteFolded', { count: fmt.integer(storage.foldedToolCalls) }));
     if (storage.dropped) problems.push(t('noteDropped', { count: fmt.integer(storage.dropped) }));
     if (payload.pluginErrors) problems.push(t('notePluginErrors', { count: fmt.integer(payload.pluginErrors) }));
-    if (problems.length === 0) return nothing;
-    return html`<div class="notice warn" data-storage-notice>${t('notePrefix', { problems: problems.join('; ') })}</div>`;
+    const cleared = storage.lastClear
+      ? html`<p class="hint" data-last-clear>${t('lastClear', { time: fmt.time(storage.lastClear.at), count: fmt.integer(storage.lastClear.erasedCalls) })}</p>`
+      : nothing;
+    if (problems.length === 0) return cleared;
+    return html`${cleared}<div class="notice warn" data-storage-notice>${t('notePrefix', { problems: problems.join('; ') })}</div>`;
   }
 }

@@ -380,6 +380,24 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(text).not.toContain('unreadable log lines');
   });
 
+  it('says when the store was last cleared and how many calls the clear erased (a clear is a receipt), in en and zh', async () => {
+    const at = Date.UTC(2026, 10, 30, 12, 0, 0);
+    const storage = { logging: true, persistPassthrough: false, lastClear: { at, erasedCalls: 1234 } };
+    server.payload = { ...emptyPayload(), storage };
+    await open();
+    const line = dash().locator('[data-last-clear]');
+    await expect.poll(() => line.textContent()).toContain('calls erased (all profiles).');
+    expect(await line.textContent()).toContain('1,234 calls erased');
+    expect(await line.textContent()).toMatch(/^Last cleared 11\/30\/26, \d+:00:00 [AP]M: 1,234 calls erased/);
+    await open({ locale: 'zh' });
+    await expect.poll(() => line.textContent()).toContain('清除了 1,234 次调用');
+    // a store never cleared says nothing about clearing
+    server.payload = emptyPayload();
+    await open();
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('0');
+    expect(await line.count()).toBe(0);
+  });
+
   it('renders a payload set through the data property, with no fetch and no server actions', async () => {
     await page.goto(`${server.url}/page?theme=light&src=/plugin-api/tool-normalizer/stats&refresh=0`);
     await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
