@@ -5,6 +5,7 @@
  * request bodies DSH sent, so nothing is a constant.
  */
 import fs from 'node:fs';
+import { categoryCatalogue } from '@dsh-tool-normalizer/core-rules';
 import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import type { DemoTask } from './demo-session.js';
 import type { SessionRun } from './run-session.js';
@@ -158,6 +159,53 @@ const mib = (kb: number | undefined) => (kb === undefined ? 'n/a' : `${Math.roun
 export const TOKENS_SAVED_FOOTNOTE = `* tokens saved (measured) = ${TOKENS_SAVED_DEFINITION.en}; the dashboard shows the same figure. The prompt-token rows are estimates (about 4 characters per token) of what was sent, not savings.`;
 
 /** The side-by-side table printed by the demo. */
+/**
+ * What a category of the demo's table means beyond its catalogue label: the error DSH answered and why. Only the
+ * categories a demo task can meet; any other is explained by its label alone.
+ */
+const CATEGORY_MEANING: Record<string, string> = {
+  'code-mode-direct-call': 'in Code Mode DSH runs only run_code; the model called a tool (read) directly',
+  'code-syntax': "the run_code program failed DSH's compile step",
+  'editor-range': "the editor's view_range asked for lines outside the file",
+  'fs-edit-anchor': 'the text to replace is not in the file (never retried, by design)',
+  'fs-not-observed': 'DSH refuses to edit a file the session has not read first (FS_NOT_OBSERVED)',
+  'inner-invalid-args': 'a tools.x({...}) call inside a program had invalid arguments',
+  'invalid-args': "the call's arguments did not fit the tool's schema",
+};
+
+/** The legend printed under the tables: the words of the report a new reader may not know. */
+export function demoLegend(categories: Iterable<string>): string[] {
+  const labels = new Map<string, string>(categoryCatalogue.map((row) => [row.id, row.label]));
+  const rows: [string, string][] = [['DSH', 'DeepSeek Harness, the real agent host both runs boot']];
+  for (const category of [...new Set(categories)].sort()) {
+    const label = labels.get(category) ?? category;
+    const meaning = CATEGORY_MEANING[category];
+    rows.push([category, meaning ? `${label}: ${meaning}` : label]);
+  }
+  rows.push(
+    ['view_range past EOF', "a view_range whose lines run past the file's end (EOF: end of file)"],
+    ['healed', 'failed without the plugin, succeeded with it in the same round-trip'],
+    ['error, retried', 'the model saw the error and sent a corrected call'],
+  );
+  const width = Math.max(...rows.map(([term]) => term.length)) + 2;
+  return ['What the words mean:', ...rows.flatMap(([term, text]) => wrap(`  ${term.padEnd(width)}`, text))];
+}
+
+/** `text` after `head`, wrapped between words at LEGEND_COLUMNS, continuation lines indented under the text. */
+const LEGEND_COLUMNS = 100;
+function wrap(head: string, text: string): string[] {
+  const lines: string[] = [];
+  let line = head;
+  for (const word of text.split(' ')) {
+    if (line.length > head.length && line.length + 1 + word.length > LEGEND_COLUMNS) {
+      lines.push(line);
+      line = ' '.repeat(head.length) + word;
+    } else line += line.length > head.length ? ` ${word}` : word;
+  }
+  lines.push(line);
+  return lines;
+}
+
 export function formatComparison(comparison: DemoComparison): string {
   const w = comparison.without;
   const p = 'skipped' in comparison.with ? undefined : comparison.with;
@@ -214,6 +262,7 @@ export function formatComparison(comparison: DemoComparison): string {
   for (const task of comparison.perTask) {
     lines.push(line([`  ${task.label}`, label(task.without), p ? label(task.with, task.without) : '-']));
   }
+  lines.push('', ...demoLegend(categories));
   if (!p) lines.push('', `with-plugin run skipped: ${(comparison.with as { skipped: string }).skipped}`);
   else {
     const healed = Object.values(comparison.healsByCategory).reduce((a, b) => a + b, 0);

@@ -13,6 +13,7 @@ import { codeModeSetting } from './code-mode.js';
 import { cacheRoot, DSH_VERSION, labPaths, repoRoot } from './lab-paths.js';
 import { pluginStatus } from './provision.js';
 import { runSession, type SessionRun } from './run-session.js';
+import { statsLines } from './web-browser.js';
 import { startWebProfile } from './web-profile.js';
 
 interface DemoOptions {
@@ -116,15 +117,7 @@ async function runWeb(options: DemoOptions): Promise<number> {
     lines.push(`Dashboard: open ${url}/ , click "Settings" at the bottom of the left sidebar, then "Tool Normalizer"`);
     lines.push('  (if an "Internal Testing Notice" covers the page, press Continue first; DSH remembers it).');
   }
-  const stats = await fetch(`${url}/plugin-api/tool-normalizer/stats`).then(
-    async (res) => {
-      if (!res.ok) return `HTTP ${res.status}`;
-      const body = (await res.json()) as { totals?: { calls?: number; healedSuccess?: number } };
-      return `HTTP ${res.status}, ${body.totals?.calls ?? '?'} calls intercepted, ${body.totals?.healedSuccess ?? '?'} healed so far`;
-    },
-    (error: unknown) => `unreachable (${String(error)})`,
-  );
-  lines.push(`Stats route ${url}/plugin-api/tool-normalizer/stats: ${stats}`);
+  lines.push(...(await statsLines(url)));
   if (status.available)
     lines.push(
       'The counters fill when the agent makes tool calls (or run `bash scripts/demo.sh` first: it shares this DSH_HOME).',

@@ -70,6 +70,7 @@ export {
   readStats,
   routeToken,
   clearStats,
+  statsLines,
   TOKEN_HEADER,
   TOKEN_ROUTE,
   type ChromiumPage,

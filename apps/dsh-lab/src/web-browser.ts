@@ -2,10 +2,13 @@
  * The real DSH web UI in Debian's headless Chromium, the way the web tests open it: one place that finds the
  * Chromium binary, launches it with a page that collects uncaught page errors, loads the host's web client
  * (dismissing the first-visit notice) and goes to a Settings section. Also reads the plugin's stats route and
- * clears the store the way the dashboard does (the route token, then a same-origin POST).
+ * clears the store the way the dashboard does (the route token, then a same-origin POST), and says what the stats
+ * route serves in the scope the dashboard opens on (the demo's `--web` prints it).
  * playwright-core is loaded only when a browser is launched, so importing dsh-lab does not load it.
  */
 import fs from 'node:fs';
+import { opensOnAllProfiles, otherProfilesWhenOwnIsEmpty } from '@dsh-tool-normalizer/dashboard-lit';
+import type { FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
 import type { Browser, Locator, Page } from 'playwright-core';
 
 /** The Chromium binary the web tests drive (`CHROMIUM_PATH`, or Debian's `/usr/bin/chromium`). */
@@ -55,7 +58,8 @@ export interface OpenWebUiOptions {
   noticeTimeoutMs?: number;
   /**
    * Tick the dashboard's "All profiles" switch after opening it: the lab's homes hold receipts of its headless runs
-   * and seeded stores too, while the page shows its own profile (`web`) by default.
+   * and seeded stores too, while the page shows its own profile (`web`) by default once that has calls (an empty
+   * `web` opens on all profiles by itself).
    */
   allProfiles?: boolean;
 }
@@ -129,4 +133,36 @@ export async function clearStats(url: string): Promise<number> {
   });
   await response.body?.cancel();
   return response.status;
+}
+
+type StatsBody = FeedPayload;
+
+/**
+ * What the stats route serves, in the words and the scope the dashboard opens on: the web profile's own receipts,
+ * or every profile's when the own one has none and others have some (`opensOnAllProfiles`, the dashboard's rule):
+ * the demo records under `headless`, so after `bash scripts/demo.sh` both show the demo's calls.
+ */
+export async function statsLines(url: string): Promise<string[]> {
+  const route = `${url}${STATS_ROUTE}`;
+  const read = async (query: string): Promise<StatsBody | string> => {
+    try {
+      const res = await fetch(`${route}${query}`);
+      return res.ok ? ((await res.json()) as StatsBody) : `HTTP ${res.status}`;
+    } catch (error) {
+      return `unreachable (${String(error)})`;
+    }
+  };
+  const figures = (body: StatsBody) =>
+    `${body.totals.calls} calls intercepted, ${body.totals.healedSuccess} healed so far`;
+  const own = await read('');
+  if (typeof own === 'string') return [`Stats route ${route}: ${own}`];
+  const ownName = own.ownProfile ?? own.profile;
+  const ownLine = `Stats route ${route}: HTTP 200, ${figures(own)}${ownName ? ` (profile ${ownName})` : ''}`;
+  if (otherProfilesWhenOwnIsEmpty(own).length === 0) return [ownLine];
+  const all = await read('?profile=*');
+  if (typeof all === 'string' || !opensOnAllProfiles(own, all)) return [ownLine];
+  return [
+    ownLine,
+    `  all profiles (${(own.profiles ?? []).join(', ')}): ${figures(all)}; the dashboard opens on all profiles while ${ownName} has no calls.`,
+  ];
 }

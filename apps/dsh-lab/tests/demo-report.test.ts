@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison, pluginMeterTokens, summarizeRun } from '../src/demo-report.js';
+import { compareRuns, demoLegend, formatComparison, pluginMeterTokens, summarizeRun } from '../src/demo-report.js';
 import type { DemoTask } from '../src/demo-session.js';
 import type { RecordedRequest, SessionRun, ToolMessage } from '../src/index.js';
 
@@ -109,6 +109,22 @@ describe('demo report', () => {
     ]);
     expect(table).toMatch(/\n {2}a\s+error, retried\s+healed\n/);
     expect(table).toMatch(/\n {2}b\s+error, retried\s+error, retried\n/);
+  });
+
+  it('explains its own words under the tables: DSH, each category shown, view_range past EOF', () => {
+    const legend = demoLegend(['fs-not-observed', 'code-mode-direct-call', 'some-new-category']).join('\n');
+    expect(legend).toMatch(/^ {2}DSH\s+DeepSeek Harness/m);
+    expect(legend).toMatch(/^ {2}code-mode-direct-call\s+Code Mode direct call: in Code Mode DSH runs only run_code/m);
+    expect(legend).toMatch(/^ {2}fs-not-observed\s+File not read before writing: DSH refuses to edit a file/m);
+    expect(legend.replace(/\s+/g, ' ')).toContain('the session has not read first (FS_NOT_OBSERVED)');
+    expect(legend).toMatch(/^ {2}some-new-category\s+some-new-category$/m);
+    expect(legend).toMatch(/^ {2}view_range past EOF\s+.*EOF: end of file/m);
+    // the legend follows the table and names every category the table shows
+    const comparison = compareRuns(tasks, baseline, withPlugin);
+    const table = formatComparison(comparison);
+    const after = table.slice(table.indexOf('What the words mean:'));
+    for (const category of Object.keys(comparison.without.errorsByCategory)) expect(after).toContain(`  ${category} `);
+    for (const line of after.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
   it('prints why the plugin run was skipped', () => {

@@ -23,6 +23,8 @@ import {
   scenarioFixtures,
   scenarioScript,
   STATS_ROUTE,
+  clearStats,
+  statsLines,
   startWebProfile,
   type SessionRun,
   type WebProfile,
@@ -72,6 +74,10 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
   beforeAll(async () => {
     await ensureBuiltPlugin();
 
+    // As after `bash scripts/demo.sh` then `--web`: the web profile is up with nothing of its own (cleared), and
+    // the calls are recorded by a headless run in the same DSH_HOME, under `headless`.
+    web = await startWebProfile({ kind: 'plugin' });
+    expect(await clearStats(web.url), web.stderr()).toBe(200);
     const scenarios = SESSION_SCENARIOS.map((id) => nativeScenarios.find((s) => s.id === id)!);
     session = await runSession({
       mode: 'native',
@@ -82,7 +88,6 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     });
     expect(session.exitCode, session.stderr).toBe(0);
 
-    web = await startWebProfile({ kind: 'plugin' });
     stats = await readStats<Stats>(web.url);
     firstPage = (await (await fetch(`${web.url}${EVENTS}?limit=25&profile=all`)).json()) as EventsPage;
     ({ browser, page } = await openChromiumPage(pageErrors));
@@ -154,6 +159,25 @@ describe.skipIf(!hasChromium)('the dashboard in the real DSH web UI (Settings > 
     // The newest stored events are this session's (the web host made no calls since).
     expect(firstPage.events.map((event) => event.id)).toEqual(
       stats.recent.slice(0, firstPage.events.length).map((event) => event.id),
+    );
+  });
+
+  it('opens on the headless calls with no click: its own profile (web) has none, so it shows all profiles and says so', async () => {
+    const own = (await (await fetch(`${web.url}${STATS_ROUTE}`)).json()) as Stats;
+    expect(own.profile).toBe('web');
+    expect(own.totals.calls).toBe(0);
+    await openSettings(page, web.url, 'Tool Normalizer');
+    await expect.poll(() => kpiValue('calls'), { timeout: 30_000 }).toBe(integer(stats.totals.calls));
+    expect(stats.totals.calls).toBeGreaterThan(0);
+    expect(await dashboard().locator('[data-all-profiles]').isChecked()).toBe(true);
+    expect(await dashboard().locator('[data-profile-scope="auto"]').textContent()).toContain(
+      `Profile web has no calls yet, so this page shows all profiles: ${integer(stats.totals.calls)} calls, recorded in headless.`,
+    );
+    // the demo's `--web` says the same
+    const lines = (await statsLines(web.url)).join('\n');
+    expect(lines).toContain('0 calls intercepted, 0 healed so far (profile web)');
+    expect(lines).toContain(
+      `all profiles (headless): ${stats.totals.calls} calls intercepted, ${stats.totals.healedSuccess} healed so far; the dashboard opens on all profiles while web has no calls.`,
     );
   });
 

@@ -6,7 +6,8 @@
  * built meta-package, put where a user downloads it: the folder the block runs in. The block installs DSH and pnpm
  * with `npm i -g` (into a global prefix inside the test folder), adds the plugin from the tarball and the rc.8
  * workarounds and runs the doctor; then the `dsh` it installed plays a scripted Code-Mode session and the plugin must
- * heal its calls. If the README changes to commands that do not work, this test fails.
+ * heal its calls. If the README changes to commands that do not work, this test fails. Also the ai-sdk README's
+ * install line (four release tarballs, one npm command), run as written on the packed tarballs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -167,4 +168,81 @@ describe.skipIf(!status.available)(`the README's DSH rc.8 install sequence, run 
       expect(checkModelSees(message?.content, scenario.withPlugin, workspace)).toEqual([]);
     },
   );
+});
+
+/** The shell line between the ai-sdk README's `ai-sdk-install` markers. */
+export function aiSdkInstallLine(readme: string): string {
+  const match = /<!-- BEGIN ai-sdk-install[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- END ai-sdk-install -->/.exec(readme);
+  if (!match) throw new Error('packages/ai-sdk/README.md: no ```sh block between the ai-sdk-install markers');
+  return match[1]!;
+}
+
+describe("the ai-sdk README's install line, run as written on the four packed tarballs", () => {
+  const AI_SDK_README = path.join(repoRoot, 'packages', 'ai-sdk', 'README.md');
+  const PACKED = ['dsh-profile', 'syntax-healer', 'core-rules', 'ai-sdk'];
+  let dir: string;
+  let line: string;
+  let install: CommandResult;
+
+  beforeAll(async () => {
+    dir = path.join(cacheRoot, 'ai-sdk-user-path');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "try-ai-sdk", "private": true, "type": "module" }\n');
+    // The release assets a user downloads into the folder they run npm in.
+    for (const name of PACKED)
+      await runStep(labPaths.pnpmBin, ['pack', '--pack-destination', dir], {
+        step: `pnpm pack packages/${name}`,
+        cwd: path.join(repoRoot, 'packages', name),
+        timeoutMs: 120_000,
+      });
+    line = aiSdkInstallLine(fs.readFileSync(AI_SDK_README, 'utf8'));
+    install = await runCommand('bash', ['-euxo', 'pipefail', '-c', line], {
+      step: 'the ai-sdk README install line',
+      cwd: dir,
+      env: { ...process.env, npm_config_cache: path.join(cacheRoot, 'npm-cache'), npm_config_workspaces: 'false' },
+      timeoutMs: 600_000,
+    });
+  }, 900_000);
+
+  it('names all four tarballs in one npm command, dependencies first', () => {
+    expect(line.trim().split('\n')).toHaveLength(1);
+    const order = PACKED.map((name) => line.indexOf(`./dsh-tool-normalizer-${name}-*.tgz`));
+    expect(order.every((index) => index > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(fs.readdirSync(dir).filter((file) => file.endsWith('.tgz'))).toHaveLength(4);
+  });
+
+  it('installs, and the installed package imports and builds both seams from its public entry', async () => {
+    expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(0);
+    const check = await runCommand(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { healToolCalls } from '@dsh-tool-normalizer/ai-sdk';
+         const heal = healToolCalls({});
+         console.log(typeof heal.repairToolCall, typeof heal.experimental_refineToolInput);`,
+      ],
+      { step: 'import the installed ai-sdk', cwd: dir, env: process.env, timeoutMs: 60_000 },
+    );
+    expect(check.exitCode, check.stderr).toBe(0);
+    // the repair seam is a function, the refine seam a per-tool map
+    expect(check.stdout.trim()).toBe('function object');
+  });
+
+  it('the ai-sdk tarball alone fails on core-rules (why the line names four)', async () => {
+    const alone = path.join(dir, 'alone');
+    fs.mkdirSync(alone, { recursive: true });
+    fs.writeFileSync(path.join(alone, 'package.json'), '{ "name": "alone", "private": true }\n');
+    const tarball = fs.readdirSync(dir).find((file) => /^dsh-tool-normalizer-ai-sdk-.*\.tgz$/.test(file))!;
+    const result = await runCommand('npm', ['install', '--no-audit', '--no-fund', path.join(dir, tarball)], {
+      step: 'npm install of the ai-sdk tarball alone',
+      cwd: alone,
+      env: { ...process.env, npm_config_cache: path.join(cacheRoot, 'npm-cache'), npm_config_workspaces: 'false' },
+      timeoutMs: 300_000,
+    });
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toContain('@dsh-tool-normalizer/core-rules');
+  });
 });

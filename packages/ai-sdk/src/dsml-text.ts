@@ -41,10 +41,18 @@ const ACTS_ON = new Set<string>(['stop', 'tool-calls']);
 
 type Healed = { text: string; calls: { toolCallId: string; toolName: string; input: string }[] };
 
+/** The refusal reported for a DSML block under `toolChoice: 'none'`. */
+export const NONE_REASON =
+  "toolChoice is 'none': the caller asked for no tool call, so the DSML block stays text and nothing runs";
+
 /** What `repairText` makes of `text` for this call's tools, or undefined (leave the response as it is). */
 async function heal(text: string, params: CallOptions, options: DsmlTextOptions): Promise<Healed | undefined> {
   const choice = params.toolChoice;
-  if (choice?.type === 'none') return undefined; // The caller asked for no tool call (the very case of sglang #35736).
+  if (choice?.type === 'none') {
+    // The caller asked for no tool call (the very case of sglang #35736): the block stays text, and says why.
+    report(options, { tool: '', reason: NONE_REASON });
+    return undefined;
+  }
   const tools = (params.tools ?? []).flatMap((tool) =>
     tool.type === 'function' && (choice?.type !== 'tool' || choice.toolName === tool.name)
       ? [
@@ -238,6 +246,31 @@ function healStream(stream: ReadableStream<StreamPart>, params: CallOptions, opt
 }
 
 /**
+ * Under `toolChoice: 'none'` a stream passes as sent, every part at once; when its text held DSML, one refusal is
+ * reported at the finish (the marker may be split across deltas, so the end of the text so far is kept).
+ */
+function reportUnderNone(stream: ReadableStream<StreamPart>, options: DsmlTextOptions) {
+  let tail = '';
+  let seen = false;
+  return stream.pipeThrough(
+    new TransformStream<StreamPart, StreamPart>({
+      transform(part, controller) {
+        controller.enqueue(part);
+        if (part.type === 'text-delta' && !seen) {
+          const text = tail + part.delta;
+          seen = text.includes(DSML);
+          tail = text.slice(-(DSML.length - 1));
+        }
+        if (part.type === 'finish' && seen) {
+          seen = false;
+          report(options, { tool: '', reason: NONE_REASON });
+        }
+      },
+    }),
+  );
+}
+
+/**
  * A language-model middleware that turns a DSML tool-call block left in the model's text into the tool calls it
  * names: `wrapLanguageModel({ model, middleware: dsmlTextMiddleware() })`. Only a response with no tool call, a
  * `stop` (or empty `tool-calls`) finish and one complete block whose every call passes every check is changed.
@@ -248,7 +281,9 @@ export function dsmlTextMiddleware(options: DsmlTextOptions = {}): LanguageModel
     wrapGenerate: async ({ doGenerate, params }) => healGenerated(await doGenerate(), params, options),
     wrapStream: async ({ doStream, params }) => {
       const result = await doStream();
-      if (params.toolChoice?.type === 'none' || !params.tools?.some((tool) => tool.type === 'function')) return result;
+      if (!params.tools?.some((tool) => tool.type === 'function')) return result;
+      if (params.toolChoice?.type === 'none')
+        return options.onReport ? { ...result, stream: reportUnderNone(result.stream, options) } : result;
       return { ...result, stream: healStream(result.stream, params, options) };
     },
   };

@@ -29,6 +29,7 @@ import {
   VLLM_54686_TOOL,
 } from '../../core-rules/tests/dsml-text-fixtures.js';
 import { dsmlTextMiddleware, type RepairReport } from '../src/index.js';
+import { NONE_REASON } from '../src/dsml-text.js';
 import type { Executions } from './sdk-loop.js';
 
 const usage = {
@@ -190,6 +191,18 @@ describe.each<Driver>(['generateText', 'streamText'])('dsmlTextMiddleware with %
     const { executions, text } = await run(driver, SGLANG_35736, { size: 1 });
     expect(executions).toEqual([{ tool: 'Bash', input: { command: 'pwd' } }]);
     expect(text).toBe('');
+  });
+
+  it("under toolChoice 'none' the block stays text, nothing runs, and one refusal names the choice", async () => {
+    const sent = AROUND[0] + SGLANG_35736 + AROUND[1];
+    const { executions, text, calls, reports } = await run(driver, sent, { toolChoice: 'none', size: 3 });
+    expect(executions).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(text).toBe(sent);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ seam: 'text', tool: '', repaired: false, reason: NONE_REASON });
+    // plain text under 'none' reports nothing
+    expect((await run(driver, 'just text', { toolChoice: 'none' })).reports).toEqual([]);
   });
 
   it('an empty tool-calls finish with the block in the text is healed too', async () => {

@@ -3,6 +3,7 @@
  * it fired; a click shows that rule's events) and the read-only view of the effective options, each saying where
  * it is changed (live in DSH's Plugins page, or in cordis.patch.yml at the next start). Render functions only.
  */
+import { breakable } from './breakable.js';
 import { html, nothing, type TemplateResult } from 'lit';
 import { categoryLabel, ruleText } from './catalogue-messages.js';
 import type { OptionState } from './feed.js';
@@ -45,10 +46,10 @@ export function renderRules(
                   : html`<span class="badge ${rule.enabled ? 'on' : 'off'}" data-state=${rule.enabled ? 'on' : 'off'}>${rule.enabled ? t('ruleOn') : t('ruleOff')}</span>`
               }
             </div>
-            <div class="hint"><code>${rule.id}</code> · <span data-category>${categoryLabel(locale, rule.category)}</span></div>
+            <div class="hint"><code>${breakable(rule.id)}</code> · <span data-category>${categoryLabel(locale, rule.category)}</span></div>
             <p data-description>${text.description}</p>
             <div class="hint">
-              ${rule.option ? html`${t('ruleOption')} <code>${rule.option}</code> · ` : nothing}<span data-fired>${firedText(view, rule, payload, recentUse)}</span>
+              ${rule.option ? html`${t('ruleOption')} <code>${breakable(rule.option)}</code> · ` : nothing}<span data-fired>${firedText(view, rule, payload, recentUse)}</span>
             </div>
           </article>`;
         })}
@@ -74,7 +75,7 @@ export function renderOptions(
         ${options.map((option) => {
           const changed = showValue(option.value) !== showValue(option.defaultValue);
           return html`<div data-option=${option.name} title=${option.description ?? nothing}>
-            <dt><code>${option.name}</code></dt>
+            <dt><code>${breakable(option.name)}</code></dt>
             <dd class=${changed ? 'changed' : ''}>
               <code data-value>${showValue(option.value)}</code>
               <span class="hint">${changed ? t('optionChanged', { value: showValue(option.defaultValue) }) : t('optionDefault')}</span>

@@ -240,7 +240,7 @@ export class TnDashboard extends LitElement {
     const empty = payload.totals.calls === 0 && payload.recent.length === 0;
     const feed = this.feed;
     return html`
-      ${this.renderStorageNotice(view, payload)} ${renderKpis(view, payload)}
+      ${this.renderProfileNotice(view, payload)} ${this.renderStorageNotice(view, payload)} ${renderKpis(view, payload)}
       ${empty ? html`<div class="notice">${view.t('empty')}</div>` : renderRankings(view, payload, (kind, name) => this.showEventsOf(kind, name))}
       ${renderRules(view, payload, this.rules ?? payload.rules, (id) => this.showEventsOf('rule', id), feed.filter.rule)}
       ${
@@ -265,6 +265,30 @@ export class TnDashboard extends LitElement {
     `;
   }
 
+  /**
+   * Why the page shows every profile although its own is the default (its own has no calls, others do), with one
+   * click back; or, when the user chose the own profile and it is empty, which profiles hold receipts, with one
+   * click to them.
+   */
+  private renderProfileNotice(view: View, payload: DashboardPayload): TemplateResult | typeof nothing {
+    const own = payload.ownProfile;
+    const feed = this.feed;
+    if (this.data !== undefined || own === undefined || feed.otherProfiles.length === 0) return nothing;
+    const { t, fmt } = view;
+    const others = feed.otherProfiles.join(', ');
+    if (feed.autoAllProfiles && feed.allProfiles && payload.profile === ALL_PROFILES)
+      return html`<div class="notice" role="status" data-profile-scope="auto">
+        ${t('autoAllProfiles', { profile: own, count: fmt.integer(payload.totals.calls), others })}
+        <button type="button" @click=${() => feed.setAllProfiles(false)}>${t('showOwnProfile', { profile: own })}</button>
+      </div>`;
+    if (!feed.allProfiles && payload.profile === own && payload.totals.calls === 0)
+      return html`<div class="notice" role="status" data-profile-scope="own-empty">
+        ${t('ownProfileEmpty', { profile: own, others })}
+        <button type="button" @click=${() => feed.setAllProfiles(true)}>${t('showAllProfiles')}</button>
+      </div>`;
+    return nothing;
+  }
+
   private renderStorageNotice(view: View, payload: DashboardPayload): TemplateResult | typeof nothing {
     const { t, fmt } = view;
     const storage = payload.storage ?? {};
@@ -275,7 +299,10 @@ export class TnDashboard extends LitElement {
     if (storage.foldedToolCalls) problems.push(t('noteFolded', { count: fmt.integer(storage.foldedToolCalls) }));
     if (storage.dropped) problems.push(t('noteDropped', { count: fmt.integer(storage.dropped) }));
     if (payload.pluginErrors) problems.push(t('notePluginErrors', { count: fmt.integer(payload.pluginErrors) }));
-    if (problems.length === 0) return nothing;
-    return html`<div class="notice warn" data-storage-notice>${t('notePrefix', { problems: problems.join('; ') })}</div>`;
+    const cleared = storage.lastClear
+      ? html`<p class="hint" data-last-clear>${t('lastClear', { time: fmt.time(storage.lastClear.at), count: fmt.integer(storage.lastClear.erasedCalls) })}</p>`
+      : nothing;
+    if (problems.length === 0) return cleared;
+    return html`${cleared}<div class="notice warn" data-storage-notice>${t('notePrefix', { problems: problems.join('; ') })}</div>`;
   }
 }

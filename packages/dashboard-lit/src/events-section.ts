@@ -7,6 +7,7 @@
  * parsed as HTML.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { breakable } from './breakable.js';
 import { readableChange, type DiffLine, type KeyChange, type Readable } from './before-after.js';
 import { categoryLabel, ruleTextsZh } from './catalogue-messages.js';
 import type { EventsView } from './feed-controller.js';
@@ -178,7 +179,7 @@ const COLUMNS: readonly Column[] = [
     id: 'tool',
     header: 'colTool',
     cell: (view, event, controls) =>
-      html`${event.tool}${harnessBadge(view, event.harness)}${
+      html`${breakable(event.tool)}${harnessBadge(view, event.harness)}${
         event.profile !== undefined && controls.ownProfile !== undefined && event.profile !== controls.ownProfile
           ? html`<div class="hint" data-profile>${view.t('labelProfile')} ${event.profile}</div>`
           : nothing
@@ -203,7 +204,7 @@ const COLUMNS: readonly Column[] = [
     empty: (event) => event.ruleIds.length === 0,
     cell: (_view, event) =>
       event.ruleIds.length > 0
-        ? html`${event.ruleIds.map((id) => html`<div><code>${id}</code></div>`)}`
+        ? html`${event.ruleIds.map((id) => html`<div><code>${breakable(id)}</code></div>`)}`
         : html`<span class="muted">—</span>`,
   },
   { id: 'previews', header: 'colChange', headerClass: 'preview', cell: renderChange },
@@ -306,7 +307,7 @@ export function renderEvents(
       ${
         filter.rule
           ? html`<div class="rule-filter" data-rule-filter=${filter.rule}>
-            <span>${t('ruleFilter', { rule: ruleTitle(view, controls.ruleTitles, filter.rule) })} <code>${filter.rule}</code></span>
+            <span>${t('ruleFilter', { rule: ruleTitle(view, controls.ruleTitles, filter.rule) })} <code>${breakable(filter.rule)}</code></span>
             <button type="button" class="toggle" @click=${() => controls.setFilter({ rule: '' })}>${t('clearRuleFilter')}</button>
           </div>`
           : nothing

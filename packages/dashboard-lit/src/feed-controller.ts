@@ -19,6 +19,7 @@ import {
 } from './feed.js';
 import { EMPTY_FILTER, eventsQueryOf, filterEvents, type EventFilter } from './format.js';
 import { checkEventsPage, checkPayload } from './payload.js';
+import { opensOnAllProfiles, otherProfilesWhenOwnIsEmpty } from './profile-scope.js';
 import type { DashboardEvent, DashboardPayload } from './types.js';
 
 /** Shortest polling interval honoured; a smaller positive `refresh` polls at this rate instead of hammering the server. */
@@ -98,21 +99,28 @@ async function fetchToken(url: string): Promise<TokenAnswer> {
   return { token };
 }
 
-/** Where the "All profiles" choice is kept for the browser tab, so a reload or a re-opened page keeps it. */
+/**
+ * Where the user's "All profiles" choice is kept for the browser tab (`1` every profile, `0` the own one), so a
+ * reload or a re-opened page keeps it. No entry: no choice yet, and the page opens on what there is to see
+ * (`./profile-scope.ts`).
+ */
 const ALL_PROFILES_KEY = 'tn-dashboard.all-profiles';
 
-function rememberedAllProfiles(): boolean {
+/** The user's profile choice: every profile, the server's own, or none made (the page decides). */
+export type ProfileChoice = 'all' | 'own' | undefined;
+
+function rememberedChoice(): ProfileChoice {
   try {
-    return globalThis.sessionStorage?.getItem(ALL_PROFILES_KEY) === '1';
+    const value = globalThis.sessionStorage?.getItem(ALL_PROFILES_KEY);
+    return value === '1' ? 'all' : value === '0' ? 'own' : undefined;
   } catch {
-    return false; // storage blocked (a sandboxed frame): the own profile, as without a choice
+    return undefined; // storage blocked (a sandboxed frame): no choice, as on a first visit
   }
 }
 
-function rememberAllProfiles(all: boolean): void {
+function rememberChoice(all: boolean): void {
   try {
-    if (all) globalThis.sessionStorage?.setItem(ALL_PROFILES_KEY, '1');
-    else globalThis.sessionStorage?.removeItem(ALL_PROFILES_KEY);
+    globalThis.sessionStorage?.setItem(ALL_PROFILES_KEY, all ? '1' : '0');
   } catch {
     // not remembered: the choice still holds for this page
   }
@@ -154,22 +162,47 @@ export class FeedController implements ReactiveController {
   private noEventsRoute = false;
   /** The route token, fetched on first use and again after a stale-token refusal. */
   private token: Promise<TokenAnswer> | undefined;
-  /** Show every DSH profile's receipts instead of the server's own profile (remembered for the browser tab). */
-  allProfiles = rememberedAllProfiles();
+  /** The user's profile choice (remembered for the browser tab); none: the page decides (`autoAllProfiles`). */
+  private choice: ProfileChoice = rememberedChoice();
+  /**
+   * The page, with no choice made, opened on every profile because its own had no calls and others had some
+   * (`opensOnAllProfiles`). It stays on them for the page's life, until the user chooses.
+   */
+  autoAllProfiles = false;
+  /** The other profiles holding receipts while the own profile has none (what the notice names). */
+  otherProfiles: string[] = [];
 
-  readonly stats: Task<[string, unknown, number, boolean], DashboardPayload>;
+  /** Every DSH profile's receipts are shown instead of the server's own profile's. */
+  get allProfiles(): boolean {
+    return this.choice === 'all' || (this.choice === undefined && this.autoAllProfiles);
+  }
+
+  readonly stats: Task<[string, unknown, number, ProfileChoice], DashboardPayload>;
   readonly eventsPage: Task<[string, string, number, boolean], EventsView | undefined>;
 
   constructor(private readonly host: FeedSource) {
     host.addController(this);
     this.stats = new Task(host, {
-      args: () => [host.src, host.data, this.generation, this.allProfiles] as [string, unknown, number, boolean],
-      task: async ([src, data, , allProfiles], { signal }) => {
-        const checked = checkPayload(
-          data !== undefined ? data : await this.getJson(withProfile(src, allProfiles), signal, 'stats'),
+      // The automatic scope is not an argument: deciding it inside a run must not start another run.
+      args: () => [host.src, host.data, this.generation, this.choice] as [string, unknown, number, ProfileChoice],
+      task: async ([src, data, , choice], { signal }) => {
+        if (data !== undefined) return this.checked(data);
+        const own = await this.fetchStats(
+          src,
+          choice === 'all' || (choice === undefined && this.autoAllProfiles),
+          signal,
         );
-        if (!checked.ok) throw new FeedError(checked.message);
-        return checked.payload;
+        if (own.profile === ALL_PROFILES) return own;
+        this.otherProfiles = otherProfilesWhenOwnIsEmpty(own);
+        // No choice made and the own profile is empty: open on every profile when they hold calls.
+        if (choice !== undefined || this.otherProfiles.length === 0) return own;
+        const all = await this.fetchStats(src, true, signal);
+        if (!opensOnAllProfiles(own, all)) {
+          this.otherProfiles = []; // they are listed but hold no calls: nothing to point at
+          return own;
+        }
+        this.autoAllProfiles = true;
+        return all;
       },
       onComplete: (payload) => {
         this.payload = payload;
@@ -271,11 +304,22 @@ export class FeedController implements ReactiveController {
     }
   }
 
-  /** Shows every profile's receipts (true) or the server's own profile's (false), from the first page. */
+  private checked(data: unknown): DashboardPayload {
+    const checked = checkPayload(data);
+    if (!checked.ok) throw new FeedError(checked.message);
+    return checked.payload;
+  }
+
+  private async fetchStats(src: string, allProfiles: boolean, signal: AbortSignal): Promise<DashboardPayload> {
+    return this.checked(await this.getJson(withProfile(src, allProfiles), signal, 'stats'));
+  }
+
+  /** Shows every profile's receipts (true) or the server's own profile's (false), from the first page; remembered. */
   setAllProfiles(all: boolean): void {
-    if (this.allProfiles === all) return;
-    this.allProfiles = all;
-    rememberAllProfiles(all);
+    const before = this.allProfiles;
+    this.choice = all ? 'all' : 'own';
+    rememberChoice(all);
+    if (before === all) return;
     this.offset = 0;
     this.host.requestUpdate();
   }

@@ -38,3 +38,4 @@ export {
 } from './before-after.js';
 export type { DashboardPayload, DashboardEvent, RateRow, RuleCard, Totals, Outcome, Rate, Theme } from './types.js';
 export type { FeedPayload, EventsPage, EventsQuery, RuleState, OptionState } from './feed.js';
+export { opensOnAllProfiles, otherProfilesWhenOwnIsEmpty, type ProfileScopeInput } from './profile-scope.js';

@@ -138,6 +138,7 @@ const payloadShape = object({
       skippedLines: optional(number),
       foldedToolCalls: optional(number),
       dropped: optional(number),
+      lastClear: optional(object({ at: number, erasedCalls: number })),
     }),
   ),
   pluginErrors: optional(number),

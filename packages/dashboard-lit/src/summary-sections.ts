@@ -6,6 +6,7 @@
  */
 import { TOKENS_SAVED_DEFINITION } from '@dsh-tool-normalizer/telemetry-store/outcomes';
 import { html, nothing, type TemplateResult } from 'lit';
+import { breakable } from './breakable.js';
 import { categoryLabel } from './catalogue-messages.js';
 import { orderRows } from './format.js';
 import type { DashboardPayload, Rate, RateRow } from './types.js';
@@ -88,7 +89,7 @@ function renderRankRow(view: View, row: RateRow, kind: 'tool' | 'category', show
   return html`<li data-row=${row.name}>
     <div class="row-head">
       <button type="button" class="link" title=${kind === 'tool' ? t('showToolEvents') : t('showCategoryEvents')} @click=${() => show(kind, row.name)}>
-        ${kind === 'tool' ? row.name : categoryLabel(view.locale, row.name)}
+        ${kind === 'tool' ? breakable(row.name) : categoryLabel(view.locale, row.name)}
       </button>
       <span class="rate">${row.failureRate === null ? '—' : fmt.rate(row.failureRate)}</span>
     </div>
@@ -126,7 +127,7 @@ function renderRanking(
         belowFloor.length > 0
           ? html`<p class="hint" data-below-floor>
             ${t('belowFloor', { min })}
-            ${belowFloor.map((row, index) => html`${index > 0 ? ', ' : ''}<span>${kind === 'tool' ? row.name : categoryLabel(view.locale, row.name)} (${fmt.integer(row.failures)}/${fmt.integer(row.calls)})</span>`)}
+            ${belowFloor.map((row, index) => html`${index > 0 ? ', ' : ''}<span>${kind === 'tool' ? breakable(row.name) : categoryLabel(view.locale, row.name)} (${fmt.integer(row.failures)}/${fmt.integer(row.calls)})</span>`)}
           </p>`
           : nothing
       }

@@ -93,6 +93,8 @@ export interface DashboardPayload extends FeedAdditions {
     foldedToolCalls?: number;
     /** Events dropped from a full write queue (their calls are still counted). */
     dropped?: number;
+    /** The store's last clear (kept through the clear: a clear is a receipt): when, and how many calls it erased. */
+    lastClear?: { at: number; erasedCalls: number };
   };
 }
 

@@ -290,6 +290,62 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(server.statsQueries.at(-1)).toBe('');
   });
 
+  it('opens on all profiles when its own has no calls and others do, says why, and one click goes back (remembered)', async () => {
+    // `bash scripts/demo.sh` records under `headless`; `--web` serves the page from `web`, which has none.
+    const own = { ...emptyPayload(), ownProfile: 'web', profile: 'web', profiles: ['headless'] };
+    const base = fixturePayload();
+    const recent = base.recent.map((event) => ({ ...event, profile: 'headless' }));
+    server.payload = own;
+    server.allPayload = { ...base, recent, ownProfile: 'web', profile: '*', profiles: ['headless'] };
+    await open();
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
+    const status = () => dash().locator('header .muted').textContent();
+    expect(await status()).toContain('all profiles');
+    const toggle = dash().getByRole('checkbox', { name: 'All profiles' });
+    expect(await toggle.isChecked()).toBe(true);
+    const notice = dash().locator('[data-profile-scope]');
+    expect(await notice.getAttribute('data-profile-scope')).toBe('auto');
+    expect((await notice.textContent())?.replace(/\s+/g, ' ')).toContain(
+      'Profile web has no calls yet, so this page shows all profiles: 907 calls, recorded in headless.',
+    );
+    // the own profile was asked first, then every profile; the events come from every profile too
+    expect(server.statsQueries.slice(0, 2)).toEqual(['', '?profile=*']);
+    await expect.poll(eventIds).toHaveLength(7);
+    expect(server.eventsRequests.at(-1)).toContain('profile=*');
+    expect(await dash().locator('[data-profile]').count()).toBe(7);
+
+    // one click back to the own profile, which then says where the receipts are
+    await notice.getByRole('button', { name: 'Show only web' }).click();
+    await expect.poll(status).toContain('profile web');
+    expect(await kpi('calls').locator('.value').textContent()).toBe('0');
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await notice.getAttribute('data-profile-scope')).toBe('own-empty');
+    expect(await notice.textContent()).toContain(
+      'Profile web has no calls yet; other profiles hold receipts: headless.',
+    );
+
+    // the choice is the user's now: a reload keeps the own profile and asks for nothing else
+    await page.reload();
+    await expect.poll(status).toContain('profile web');
+    await expect.poll(() => notice.getAttribute('data-profile-scope')).toBe('own-empty');
+    expect(server.statsQueries.at(-1)).toBe('');
+    await notice.getByRole('button', { name: 'Show all profiles' }).click();
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('907');
+    expect(await status()).toContain('all profiles');
+    // a choice of all profiles needs no explanation
+    expect(await notice.count()).toBe(0);
+  });
+
+  it('stays on its own profile when that is empty and so are the others', async () => {
+    server.payload = { ...emptyPayload(), ownProfile: 'web', profile: 'web', profiles: ['headless'] };
+    server.allPayload = { ...emptyPayload(), ownProfile: 'web', profile: '*', profiles: ['headless'] };
+    await open();
+    await expect.poll(() => dash().locator('header .muted').textContent()).toContain('profile web');
+    await expect.poll(() => server.statsQueries).toEqual(['', '?profile=*']);
+    expect(await dash().getByRole('checkbox', { name: 'All profiles' }).isChecked()).toBe(false);
+    expect(await dash().locator('[data-profile-scope]').count()).toBe(0);
+  });
+
   it('reports a failed clear without losing the data', async () => {
     await open({ 'clear-src': '/plugin-api/tool-normalizer/no-such-route' });
     await dash().getByRole('button', { name: 'Clear statistics…' }).click();
@@ -322,6 +378,24 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
     expect(text).toContain('40 calls of rarely seen tool names');
     expect(text).toContain('the plugin caught 3 internal errors');
     expect(text).not.toContain('unreadable log lines');
+  });
+
+  it('says when the store was last cleared and how many calls the clear erased (a clear is a receipt), in en and zh', async () => {
+    const at = Date.UTC(2026, 10, 30, 12, 0, 0);
+    const storage = { logging: true, persistPassthrough: false, lastClear: { at, erasedCalls: 1234 } };
+    server.payload = { ...emptyPayload(), storage };
+    await open();
+    const line = dash().locator('[data-last-clear]');
+    await expect.poll(() => line.textContent()).toContain('calls erased (all profiles).');
+    expect(await line.textContent()).toContain('1,234 calls erased');
+    expect(await line.textContent()).toMatch(/^Last cleared 11\/30\/26, \d+:00:00 [AP]M: 1,234 calls erased/);
+    await open({ locale: 'zh' });
+    await expect.poll(() => line.textContent()).toContain('清除了 1,234 次调用');
+    // a store never cleared says nothing about clearing
+    server.payload = emptyPayload();
+    await open();
+    await expect.poll(() => kpi('calls').locator('.value').textContent()).toBe('0');
+    expect(await line.count()).toBe(0);
   });
 
   it('renders a payload set through the data property, with no fetch and no server actions', async () => {
@@ -561,6 +635,151 @@ describe.skipIf(!hasChromium)('<tn-dashboard> in Chromium (built bundle)', () =>
 
       mkdirSync(artifactsDir, { recursive: true });
       await page.locator('#frame').screenshot({ path: `${artifactsDir}dashboard-narrow-${theme}.png` });
+    });
+  }
+
+  /**
+   * What makes a narrow page unreadable, measured in the page: anything wider than the element or a scrolling
+   * panel; a word of prose spread over two lines although it fits on one; an identifier (in `code`) broken inside
+   * a part rather than after `.`, `-`, `_`, `/`, `:` or before a camelCase word; a code block with room for fewer
+   * than `minCodeChars` characters a line; a paragraph narrower than `minTextShare` of the element's content.
+   */
+  function readability(minCodeChars: number, minTextShare: number) {
+    return dash().evaluate(
+      (host, [minChars, minShare]) => {
+        const root = host.shadowRoot as ShadowRoot;
+        const found: string[] = [];
+        const style = getComputedStyle(host);
+        const content = host.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+        const edge = host.getBoundingClientRect().right;
+        for (const element of root.querySelectorAll<HTMLElement>('*'))
+          if (!element.closest('thead') && element.getBoundingClientRect().right > edge + 0.5)
+            found.push(`wider than the element: ${element.tagName.toLowerCase()}.${element.className}`);
+        for (const box of [document.documentElement, document.getElementById('frame'), host])
+          if (box && box.scrollWidth > box.clientWidth + 1)
+            found.push(`scrolls sideways: ${box.id || box.tagName} ${box.scrollWidth} > ${box.clientWidth}`);
+        const lineBox = (node: Node) => {
+          const block = node.parentElement?.closest<HTMLElement>(
+            'p, li, dd, dt, td, button, label, h2, h3, caption, div, span.badge',
+          );
+          if (!block) return Number.POSITIVE_INFINITY;
+          const s = getComputedStyle(block);
+          return block.clientWidth - Number.parseFloat(s.paddingLeft) - Number.parseFloat(s.paddingRight);
+        };
+        const linesOf = (node: Node, start: number, end: number) => {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, end);
+          const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+          return {
+            lines: new Set(rects.map((r) => Math.round(r.top))).size,
+            width: rects.reduce((w, r) => w + r.width, 0),
+          };
+        };
+        // prose: a word (whitespace or a hyphen ends one) breaks only when it is wider than its line box
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const parent = node.parentElement;
+          if (!parent || parent.closest('pre, .diff, code, thead, [hidden], option, style')) continue;
+          for (const match of (node.textContent ?? '').matchAll(
+            /[^\s\-\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]{2,}/g,
+          )) {
+            const { lines, width } = linesOf(node, match.index, match.index + match[0].length);
+            if (lines > 1 && width <= lineBox(node)) found.push(`"${match[0]}" breaks mid-word`);
+          }
+        }
+        // identifiers: between their parts only (a part longer than a line may break)
+        for (const code of root.querySelectorAll<HTMLElement>('code')) {
+          if (code.closest('pre, .diff, thead')) continue;
+          const chars: { node: Text; index: number }[] = [];
+          const texts = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+          for (let t = texts.nextNode() as Text | null; t; t = texts.nextNode() as Text | null)
+            for (let i = 0; i < t.data.length; i++) chars.push({ node: t, index: i });
+          let previousTop: number | undefined;
+          const text = chars.map(({ node, index }) => node.data[index]).join('');
+          chars.forEach(({ node, index }, i) => {
+            const top = Math.round(
+              linesOf(node, index, index + 1).width > 0
+                ? (() => {
+                    const r = document.createRange();
+                    r.setStart(node, index);
+                    r.setEnd(node, index + 1);
+                    return r.getClientRects()[0]?.top ?? 0;
+                  })()
+                : Number.NaN,
+            );
+            if (Number.isNaN(top)) return;
+            if (previousTop !== undefined && top > previousTop + 2) {
+              const before = text[i - 1] ?? '';
+              const at = text[i] ?? '';
+              const between = /[._\-/:\s]/.test(before) || (/[a-z0-9]/.test(before) && /[A-Z]/.test(at));
+              if (!between) found.push(`identifier "${text}" breaks inside a part, before "${text.slice(i, i + 6)}"`);
+            }
+            previousTop = top;
+          });
+        }
+        // code blocks: room for some characters a line
+        for (const block of root.querySelectorAll<HTMLElement>('pre, .diff')) {
+          if (block.getBoundingClientRect().width === 0) continue;
+          const probe = document.createElement('span');
+          probe.textContent = '0000000000';
+          probe.style.cssText = 'display: inline-block; white-space: nowrap';
+          block.append(probe);
+          const ch = probe.getBoundingClientRect().width / 10;
+          probe.remove();
+          const s = getComputedStyle(block);
+          const room = block.clientWidth - Number.parseFloat(s.paddingLeft) - Number.parseFloat(s.paddingRight);
+          if (room / ch < minChars)
+            found.push(
+              `${block.tagName.toLowerCase()}.${block.className}${[...block.attributes].map((a) => `[${a.name}]`).join('')}: ${Math.floor(room / ch)} characters a line (${Math.round(room)} px)`,
+            );
+        }
+        // paragraphs and hints: not squeezed by nesting
+        for (const block of root.querySelectorAll<HTMLElement>(
+          'p, .rule .hint, .kpi .hint, td.cell-previews, td.cell-error',
+        )) {
+          const width = block.getBoundingClientRect().width;
+          if (width > 0 && width < content * minShare)
+            found.push(
+              `${block.tagName.toLowerCase()}.${block.className}: ${Math.round(width)} of ${Math.round(content)} px`,
+            );
+        }
+        return found;
+      },
+      [minCodeChars, minTextShare] as const,
+    );
+  }
+
+  for (const { viewport, width } of [
+    { viewport: 1400, width: undefined },
+    { viewport: 1400, width: '136' },
+    { viewport: 420, width: '136' },
+    { viewport: 420, width: undefined },
+  ] as const) {
+    const compact = width === '136';
+    it(`${width ? `a ${width} px container` : 'full width'} in a ${viewport} px window: ${compact ? 'the compact layout' : 'the regular layout'} (by container width), readable, nothing sideways`, async () => {
+      await page.setViewportSize({ width: viewport, height: 900 });
+      await open(width ? { width } : {});
+      await expect.poll(eventIds).toHaveLength(7);
+      await expect.poll(() => dash().locator('article.rule').count()).toBeGreaterThan(0);
+      expect(await readability(compact ? 14 : 22, compact ? 0.8 : 0)).toEqual([]);
+      // the layout follows the element's width, whatever the window's
+      expect(
+        await dash()
+          .locator('h2')
+          .evaluate((h) => getComputedStyle(h).fontSize),
+      ).toBe(compact ? '16px' : '18px');
+      const rowDisplay = await dash()
+        .locator('tr[data-event="ev-1"]')
+        .evaluate((row) => getComputedStyle(row).display);
+      expect(rowDisplay).toBe(viewport === 1400 && !width ? 'table-row' : 'flex');
+      if (viewport === 1400 && !width) {
+        const columns = await dash()
+          .locator('article.rule')
+          .evaluateAll((cards) => new Set(cards.map((card) => Math.round(card.getBoundingClientRect().left))).size);
+        expect(columns).toBeGreaterThan(1);
+      }
+      if (compact) await page.locator('#frame').screenshot({ path: `${artifactsDir}dashboard-136-${viewport}.png` });
     });
   }
 

@@ -35,6 +35,8 @@ export interface ClearRequest {
 export interface FixtureServer {
   url: string;
   payload: unknown;
+  /** What `?profile=*` answers (stats, and the events route's rows); undefined: `payload` marked `profile: '*'`. */
+  allPayload: unknown;
   statsRequests: number;
   clearRequests: ClearRequest[];
   /** Query strings of the events requests, in order. */
@@ -217,6 +219,7 @@ function send(
 export async function startFixtureServer(): Promise<FixtureServer> {
   const state = {
     payload: fixturePayload() as unknown,
+    allPayload: undefined as unknown,
     statsRequests: 0,
     clearRequests: [] as ClearRequest[],
     eventsRequests: [] as string[],
@@ -250,7 +253,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
             200,
             'application/json',
             JSON.stringify(
-              url.searchParams.get('profile') === '*' ? { ...(state.payload as object), profile: '*' } : state.payload,
+              url.searchParams.get('profile') === '*'
+                ? (state.allPayload ?? { ...(state.payload as object), profile: '*' })
+                : state.payload,
             ),
           );
         case '/plugin-api/tool-normalizer/token':
@@ -266,7 +271,15 @@ export async function startFixtureServer(): Promise<FixtureServer> {
             200,
             'application/json',
             JSON.stringify(
-              eventsPage((state.payload as { recent?: FeedEvent[] }).recent ?? [], url.searchParams, 'recent'),
+              eventsPage(
+                (
+                  (url.searchParams.get('profile') === '*' ? (state.allPayload ?? state.payload) : state.payload) as {
+                    recent?: FeedEvent[];
+                  }
+                ).recent ?? [],
+                url.searchParams,
+                'recent',
+              ),
             ),
           );
         case '/history/stats':
@@ -348,6 +361,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     set payload(value: unknown) {
       state.payload = value;
     },
+    get allPayload() {
+      return state.allPayload;
+    },
+    set allPayload(value: unknown) {
+      state.allPayload = value;
+    },
     get statsRequests() {
       return state.statsRequests;
     },
@@ -371,6 +390,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     },
     reset() {
       state.payload = fixturePayload();
+      state.allPayload = undefined;
       state.statsRequests = 0;
       state.clearRequests = [];
       state.eventsRequests = [];

@@ -16,8 +16,13 @@
  *
  * Metric names follow OpenTelemetry's dotted convention with UCUM-style units; a collector's Prometheus exporter
  * translates them to the same names the /metrics endpoint serves (`tool_normalizer.calls` -> `tool_normalizer_calls_total`).
- * Stopping (plugin dispose or reload) collects and pushes once more, then shuts the exporter down.
+ * Stopping (plugin dispose or reload, and so DSH's exit) collects and pushes once more under one deadline counted
+ * from the stop itself: the exporters send through agents of their own, and at the deadline every socket of them is
+ * destroyed, so a collector that accepts the connection and never answers holds the stop (and the process's exit)
+ * at most STOP_WAIT_MS in all, and nothing of the push is left open after `stop` resolves.
  */
+import http from 'node:http';
+import https from 'node:https';
 import type { Attributes, ObservableCounter, ObservableGauge } from '@opentelemetry/api';
 import { AggregationTemporalityPreference, OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -48,6 +53,8 @@ export const OTLP_METRIC_NAMES = {
 
 /** Longest a stop (plugin dispose or reload, and so DSH's exit) waits for the final push, retries included. */
 export const STOP_WAIT_MS = 2000;
+/** The final push is aborted this long before STOP_WAIT_MS, leaving the rest for the abort to settle. */
+const ABORT_MARGIN_MS = 150;
 
 export interface OtlpPushOptions {
   /** The collector's OTLP/HTTP metrics URL, e.g. `http://collector:4318/v1/metrics`. */
@@ -107,12 +114,30 @@ function withStartTime(metrics: ResourceMetrics, startTime: HrTime): ResourceMet
   };
 }
 
-function exporterFor(options: OtlpPushOptions, timeoutMillis: number): PushMetricExporter {
+/** The HTTP agents one exporter sends through (one per protocol it used), so its sockets can be destroyed at once. */
+class Agents {
+  readonly #agents: http.Agent[] = [];
+  #destroyed = false;
+  readonly factory = async (protocol: string): Promise<http.Agent> => {
+    const agent = protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.#agents.push(agent);
+    if (this.#destroyed) agent.destroy();
+    return agent;
+  };
+  /** Destroys every socket, in flight or idle: a pending request fails at once instead of at its timeout. */
+  destroy(): void {
+    this.#destroyed = true;
+    for (const agent of this.#agents) agent.destroy();
+  }
+}
+
+function exporterFor(options: OtlpPushOptions, timeoutMillis: number, agents: Agents): PushMetricExporter {
   return new OTLPMetricExporter({
     url: options.endpoint,
     headers: { ...options.headers },
     temporalityPreference: AggregationTemporalityPreference.CUMULATIVE,
     timeoutMillis,
+    httpAgentOptions: agents.factory,
   });
 }
 
@@ -124,19 +149,31 @@ function exporterFor(options: OtlpPushOptions, timeoutMillis: number): PushMetri
 class ReportingExporter implements PushMetricExporter {
   #current: PushMetricExporter;
   readonly #regular: PushMetricExporter;
+  readonly #regularAgents = new Agents();
+  readonly #stopAgents = new Agents();
   constructor(
     readonly options: OtlpPushOptions,
     timeoutMillis: number,
   ) {
-    this.#regular = exporterFor(options, timeoutMillis);
+    this.#regular = exporterFor(options, timeoutMillis, this.#regularAgents);
     this.#current = this.#regular;
   }
 
-  /** From now on, pushes get at most `STOP_WAIT_MS` in all. */
-  stopping(): void {
+  /**
+   * From now on, pushes get at most `budgetMs` in all (retries included); a regular push still in flight is
+   * abandoned (its sockets destroyed), so its longer timeout cannot hold the exit.
+   */
+  stopping(budgetMs: number): void {
     if (this.#current !== this.#regular) return;
-    this.#current = exporterFor(this.options, STOP_WAIT_MS - 100);
+    this.#current = exporterFor(this.options, budgetMs, this.#stopAgents);
+    this.#regularAgents.destroy();
     this.#regular.shutdown().catch(() => {});
+  }
+
+  /** Destroys every socket the pushes hold (the stop's deadline): a pending push fails now. */
+  abort(): void {
+    this.#regularAgents.destroy();
+    this.#stopAgents.destroy();
   }
 
   export(metrics: ResourceMetrics, done: ExportDone): void {
@@ -258,17 +295,26 @@ export function startOtlpPush(options: OtlpPushOptions): OtlpPush {
     flush: () => provider.forceFlush(),
     stop: () =>
       (stopping ??= (async () => {
-        // The final push may hit an unreachable collector: it gets STOP_WAIT_MS in all (its retries included), so a
-        // dispose, a reload or DSH's exit is never held longer than that.
-        exporter.stopping();
+        // The final push may hit a collector that refuses, or accepts and never answers: one deadline from now
+        // covers it, retries included. At the deadline its sockets are destroyed, so the push fails at once; the
+        // backstop resolves the stop even if the SDK does not settle. A dispose, a reload or DSH's exit is never
+        // held longer than STOP_WAIT_MS, and nothing of the push stays open after it.
+        const budget = STOP_WAIT_MS - ABORT_MARGIN_MS;
+        exporter.stopping(budget);
         const done = provider.shutdown().catch(() => {});
-        let timer: NodeJS.Timeout | undefined;
+        const deadline = setTimeout(() => exporter.abort(), budget);
+        deadline.unref();
+        let backstop: NodeJS.Timeout | undefined;
         const waited = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, STOP_WAIT_MS);
-          timer.unref();
+          backstop = setTimeout(resolve, STOP_WAIT_MS);
+          backstop.unref();
         });
         await Promise.race([done, waited]);
-        clearTimeout(timer);
+        clearTimeout(deadline);
+        clearTimeout(backstop);
+        exporter.abort();
+        // two turns of the event loop: the destroyed sockets' handles close in the first one's close phase
+        await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
       })()),
   };
 }

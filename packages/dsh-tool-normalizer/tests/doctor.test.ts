@@ -3,15 +3,21 @@
  * them (package.json with dsh.profile.bundles, cordis.patch.yml, the installed plugin's package.json,
  * settings.yaml), on rc.8 and on other releases (fixtures: a `dsh` on PATH inside an `@deepseek-ai/dsh` package of
  * that version, profiles as the issue-22 facts describe them), and the subcommand dispatcher. The boots against a
- * real rc.8 (good and broken web profile, headless) are in apps/dsh-lab/tests/doctor.test.ts.
+ * real rc.8 (good and broken web profile, headless) are in apps/dsh-lab/tests/doctor.test.ts. Also: a boot leaves
+ * no session in the user's sessions folder (a stand-in `dsh` that files one the way DSH does), and the OTLP probe
+ * against real local endpoints (answering, refusing, silent, unreachable).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import {
+  bootHeadlessProfile,
   checkDsh,
   checkLiveOptions,
+  checkOtlpEndpoint,
   checkNode,
   checkProfile,
   checkToolsMode,
@@ -19,6 +25,7 @@ import {
   findDsh,
   HMR_ROW,
   parseArgs,
+  removeBootSessions,
   verifiedSummary,
 } from '../src/cli/doctor.js';
 import { releaseFacts } from '@dsh-tool-normalizer/dsh-profile';
@@ -309,5 +316,138 @@ describe('the dsh-tool-normalizer command', () => {
       console.error = original;
     }
     expect(errors.join('\n')).toContain('unknown command "nope"');
+  });
+});
+
+describe("doctor: a boot leaves nothing in the user's sessions folder", () => {
+  /** A `dsh` that files a session the way DSH does (under a folder named after its working directory), then exits. */
+  function sessionWritingDsh(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-fake-'));
+    const bin = path.join(dir, 'dsh');
+    fs.writeFileSync(
+      bin,
+      `#!${process.execPath}
+const fs = require('node:fs');
+const path = require('node:path');
+const slug = '--' + process.cwd().replace(/[\\/:]+/g, '-').replace(/^-+/, '') + '--';
+const session = path.join(process.env.DSH_HOME, 'sessions', slug, 'a-session');
+fs.mkdirSync(session, { recursive: true });
+fs.writeFileSync(path.join(session, 'session.jsonl.zstd'), 'x');
+// a session the user started meanwhile, in their own project
+fs.mkdirSync(path.join(process.env.DSH_HOME, 'sessions', '--home-me-meanwhile--', 'b'), { recursive: true });
+`,
+      { mode: 0o755 },
+    );
+    return bin;
+  }
+
+  it('removes the session its boot filed, and only that one', async () => {
+    const home = profile({ patch: HMR_ROW });
+    const sessions = path.join(home, 'sessions');
+    fs.mkdirSync(path.join(sessions, '--home-me-project--', 's1'), { recursive: true });
+    // an older doctor's leftover is not this boot's: left alone
+    fs.mkdirSync(path.join(sessions, '--tmp-tn-doctor-Old123--', 's0'), { recursive: true });
+    const finding = await bootHeadlessProfile(sessionWritingDsh(), home, 'headless', 30_000);
+    // the stand-in never asks the model: a problem, but the cleanup ran all the same
+    expect(finding.status).toBe('problem');
+    expect(fs.readdirSync(sessions).sort()).toEqual([
+      '--home-me-meanwhile--',
+      '--home-me-project--',
+      '--tmp-tn-doctor-Old123--',
+    ]);
+  });
+
+  it("removeBootSessions removes exactly the new folders that name the boot's working directory", () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-home-'));
+    const sessions = path.join(home, 'sessions');
+    for (const name of ['--home-me-a--', '--tmp-tn-doctor-Abc123-x--'])
+      fs.mkdirSync(path.join(sessions, name), { recursive: true });
+    const before = new Set(fs.readdirSync(sessions));
+    fs.mkdirSync(path.join(sessions, '--tmp-tn-doctor-Abc123--', 'id'), { recursive: true });
+    fs.mkdirSync(path.join(sessions, '--home-me-b--'), { recursive: true });
+    expect(removeBootSessions(home, '/tmp/tn-doctor-Abc123', before)).toEqual(['--tmp-tn-doctor-Abc123--']);
+    expect(fs.readdirSync(sessions).sort()).toEqual(['--home-me-a--', '--home-me-b--', '--tmp-tn-doctor-Abc123-x--']);
+    // no sessions folder at all: nothing to do
+    expect(removeBootSessions(path.join(home, 'none'), '/tmp/tn-doctor-Abc123', new Set())).toEqual([]);
+  });
+});
+
+describe('doctor: the OTLP endpoint', () => {
+  async function listen(server: Server | ReturnType<typeof createNetServer>): Promise<number> {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  }
+  const close = (server: Server | ReturnType<typeof createNetServer>) =>
+    new Promise<void>((resolve) => server.close(() => resolve()));
+
+  it('a collector that answers is ok; the push it got is an empty OTLP request with the configured headers', async () => {
+    const seen: { body: string; auth: string | undefined }[] = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        seen.push({ body, auth: req.headers.authorization });
+        res.writeHead(req.url === '/v1/metrics' ? 200 : 404).end('{}');
+      });
+    });
+    const port = await listen(collector);
+    try {
+      const headers = { authorization: 'Bearer sk-doctor-secret-123' };
+      const ok = await checkOtlpEndpoint('headless', { endpoint: `http://127.0.0.1:${port}/v1/metrics`, headers });
+      expect(ok).toMatchObject({ status: 'ok', check: 'profile headless: OTLP endpoint' });
+      expect(seen[0]).toEqual({ body: '{"resourceMetrics":[]}', auth: 'Bearer sk-doctor-secret-123' });
+      const wrongPath = await checkOtlpEndpoint('headless', {
+        endpoint: `http://user:pw@127.0.0.1:${port}/metrics?token=abc`,
+        headers,
+      });
+      expect(wrongPath.status).toBe('problem');
+      expect(wrongPath.detail).toContain(`http://127.0.0.1:${port}/metrics refused an empty OTLP push with HTTP 404`);
+      // credentials in the URL or the headers are never shown
+      expect(JSON.stringify([ok, wrongPath])).not.toMatch(/sk-doctor-secret|pw@|token=abc/);
+    } finally {
+      await close(collector);
+    }
+  });
+
+  it('a collector that accepts the connection and never answers is a problem, bounded by the probe timeout', async () => {
+    const sockets: Socket[] = [];
+    const silent = createNetServer((socket) => {
+      sockets.push(socket);
+      socket.resume();
+    });
+    const port = await listen(silent);
+    try {
+      const finding = await checkOtlpEndpoint(
+        'headless',
+        { endpoint: `http://127.0.0.1:${port}/v1/metrics`, headers: {} },
+        300,
+      );
+      expect(finding.status).toBe('problem');
+      expect(finding.detail).toContain('did not answer within 0.3 s');
+      expect(finding.fix).toContain('otlpEndpoint');
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await close(silent);
+    }
+  });
+
+  it('an unreachable collector is a problem naming why; a whole run reports the endpoint its patch sets', async () => {
+    const spare = createNetServer();
+    const port = await listen(spare);
+    await close(spare); // nobody listens there now
+    const endpoint = `http://127.0.0.1:${port}/v1/metrics`;
+    const finding = await checkOtlpEndpoint('headless', { endpoint, headers: {} });
+    expect(finding).toMatchObject({ status: 'problem' });
+    expect(finding.detail).toContain('is unreachable: ECONNREFUSED');
+    const home = profile({ patch: `${HMR_ROW}- id: tool-normalizer\n  config:\n    otlpEndpoint: ${endpoint}\n` });
+    const options = parseArgs(['--dsh-home', home, '--no-boot']);
+    if (typeof options === 'string') throw new Error(options);
+    const findings = await doctor(options, { PATH: '' });
+    expect(findings.find((f) => f.check === 'profile headless: OTLP endpoint')).toMatchObject({ status: 'problem' });
+    // no endpoint configured: no probe, no finding
+    const plain = parseArgs(['--dsh-home', profile({ patch: HMR_ROW }), '--no-boot']);
+    if (typeof plain === 'string') throw new Error(plain);
+    expect((await doctor(plain, { PATH: '' })).some((f) => f.check.endsWith('OTLP endpoint'))).toBe(false);
   });
 });

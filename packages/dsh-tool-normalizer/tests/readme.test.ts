@@ -159,3 +159,30 @@ describe.each([
     expect(zh).toContain('[English](README.md)');
   });
 });
+
+describe('one DSH install block: the tested one, in every README a DSH user starts from', () => {
+  /** The fenced block between a README's `dsh-user-path` markers (the one apps/dsh-lab's readme-install test runs). */
+  const userPath = (file: string) => {
+    const match = /<!-- BEGIN dsh-user-path[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- END dsh-user-path -->/.exec(
+      read(file),
+    );
+    if (!match) throw new Error(`${file}: no dsh-user-path block`);
+    return match[1];
+  };
+
+  it('the root README.md and README.zh.md carry the package README block verbatim, with both expected warnings named', () => {
+    const tested = userPath('packages/dsh-tool-normalizer/README.md');
+    expect(tested).toContain('add @deepseek-ai/cordis-plugin-hmr@1.0.17');
+    for (const file of [
+      'README.md',
+      'README.zh.md',
+      'packages/dsh-tool-normalizer/README.md',
+      'packages/dsh-tool-normalizer/README.zh.md',
+    ]) {
+      expect(userPath(file), file).toBe(tested);
+      const text = read(file);
+      expect(text, file).toContain('npm warn install-scripts');
+      expect(text, file).toContain('declares no dsh.bundle');
+    }
+  });
+});

@@ -11,12 +11,13 @@ export const baseStyles = css`
   * {
     box-sizing: border-box;
   }
-  /* in a very narrow panel the heading, the status line (dates) and the buttons wrap instead of widening it */
+  /* in a very narrow panel the heading, the status line (dates) and the buttons wrap between words instead of
+     widening it (a word breaks only when it is longer than a whole line) */
   header > *,
   .actions > * {
     min-width: 0;
     max-width: 100%;
-    overflow-wrap: anywhere;
+    overflow-wrap: break-word;
   }
   header {
     display: flex;

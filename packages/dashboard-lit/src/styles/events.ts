@@ -78,8 +78,14 @@ export const eventsStyles = css`
     color: var(--tn-accent);
     border-color: color-mix(in srgb, var(--tn-accent) 60%, transparent);
   }
-  td.cell-time {
+  /* in the wide table a tool name keeps one line: its <wbr>s are for the narrow cards (Chromium breaks at a
+     <wbr> even under nowrap, so they leave the layout here) */
+  td.cell-time,
+  td.cell-tool {
     white-space: nowrap;
+  }
+  td.cell-tool wbr {
+    display: none;
   }
   .pager {
     display: flex;
@@ -230,6 +236,10 @@ export const eventsStyles = css`
     td.cell-tool {
       order: 2;
       font-weight: 600;
+      white-space: normal;
+    }
+    td.cell-tool wbr {
+      display: inline;
     }
     td.cell-outcome {
       order: 3;

@@ -29,7 +29,8 @@ export const paletteStyles = css`
     font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
     font-size: 14px;
     line-height: 1.45;
-    padding: 16px;
+    /* 16 px, down to 4 px in a very narrow panel (a percentage is of the parent's width: 4 px at 136 px) */
+    padding: clamp(4px, calc((100% - 136px) * 0.05 + 4px), 16px);
     box-sizing: border-box;
     color-scheme: light dark;
     container: tn-dashboard / inline-size;

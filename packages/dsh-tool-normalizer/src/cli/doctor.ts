@@ -5,8 +5,10 @@
  * only there; from 0.1.7-rc.1 on it evaluates the installed manifest with the host's compatibility gate. It checks
  * the plugin's options in the patch files and its live options in `settings.yaml`, then boots each profile once:
  * a headless profile with one prompt against a one-shot local model on 127.0.0.1 (did the plugin's prompt section
- * reach the model?), a web profile as a server on 127.0.0.1 (does the plugin's stats route answer?). The last line
- * says what was verified on which release and what was not.
+ * reach the model?), a web profile as a server on 127.0.0.1 (does the plugin's stats route answer?), each in a
+ * temporary working directory whose session it removes afterwards (the user's sessions folder keeps only theirs).
+ * When the plugin pushes metrics over OTLP, it sends the collector an empty push and reports an unreachable, silent
+ * or refusing endpoint. The last line says what was verified on which release and what was not.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -51,7 +53,9 @@ that lists ${PLUGIN}, else "headless"): the plugin row, on DSH ${DSH_LIVE} only 
 ${HMR_PIN}, the hmr row in the profile's cordis.patch.yml), from 0.1.7-rc.1 on the host's compatibility gate, the
 plugin's options in the patch files and its live options in settings.yaml. Then it boots each profile once (a
 headless profile with one prompt against a local one-shot model on 127.0.0.1, a web profile as a server on
-127.0.0.1) and reports whether the plugin loaded. Exit 1 when a problem was found.`;
+127.0.0.1, each in a temporary folder whose session it removes) and reports whether the plugin loaded. When the
+plugin pushes OTLP metrics (otlpEndpoint), it sends the collector an empty push and reports an unreachable, silent
+or refusing endpoint. Exit 1 when a problem was found.`;
 
 export function parseArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Options | string {
   const options: Options = {
@@ -353,6 +357,99 @@ export function checkProfile(dshHome: string, profile: string, release?: Release
   return findings;
 }
 
+/** How long the OTLP probe waits for the collector's answer. */
+export const OTLP_PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * The OTLP push the profile's patch files configure (`otlpEndpoint`, `otlpHeaders`): the profile's own layer first,
+ * then `$DSH_HOME/cordis.patch.yml`. Undefined when no valid row sets an endpoint.
+ */
+export function otlpPushOf(
+  dshHome: string,
+  profile: string,
+): { endpoint: string; headers: Record<string, string> } | undefined {
+  const files = [path.join(dshHome, 'profiles', profile, 'cordis.patch.yml'), path.join(dshHome, 'cordis.patch.yml')];
+  for (const file of files) {
+    for (const row of readPatch(file).rows) {
+      if (!row || row.id !== ROW_ID || row.config === undefined) continue;
+      const result = validateConfig(row.config);
+      if (result.issues) return undefined; // reported as a problem of its own
+      const { otlpEndpoint, otlpHeaders } = result.value;
+      return otlpEndpoint ? { endpoint: otlpEndpoint, headers: { ...otlpHeaders } } : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The endpoint as it may be shown: no user info, query or fragment (they can hold credentials). */
+function shownEndpoint(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return '(an endpoint that is not a URL)';
+  }
+}
+
+/**
+ * Sends the collector an empty OTLP/HTTP metrics push (`{"resourceMetrics":[]}`, which changes nothing there) with
+ * the configured headers, and says whether it answered: a collector that is unreachable, that accepts the connection
+ * and never answers (every push then waits its timeout, and each DSH exit up to 2 s for the final one), or that
+ * refuses the push (a wrong path, a missing header) is a problem with its fix. Header values are never shown.
+ */
+export async function checkOtlpEndpoint(
+  profile: string,
+  push: { endpoint: string; headers: Record<string, string> },
+  timeoutMs = OTLP_PROBE_TIMEOUT_MS,
+): Promise<Finding> {
+  const check = `profile ${profile}: OTLP endpoint`;
+  const shown = shownEndpoint(push.endpoint);
+  const fix = `Start the collector, or correct otlpEndpoint (an OTLP/HTTP metrics URL such as http://127.0.0.1:4318/v1/metrics) and otlpHeaders in the profile's cordis.patch.yml, or remove otlpEndpoint to stop pushing.`;
+  try {
+    // As Node's http client (the exporter's) does, user info in the URL is sent as Basic credentials.
+    const url = new URL(push.endpoint);
+    const headers: Record<string, string> = { ...push.headers, 'content-type': 'application/json' };
+    if (url.username || url.password) {
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      if (!Object.keys(headers).some((key) => key.toLowerCase() === 'authorization'))
+        headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+      url.username = '';
+      url.password = '';
+    }
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: '{"resourceMetrics":[]}',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    if (response.ok)
+      return { check, status: 'ok', detail: `${shown} answered an empty OTLP push with HTTP ${response.status}` };
+    return {
+      check,
+      status: 'problem',
+      detail: `${shown} refused an empty OTLP push with HTTP ${response.status}: the plugin's pushes fail the same way (counted in the stats route's otlp field)`,
+      fix,
+    };
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return {
+        check,
+        status: 'problem',
+        detail: `${shown} did not answer within ${timeoutMs / 1000} s (a collector that accepts the connection and never answers, or a host that drops it): every push waits for its timeout, and each DSH exit up to 2 s for the final push`,
+        fix,
+      };
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return {
+      check,
+      status: 'problem',
+      detail: `${shown} is unreachable: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      fix,
+    };
+  }
+}
+
 /**
  * The plugin's live options in DSH's settings document (`$DSH_HOME/settings.yaml`, rc.8's dsh-settings-file; a
  * profile folder's own settings.yaml too, if one exists). A value of the wrong type makes the host refuse the
@@ -517,6 +614,50 @@ async function runDshUntil(
   return { ...result, output, stdout };
 }
 
+/** The user's sessions folder (DSH rc.8's default; docs/host-facts.md, "Logs and services"). */
+function sessionsDir(dshHome: string): string {
+  return path.join(dshHome, 'sessions');
+}
+
+function entriesOf(dir: string): Set<string> {
+  try {
+    return new Set(fs.readdirSync(dir));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Removes what a doctor boot left in the user's sessions folder, so `analyze` never counts it as the user's: DSH
+ * files a session under a folder named after its working directory, and a boot runs in a fresh temporary one
+ * (`tn-doctor-XXXXXX`, kept verbatim in that name). Exactly the folders that are new since `before` and carry that
+ * name are removed (a link is removed, never followed); the user's sessions, also ones started meanwhile, stay.
+ * Returns the names removed.
+ */
+export function removeBootSessions(dshHome: string, cwd: string, before: ReadonlySet<string>): string[] {
+  const marker = path.basename(cwd);
+  const dir = sessionsDir(dshHome);
+  const removed: string[] = [];
+  for (const name of entriesOf(dir)) {
+    if (before.has(name) || !name.includes(marker)) continue;
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Runs one boot in a fresh temporary working directory, then removes the directory and the sessions it left. */
+async function inTemporaryCwd<T>(dshHome: string, boot: (cwd: string) => Promise<T>): Promise<T> {
+  const before = entriesOf(sessionsDir(dshHome));
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-'));
+  try {
+    return await boot(cwd);
+  } finally {
+    fs.rmSync(cwd, { recursive: true, force: true });
+    removeBootSessions(dshHome, cwd, before);
+  }
+}
+
 /** Boots a profile the way its app runs: a web profile as a server, any other with one prompt. */
 export function bootProfile(dshBin: string, dshHome: string, profile: string, timeoutMs: number): Promise<Finding> {
   return isWebProfile(dshHome, profile)
@@ -535,9 +676,18 @@ export async function bootWebProfile(
   profile: string,
   timeoutMs: number,
 ): Promise<Finding> {
+  return inTemporaryCwd(dshHome, (cwd) => bootWebProfileIn(dshBin, dshHome, profile, timeoutMs, cwd));
+}
+
+async function bootWebProfileIn(
+  dshBin: string,
+  dshHome: string,
+  profile: string,
+  timeoutMs: number,
+  cwd: string,
+): Promise<Finding> {
   const name = `profile ${profile}: boot (web)`;
   const model = await startModel();
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-'));
   const started = Date.now();
   const urlIn = (text: string) => /https?:\/\/127\.0\.0\.1:\d+/.exec(text)?.[0];
   let route: { status: number; json: boolean } | { error: string } | undefined;
@@ -565,7 +715,6 @@ export async function bootWebProfile(
   });
   const url = urlIn(run.stdout);
   await model.close();
-  fs.rmSync(cwd, { recursive: true, force: true });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const lastLines = run.output.trim().split('\n').slice(-8).join('\n');
   if (route && 'status' in route && route.status === 200 && route.json)
@@ -598,9 +747,18 @@ export async function bootHeadlessProfile(
   profile: string,
   timeoutMs: number,
 ): Promise<Finding> {
+  return inTemporaryCwd(dshHome, (cwd) => bootHeadlessProfileIn(dshBin, dshHome, profile, timeoutMs, cwd));
+}
+
+async function bootHeadlessProfileIn(
+  dshBin: string,
+  dshHome: string,
+  profile: string,
+  timeoutMs: number,
+  cwd: string,
+): Promise<Finding> {
   const name = `profile ${profile}: boot`;
   const model = await startModel();
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'tn-doctor-'));
   const started = Date.now();
   const run = await runDshUntil(dshBin, ['--profile', profile, 'Reply with the word ok.'], {
     env: bootEnvironment(dshHome, model.url),
@@ -610,7 +768,6 @@ export async function bootHeadlessProfile(
   const { output } = run;
   const exit = { code: run.code, timedOut: run.timedOut };
   await model.close();
-  fs.rmSync(cwd, { recursive: true, force: true });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const sawPrompt = model.requests.some((body) => body.includes(PROMPT_MARKER.replace(/"/g, '\\"')));
   const lastLines = output.trim().split('\n').slice(-8).join('\n');
@@ -658,6 +815,8 @@ export async function doctor(options: Options, env: NodeJS.ProcessEnv = process.
   for (const profile of profilesToCheck(options)) {
     const profileFindings = checkProfile(options.dshHome, profile, facts);
     findings.push(...profileFindings);
+    const push = otlpPushOf(options.dshHome, profile);
+    if (push) findings.push(await checkOtlpEndpoint(profile, push));
     const blocked =
       findings.some((f) => f.status === 'problem' && (f.check === 'node' || f.check === 'dsh')) ||
       profileFindings.some((f) => f.status === 'problem');
