@@ -7,13 +7,15 @@
  * heals is rewritten (or answered here, with `--answer-errors`). Each response body, JSON or event stream, is read
  * alongside as it passes, so the relay of the request's session learns `tools/list` schemas and records receipts.
  * To learn the schema of a tool no answer has described yet, the relay posts a `tools/list` of its own with the
- * client request's headers. Working per HTTP request keeps what the SDK's transports would lose in a relay: which answer, progress
+ * client request's headers. The proxy goes to the upstream origin only, and serves only clients whose `Host` and
+ * `Origin` pass the SDK-style DNS-rebinding check (`guard.ts`). Working per HTTP request keeps what the SDK's transports would lose in a relay: which answer, progress
  * notification or server request belongs to which POST stream, sessions, and resumable streams.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createParser } from 'eventsource-parser';
+import { createHostGuard, hostKey, isLoopback, type Refusal, upstreamTarget } from './guard.js';
 import { CallRelay, type ClientStep, type RelayOptions, type SendOwn, SERVER_GONE_CODE } from './relay.js';
 
 export interface HttpProxyOptions extends RelayOptions {
@@ -21,6 +23,12 @@ export interface HttpProxyOptions extends RelayOptions {
   upstream: string | URL;
   /** Interface to listen on (default 127.0.0.1: the proxy is for the user's own clients). */
   host?: string;
+  /** Needed for a `host` that is not loopback (other machines can then reach the proxy); a warning is logged. */
+  allowRemote?: boolean;
+  /** Hostnames accepted in the client's `Host` besides `localhost`, `127.0.0.1`, `[::1]` and the listen address. */
+  allowHosts?: readonly string[];
+  /** Origins accepted in the client's `Origin` besides loopback ones (a request without `Origin` passes). */
+  allowOrigins?: readonly string[];
   /** Port (default 0: any free port). */
   port?: number;
   log?: (line: string) => void;
@@ -131,11 +139,22 @@ function messagesOf(body: Buffer): { messages: JSONRPCMessage[]; batch: boolean 
   return isMessage(value) ? { messages: [value], batch: false } : undefined;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(text);
 }
+
+/** A refused request: its error, and the connection closed (its body is never read). */
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  sendJson(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } }, true);
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
 export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const upstream = new URL(options.upstream);
@@ -144,11 +163,26 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
   const log = options.log ?? ((line: string) => process.stderr.write(`dsh-tool-normalizer mcp-proxy: ${line}\n`));
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sessions = new Sessions(options);
+  const listenHost = options.host ?? '127.0.0.1';
+  if (!isLoopback(listenHost) && !options.allowRemote)
+    throw new Error(
+      `${listenHost} is not a loopback address: other machines could reach the proxy and, through it, the server's tools; pass --allow-remote to mean it`,
+    );
+  // The listen address itself names the proxy (an IP literal cannot be rebound by a page's DNS).
+  const ownName =
+    isIP(listenHost.replace(/^\[(.*)\]$/, '$1')) && !WILDCARDS.has(listenHost) ? [hostKey(listenHost)] : [];
+  const guard = createHostGuard({
+    allowHosts: [...ownName, ...(options.allowHosts ?? [])],
+    allowOrigins: options.allowOrigins ?? [],
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const target = upstreamTarget(req.url, upstream);
+    if (!(target instanceof URL)) return refuse(res, target);
+    const refusal = guard(req.headers.host, req.headers.origin);
+    if (refusal) return refuse(res, refusal);
     const sessionId = typeof req.headers['mcp-session-id'] === 'string' ? req.headers['mcp-session-id'] : '';
     const relay = sessions.get(sessionId);
-    const target = new URL(req.url ?? '/', upstream);
     const headers = forwardedHeaders(req);
     let body: Buffer | undefined;
     let sent: JSONRPCMessage[] = [];
@@ -232,10 +266,28 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       else res.destroy();
     });
   });
+  // CONNECT host:port (a tunnel to anywhere) is never served; without this listener Node would drop it silently.
+  server.on('connect', (_req, socket) => {
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: `Bad request target: CONNECT is refused; this proxy forwards paths to ${upstream.origin} only`,
+      },
+    });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, listenHost, () => resolve());
   });
+  if (!isLoopback(listenHost))
+    log(
+      `warning: listening on ${listenHost}, which other machines can reach: anyone who reaches it can call the MCP server's tools (no TLS, no authentication of its own). Clients must send a Host the proxy accepts (the listen address, or --allow-host NAME).`,
+    );
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = new URL(`${upstream.pathname}${upstream.search}`, `http://${host}:${address.port}`);

@@ -4,6 +4,7 @@
  * `Client` connected through the proxy over stdio.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,4 +152,52 @@ export async function startProcess(command: string, args: string[], env: Record<
     await exited;
   };
   return { child, output: () => output, waitFor, exited, stop };
+}
+
+/** A request a recording hop received: what the server behind it got from the proxy. */
+export interface HopRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * An HTTP hop on 127.0.0.1 in front of `target` (a real server): each request is handed to `onRequest` as it
+ * arrived (the bytes the server gets from the proxy), then forwarded, the answer streamed back. Its URL has
+ * `target`'s path.
+ */
+export async function startRecordingHop(
+  target: string,
+  onRequest: (request: HopRequest) => void,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
+    try {
+      const response = await fetch(new URL(req.url ?? '/', target), {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+      });
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value;
+      });
+      res.writeHead(response.status, out);
+      res.flushHeaders();
+      if (response.body) for await (const chunk of response.body) res.write(chunk);
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { server, url: `http://127.0.0.1:${port}${new URL(target).pathname}` };
 }
