@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, isIP } from 'node:net';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createParser } from 'eventsource-parser';
+import { DEFAULT_READ_LIMIT, peekFrame } from './frames.js';
 import { createHostGuard, hostKey, isLoopback, type Refusal, upstreamTarget } from './guard.js';
 import { CallRelay, type ClientStep, type RelayOptions, type SendOwn, SERVER_GONE_CODE } from './relay.js';
 
@@ -34,6 +35,8 @@ export interface HttpProxyOptions extends RelayOptions {
   log?: (line: string) => void;
   /** Largest request body read (default 64 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
+  /** The longest answer (JSON body or event) read and learned from (default 4 MiB); a longer one passes unread. */
+  readLimit?: number;
 }
 
 export interface HttpProxy {
@@ -162,6 +165,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     throw new TypeError(`--http needs an http(s) URL, got ${upstream.protocol}`);
   const log = options.log ?? ((line: string) => process.stderr.write(`dsh-tool-normalizer mcp-proxy: ${line}\n`));
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const readLimit = options.readLimit ?? DEFAULT_READ_LIMIT;
   const sessions = new Sessions(options);
   const listenHost = options.host ?? '127.0.0.1';
   if (!isLoopback(listenHost) && !options.allowRemote)
@@ -201,7 +205,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       if (parsed) {
         // In a batch, nothing is answered here (one HTTP answer cannot be split): an unhealable call goes on as it came.
         const steps: ClientStep[] = [];
-        const send = ownSender(target, headers, relay);
+        const send = ownSender(target, headers, relay, readLimit);
         for (const message of parsed.messages)
           steps.push(await relay.fromClient(message, { mayAnswer: !parsed.batch, send }));
         const first = steps[0];
@@ -255,7 +259,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     res.flushHeaders();
     // The relay that saw the request reads its answers (an initialize answer names the new session; later
     // requests carry that id and get the session's own relay).
-    await pipeBody(response, res, relay, sent, log);
+    await pipeBody(response, res, relay, sent, log, readLimit);
   };
 
   const server: Server = createServer((req, res) => {
@@ -306,7 +310,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
  * headers (session id, protocol version, authorization), JSON or an event stream back; each message of the answer
  * goes to `relay.fromServer`, and the stream is closed once the relay's request is answered.
  */
-function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendOwn {
+function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay, readLimit: number): SendOwn {
   return async (request, done) => {
     const headers = new Headers(clientHeaders);
     headers.set('content-type', 'application/json');
@@ -326,6 +330,10 @@ function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendO
     }
     let answered = false;
     const observe = (text: string): void => {
+      if (text.length > readLimit) {
+        if (relay.fromServerUnread(peekFrame(text, text), text.length)) answered = true;
+        return;
+      }
       try {
         const value: unknown = JSON.parse(text);
         for (const message of Array.isArray(value) ? value : [value])
@@ -366,6 +374,7 @@ async function pipeBody(
   relay: CallRelay,
   sent: readonly JSONRPCMessage[],
   log: (line: string) => void,
+  readLimit: number,
 ): Promise<void> {
   if (!response.body) {
     res.end();
@@ -375,6 +384,8 @@ async function pipeBody(
   const stream = type.includes('text/event-stream');
   const json = !stream && type.includes('application/json');
   const observe = (text: string): void => {
+    // Too long to read: only what its two ends say (its id) reaches the relay, which then learns nothing from it.
+    if (text.length > readLimit) return void relay.fromServerUnread(peekFrame(text, text), text.length);
     try {
       const value: unknown = JSON.parse(text);
       for (const message of Array.isArray(value) ? value : [value]) if (isMessage(message)) relay.fromServer(message);
@@ -384,7 +395,11 @@ async function pipeBody(
   };
   const parser = stream ? createParser({ onEvent: (event) => observe(event.data) }) : undefined;
   const decoder = new TextDecoder();
-  const jsonChunks: Buffer[] = [];
+  // A JSON body is kept up to the read limit; past it, only its first and last bytes.
+  let jsonChunks: Buffer[] = [];
+  let jsonBytes = 0;
+  let jsonHead: Buffer | undefined;
+  let jsonTail = Buffer.alloc(0);
   const reader = response.body.getReader();
   try {
     for (;;) {
@@ -393,9 +408,18 @@ async function pipeBody(
       const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
       if (parser) parser.feed(decoder.decode(value, { stream: true }));
-      else if (json) jsonChunks.push(chunk);
+      else if (json) {
+        jsonBytes += chunk.length;
+        if (jsonBytes <= readLimit) jsonChunks.push(Buffer.from(chunk));
+        else {
+          jsonHead ??= Buffer.from(Buffer.concat([...jsonChunks, chunk]).subarray(0, 4096));
+          jsonChunks = [];
+          jsonTail = Buffer.from(Buffer.concat([jsonTail, chunk]).subarray(-4096));
+        }
+      }
     }
-    if (json) observe(Buffer.concat(jsonChunks).toString('utf8'));
+    if (json && jsonBytes <= readLimit) observe(Buffer.concat(jsonChunks).toString('utf8'));
+    else if (json) relay.fromServerUnread(peekFrame(jsonHead ?? jsonTail, jsonTail), jsonBytes);
     res.end();
   } catch (error) {
     if (res.destroyed) return;

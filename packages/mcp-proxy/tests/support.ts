@@ -3,11 +3,14 @@
  * runs a stale dist/), the reference servers' entry files, a tap that records what a server receives, and an SDK
  * `Client` connected through the proxy over stdio.
  */
+import { spawn as spawnChild } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -200,4 +203,23 @@ export async function startRecordingHop(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return { server, url: `http://127.0.0.1:${port}${new URL(target).pathname}` };
+}
+
+/** The proxy as a bare child process, for writing raw frames; `next()` reads one answer line. */
+export async function rawProxy(server: string[], options: string[] = []) {
+  const child = spawnChild(process.execPath, [await proxyBin(), ...options, '--', ...server], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`the proxy closed its output; stderr: ${stderr}`);
+    return JSON.parse(line.value);
+  };
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+  return { child, next, exited, stderr: () => stderr };
 }
