@@ -97,7 +97,6 @@ for (const [label, list] of [
   console.log(`  ${label.padEnd(44)} p25 ${us(at(list, 0.25))}  p50 ${us(at(list, 0.5))}  p90 ${us(at(list, 0.9))}`);
 console.log('CPU time of the process between client and server, per call (all its threads, /proc)');
 for (const [name, client] of Object.entries(ways))
-  if (name !== 'direct')
-    console.log(`  ${name.padEnd(44)} ${us((cpuOf(client.pid) - cpuBefore[name]) / rounds)}`);
+  if (name !== 'direct') console.log(`  ${name.padEnd(44)} ${us((cpuOf(client.pid) - cpuBefore[name]) / rounds)}`);
 for (const client of Object.values(ways)) await client.close();
 if (profile) console.log(`CPU profile of the proxy in ${dir}`);

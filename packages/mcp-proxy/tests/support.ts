@@ -87,6 +87,7 @@ export async function connectThroughProxy(
   proxyOptions: string[],
   server: string[],
   clientOptions: ConstructorParameters<typeof Client>[1] = {},
+  startTimeoutMs = 60_000,
 ): Promise<Connected> {
   const bin = await proxyBin();
   const transport = new StdioClientTransport({
@@ -106,7 +107,8 @@ export async function connectThroughProxy(
     return send(message);
   };
   const client = new Client({ name: 'mcp-proxy-test', version: '1.0.0' }, clientOptions);
-  await client.connect(transport);
+  // A server may take long to start on a loaded machine: initialize may wait up to `startTimeoutMs`.
+  await client.connect(transport, { timeout: startTimeoutMs });
   const received: JSONRPCMessage[] = [];
   const deliver = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage) => {
