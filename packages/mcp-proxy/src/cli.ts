@@ -3,12 +3,14 @@
  * store when asked, runs the stdio or the HTTP proxy, and closes the store (flushing its receipts) on the way out.
  */
 import type { TelemetryStore } from '@dsh-tool-normalizer/telemetry-store';
+import { isLoopback } from './guard.js';
 import { startHttpProxy } from './http.js';
 import { runStdioProxy } from './stdio.js';
 import { openStore } from './store.js';
 
 export const USAGE = `usage: dsh-tool-normalizer mcp-proxy [--store DIR] [--answer-errors] -- <server command> [args…]
        dsh-tool-normalizer mcp-proxy [--store DIR] [--answer-errors] --http URL [--listen HOST:PORT]
+                                     [--allow-host NAME]… [--allow-origin ORIGIN]… [--allow-remote]
 
 A healing proxy between an MCP client and an MCP server. tools/call arguments are checked against the inputSchema
 the server listed; a call that fails it is repaired only when exactly one repair passes it; every other message
@@ -17,6 +19,12 @@ passes through untouched.
   -- <command…>      start this stdio MCP server and proxy this process's stdin/stdout to it
   --http URL         proxy a Streamable HTTP MCP server at URL (the proxy serves the same path)
   --listen HOST:PORT where the HTTP proxy listens (default 127.0.0.1:0, printed on stderr)
+  --allow-host NAME  also accept this Host name (the proxy accepts localhost, 127.0.0.1, [::1] and its listen
+                     address; any other Host is refused with 403, as the MCP SDK's DNS-rebinding check does)
+  --allow-origin O   also accept this Origin, e.g. https://app.example.com (loopback origins and requests
+                     without Origin are accepted; any other is refused with 403)
+  --allow-remote     needed for a --listen address that is not loopback (other machines can then reach the
+                     proxy, and through it the server's tools; a warning is printed at start)
   --store DIR        record one receipt per tools/call in the telemetry store in DIR (e.g. ~/.dsh; Node >= 22.13)
   --answer-errors    answer a call that fails the schema and cannot be healed with an isError result and one
                      hint, instead of forwarding it unchanged
@@ -28,7 +36,24 @@ interface CliOptions {
   answerErrors: boolean;
   http?: string;
   listen?: { host: string; port: number };
+  allowHosts: string[];
+  allowOrigins: string[];
+  allowRemote: boolean;
   command?: string[];
+}
+
+const HTTP_FLAGS = new Set(['--listen', '--allow-host', '--allow-origin', '--allow-remote']);
+const VALUE_FLAGS = new Set(['--store', '--http', '--listen', '--allow-host', '--allow-origin']);
+
+/** `scheme://host[:port]` of an http(s) origin exactly as given (a trailing slash dropped), or undefined. */
+function originOf(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin === value.replace(/\/$/, '').toLowerCase() ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseListen(value: string): { host: string; port: number } | undefined {
@@ -41,7 +66,8 @@ function parseListen(value: string): { host: string; port: number } | undefined 
 }
 
 export function parseArgs(argv: readonly string[]): CliOptions | string {
-  const options: CliOptions = { answerErrors: false };
+  const options: CliOptions = { answerErrors: false, allowHosts: [], allowOrigins: [], allowRemote: false };
+  const seen: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] as string;
     if (arg === '--') {
@@ -49,13 +75,23 @@ export function parseArgs(argv: readonly string[]): CliOptions | string {
       break;
     }
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    seen.push(flag as string);
     if (flag === '--answer-errors') options.answerErrors = true;
-    else if (flag === '--store' || flag === '--http' || flag === '--listen') {
+    else if (flag === '--allow-remote') options.allowRemote = true;
+    else if (VALUE_FLAGS.has(flag as string)) {
       const value = inline ?? argv[++index];
       if (!value || (inline === undefined && value.startsWith('--'))) return `${flag} needs a value`;
       if (flag === '--store') options.store = value;
       else if (flag === '--http') options.http = value;
-      else {
+      else if (flag === '--allow-host') {
+        if (!/^(\[[0-9a-f:.]+\]|[^\s/@:[\]]+|[0-9a-f:.]+)$/i.test(value))
+          return `--allow-host needs a host name without port, got ${value}`;
+        options.allowHosts.push(value);
+      } else if (flag === '--allow-origin') {
+        const origin = originOf(value);
+        if (!origin) return `--allow-origin needs an origin like https://app.example.com, got ${value}`;
+        options.allowOrigins.push(origin);
+      } else {
         const listen = parseListen(value);
         if (!listen) return `--listen needs HOST:PORT, got ${value}`;
         options.listen = listen;
@@ -65,7 +101,10 @@ export function parseArgs(argv: readonly string[]): CliOptions | string {
   if (options.command !== undefined && options.command.length === 0) return 'no server command after --';
   if (options.command && options.http) return 'give either --http URL or -- <server command>, not both';
   if (!options.command && !options.http) return 'give the server: -- <server command…> or --http URL';
-  if (options.listen && !options.http) return '--listen is for the HTTP mode (--http URL)';
+  const httpOnly = seen.find((flag) => HTTP_FLAGS.has(flag));
+  if (httpOnly && !options.http) return `${httpOnly} is for the HTTP mode (--http URL)`;
+  if (options.listen && !isLoopback(options.listen.host) && !options.allowRemote)
+    return `--listen ${options.listen.host} is not a loopback address: other machines could reach the proxy and, through it, the server's tools; add --allow-remote to mean it`;
   if (options.http) {
     try {
       const url = new URL(options.http);
@@ -131,6 +170,9 @@ export async function run(argv: string[]): Promise<number> {
         ...relayOptions,
         upstream: options.http as string,
         ...(options.listen ?? {}),
+        allowRemote: options.allowRemote,
+        allowHosts: options.allowHosts,
+        allowOrigins: options.allowOrigins,
         log,
       });
     } catch (error) {

@@ -76,6 +76,8 @@ export interface Healer {
   readonly tools: ReadonlyMap<string, ToolSchema>;
   /** The verdict for a call to `name` with `args`. Never throws. */
   heal(name: unknown, args: unknown): Promise<HealVerdict>;
+  /** True when `args` pass the schema of the listed tool `name` as sent (the valid path, decided at once). */
+  passes(name: string, args: unknown): boolean;
 }
 
 /**
@@ -86,7 +88,14 @@ export function createHealer(schemas: Iterable<ToolSchema>): Healer {
   const tools = new Map<string, ToolSchema>();
   for (const tool of schemas) if (!tools.has(tool.name)) tools.set(tool.name, tool);
   const kit = createRepairKit([...tools.values()]);
-  return { tools, heal: (name, args) => healCall(tools, kit, name, args) };
+  return {
+    tools,
+    heal: (name, args) => healCall(tools, kit, name, args),
+    passes: (name, args) => {
+      const tool = tools.get(name);
+      return tool !== undefined && args !== undefined && violationsOf(tool, args).length === 0;
+    },
+  };
 }
 
 async function healCall(

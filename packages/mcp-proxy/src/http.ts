@@ -7,13 +7,16 @@
  * heals is rewritten (or answered here, with `--answer-errors`). Each response body, JSON or event stream, is read
  * alongside as it passes, so the relay of the request's session learns `tools/list` schemas and records receipts.
  * To learn the schema of a tool no answer has described yet, the relay posts a `tools/list` of its own with the
- * client request's headers. Working per HTTP request keeps what the SDK's transports would lose in a relay: which answer, progress
+ * client request's headers. The proxy goes to the upstream origin only, and serves only clients whose `Host` and
+ * `Origin` pass the SDK-style DNS-rebinding check (`guard.ts`). Working per HTTP request keeps what the SDK's transports would lose in a relay: which answer, progress
  * notification or server request belongs to which POST stream, sessions, and resumable streams.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { createParser } from 'eventsource-parser';
+import { DEFAULT_READ_LIMIT, peekFrame } from './frames.js';
+import { createHostGuard, hostKey, isLoopback, type Refusal, upstreamTarget } from './guard.js';
 import { CallRelay, type ClientStep, type RelayOptions, type SendOwn, SERVER_GONE_CODE } from './relay.js';
 
 export interface HttpProxyOptions extends RelayOptions {
@@ -21,11 +24,19 @@ export interface HttpProxyOptions extends RelayOptions {
   upstream: string | URL;
   /** Interface to listen on (default 127.0.0.1: the proxy is for the user's own clients). */
   host?: string;
+  /** Needed for a `host` that is not loopback (other machines can then reach the proxy); a warning is logged. */
+  allowRemote?: boolean;
+  /** Hostnames accepted in the client's `Host` besides `localhost`, `127.0.0.1`, `[::1]` and the listen address. */
+  allowHosts?: readonly string[];
+  /** Origins accepted in the client's `Origin` besides loopback ones (a request without `Origin` passes). */
+  allowOrigins?: readonly string[];
   /** Port (default 0: any free port). */
   port?: number;
   log?: (line: string) => void;
   /** Largest request body read (default 64 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
+  /** The longest answer (JSON body or event) read and learned from (default 4 MiB); a longer one passes unread. */
+  readLimit?: number;
 }
 
 export interface HttpProxy {
@@ -131,11 +142,22 @@ function messagesOf(body: Buffer): { messages: JSONRPCMessage[]; batch: boolean 
   return isMessage(value) ? { messages: [value], batch: false } : undefined;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(text);
 }
+
+/** A refused request: its error, and the connection closed (its body is never read). */
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  sendJson(res, refusal.status, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } }, true);
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '[::]']);
 
 export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpProxy> {
   const upstream = new URL(options.upstream);
@@ -143,12 +165,28 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     throw new TypeError(`--http needs an http(s) URL, got ${upstream.protocol}`);
   const log = options.log ?? ((line: string) => process.stderr.write(`dsh-tool-normalizer mcp-proxy: ${line}\n`));
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const readLimit = options.readLimit ?? DEFAULT_READ_LIMIT;
   const sessions = new Sessions(options);
+  const listenHost = options.host ?? '127.0.0.1';
+  if (!isLoopback(listenHost) && !options.allowRemote)
+    throw new Error(
+      `${listenHost} is not a loopback address: other machines could reach the proxy and, through it, the server's tools; pass --allow-remote to mean it`,
+    );
+  // The listen address itself names the proxy (an IP literal cannot be rebound by a page's DNS).
+  const ownName =
+    isIP(listenHost.replace(/^\[(.*)\]$/, '$1')) && !WILDCARDS.has(listenHost) ? [hostKey(listenHost)] : [];
+  const guard = createHostGuard({
+    allowHosts: [...ownName, ...(options.allowHosts ?? [])],
+    allowOrigins: options.allowOrigins ?? [],
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const target = upstreamTarget(req.url, upstream);
+    if (!(target instanceof URL)) return refuse(res, target);
+    const refusal = guard(req.headers.host, req.headers.origin);
+    if (refusal) return refuse(res, refusal);
     const sessionId = typeof req.headers['mcp-session-id'] === 'string' ? req.headers['mcp-session-id'] : '';
     const relay = sessions.get(sessionId);
-    const target = new URL(req.url ?? '/', upstream);
     const headers = forwardedHeaders(req);
     let body: Buffer | undefined;
     let sent: JSONRPCMessage[] = [];
@@ -167,7 +205,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       if (parsed) {
         // In a batch, nothing is answered here (one HTTP answer cannot be split): an unhealable call goes on as it came.
         const steps: ClientStep[] = [];
-        const send = ownSender(target, headers, relay);
+        const send = ownSender(target, headers, relay, readLimit);
         for (const message of parsed.messages)
           steps.push(await relay.fromClient(message, { mayAnswer: !parsed.batch, send }));
         const first = steps[0];
@@ -221,7 +259,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
     res.flushHeaders();
     // The relay that saw the request reads its answers (an initialize answer names the new session; later
     // requests carry that id and get the session's own relay).
-    await pipeBody(response, res, relay, sent, log);
+    await pipeBody(response, res, relay, sent, log, readLimit);
   };
 
   const server: Server = createServer((req, res) => {
@@ -232,10 +270,28 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
       else res.destroy();
     });
   });
+  // CONNECT host:port (a tunnel to anywhere) is never served; without this listener Node would drop it silently.
+  server.on('connect', (_req, socket) => {
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: `Bad request target: CONNECT is refused; this proxy forwards paths to ${upstream.origin} only`,
+      },
+    });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, listenHost, () => resolve());
   });
+  if (!isLoopback(listenHost))
+    log(
+      `warning: listening on ${listenHost}, which other machines can reach: anyone who reaches it can call the MCP server's tools (no TLS, no authentication of its own). Clients must send a Host the proxy accepts (the listen address, or --allow-host NAME).`,
+    );
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = new URL(`${upstream.pathname}${upstream.search}`, `http://${host}:${address.port}`);
@@ -254,7 +310,7 @@ export async function startHttpProxy(options: HttpProxyOptions): Promise<HttpPro
  * headers (session id, protocol version, authorization), JSON or an event stream back; each message of the answer
  * goes to `relay.fromServer`, and the stream is closed once the relay's request is answered.
  */
-function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendOwn {
+function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay, readLimit: number): SendOwn {
   return async (request, done) => {
     const headers = new Headers(clientHeaders);
     headers.set('content-type', 'application/json');
@@ -274,6 +330,10 @@ function ownSender(target: URL, clientHeaders: Headers, relay: CallRelay): SendO
     }
     let answered = false;
     const observe = (text: string): void => {
+      if (text.length > readLimit) {
+        if (relay.fromServerUnread(peekFrame(text, text), text.length)) answered = true;
+        return;
+      }
       try {
         const value: unknown = JSON.parse(text);
         for (const message of Array.isArray(value) ? value : [value])
@@ -314,6 +374,7 @@ async function pipeBody(
   relay: CallRelay,
   sent: readonly JSONRPCMessage[],
   log: (line: string) => void,
+  readLimit: number,
 ): Promise<void> {
   if (!response.body) {
     res.end();
@@ -323,6 +384,8 @@ async function pipeBody(
   const stream = type.includes('text/event-stream');
   const json = !stream && type.includes('application/json');
   const observe = (text: string): void => {
+    // Too long to read: only what its two ends say (its id) reaches the relay, which then learns nothing from it.
+    if (text.length > readLimit) return void relay.fromServerUnread(peekFrame(text, text), text.length);
     try {
       const value: unknown = JSON.parse(text);
       for (const message of Array.isArray(value) ? value : [value]) if (isMessage(message)) relay.fromServer(message);
@@ -332,7 +395,11 @@ async function pipeBody(
   };
   const parser = stream ? createParser({ onEvent: (event) => observe(event.data) }) : undefined;
   const decoder = new TextDecoder();
-  const jsonChunks: Buffer[] = [];
+  // A JSON body is kept up to the read limit; past it, only its first and last bytes.
+  let jsonChunks: Buffer[] = [];
+  let jsonBytes = 0;
+  let jsonHead: Buffer | undefined;
+  let jsonTail = Buffer.alloc(0);
   const reader = response.body.getReader();
   try {
     for (;;) {
@@ -341,9 +408,18 @@ async function pipeBody(
       const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
       if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
       if (parser) parser.feed(decoder.decode(value, { stream: true }));
-      else if (json) jsonChunks.push(chunk);
+      else if (json) {
+        jsonBytes += chunk.length;
+        if (jsonBytes <= readLimit) jsonChunks.push(Buffer.from(chunk));
+        else {
+          jsonHead ??= Buffer.from(Buffer.concat([...jsonChunks, chunk]).subarray(0, 4096));
+          jsonChunks = [];
+          jsonTail = Buffer.from(Buffer.concat([jsonTail, chunk]).subarray(-4096));
+        }
+      }
     }
-    if (json) observe(Buffer.concat(jsonChunks).toString('utf8'));
+    if (json && jsonBytes <= readLimit) observe(Buffer.concat(jsonChunks).toString('utf8'));
+    else if (json) relay.fromServerUnread(peekFrame(jsonHead ?? jsonTail, jsonTail), jsonBytes);
     res.end();
   } catch (error) {
     if (res.destroyed) return;

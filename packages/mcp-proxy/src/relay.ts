@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { classifyResult, type ToolSchema } from '@dsh-tool-normalizer/core-rules';
 import type { TelemetryEventInput } from '@dsh-tool-normalizer/telemetry-store';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Peek } from './frames.js';
 import { createHealer, type Healer, invalidArgumentsHint } from './heal.js';
 
 /** Where receipts go (a telemetry store, or anything with its `record`). */
@@ -109,6 +110,10 @@ export class CallRelay {
   private readonly ownTag = randomUUID().slice(0, 8);
   /** True once the relay asked for the tools itself since the last list change (it asks once per list). */
   private asked = false;
+  /** True once a list answer was too long to read: the relay then never asks for the list itself. */
+  private listTooLong = false;
+  /** True while a client's `tools/list` (first page) is unanswered: its answer will describe the tools. */
+  private clientListing = false;
 
   constructor(options: RelayOptions = {}) {
     this.options = options;
@@ -121,27 +126,49 @@ export class CallRelay {
    * after the other.
    */
   async fromClient(message: JSONRPCMessage, options: FromClientOptions = {}): Promise<ClientStep> {
+    const now = this.decideNow(message);
+    if (now) return now;
+    const params = (message as JSONRPCRequest).params as Record<string, unknown>;
+    const name = params.name;
+    const mayAsk = !this.asked && !this.listTooLong && !this.clientListing;
+    if (typeof name === 'string' && !this.tools.has(name) && mayAsk && options.send) {
+      this.asked = true;
+      await this.askForTools(options.send);
+    }
+    return this.callFromClient(message as JSONRPCRequest, params, options.mayAnswer ?? true);
+  }
+
+  /**
+   * The step for a message the relay decides without waiting: every message but a `tools/call` that fails its
+   * schema or names a tool not described yet (undefined: `fromClient` decides those). The valid path: a call that
+   * passes its tool's schema is forwarded as the same object, remembered for its receipt.
+   */
+  decideNow(message: JSONRPCMessage): ClientStep | undefined {
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = isRecord(message.params) ? message.params.requestId : undefined;
-      if (typeof id === 'string' || typeof id === 'number') this.pending.delete(idKey(id));
+      if (typeof id === 'string' || typeof id === 'number') {
+        if (this.pending.get(idKey(id))?.method === 'tools/list') this.clientListing = false;
+        this.pending.delete(idKey(id));
+      }
       return { forward: message };
     }
     if (!isRequest(message)) return { forward: message };
     if (message.method === 'tools/list') {
       const cursor = isRecord(message.params) ? message.params.cursor : undefined;
       this.remember(message.id, { method: cursor === undefined ? 'tools/list' : 'tools/list+' });
+      if (cursor === undefined) this.clientListing = true;
       return { forward: message };
     }
     if (message.method !== 'tools/call' || !isRecord(message.params)) {
       this.remember(message.id, { method: message.method });
       return { forward: message };
     }
-    const name = message.params.name;
-    if (typeof name === 'string' && !this.tools.has(name) && !this.asked && options.send) {
-      this.asked = true;
-      await this.askForTools(options.send);
-    }
-    return this.callFromClient(message, message.params, options.mayAnswer ?? true);
+    const { name, arguments: args } = message.params;
+    if (typeof name !== 'string' || !this.tools.has(name)) return undefined;
+    this.healer ??= createHealer(this.tools.values());
+    if (!this.healer.passes(name, args)) return undefined;
+    this.remember(message.id, { method: 'tools/call', call: { tool: name, before: args } });
+    return { forward: message };
   }
 
   /**
@@ -250,9 +277,60 @@ export class CallRelay {
     const pending = this.pending.get(key);
     if (!pending) return false;
     this.pending.delete(key);
+    if (pending.method === 'tools/list') this.clientListing = false;
     if (pending.method.startsWith('tools/list')) this.learnTools(raw.result, pending.method === 'tools/list');
     else if (pending.call) this.record(pending.call, true, errorText(raw));
     return false;
+  }
+
+  /**
+   * A client frame too long to read (`peekFrame` saw its ends): forwarded as it came, never healed; a request is
+   * remembered so its answer still gets its receipt (without the arguments).
+   */
+  fromClientUnread(peek: Peek): void {
+    if (peek.id === undefined || peek.method === undefined) return;
+    const call = peek.method === 'tools/call' ? { call: { tool: peek.name ?? '(unread)', before: undefined } } : {};
+    this.remember(peek.id, { method: peek.method, ...call });
+  }
+
+  /**
+   * A server frame too long to read. Returns true when it answers one of the relay's own requests (it must not
+   * reach the client). A `tools/list` answer this long is not learned: the tools are forgotten (calls go on as
+   * they came) and the relay stops asking for the list itself.
+   */
+  fromServerUnread(peek: Peek, bytes: number): boolean {
+    if (peek.id === undefined || peek.method !== undefined) return false;
+    const key = idKey(peek.id);
+    const own = this.own.get(key);
+    if (own) {
+      this.own.delete(key);
+      this.tooLongToLearn();
+      own(undefined);
+      return true;
+    }
+    const pending = this.pending.get(key);
+    if (!pending) return false;
+    this.pending.delete(key);
+    if (pending.method === 'tools/list') this.clientListing = false;
+    if (pending.method.startsWith('tools/list')) this.tooLongToLearn();
+    else if (pending.call)
+      this.record(
+        pending.call,
+        true,
+        peek.error || peek.isError ? `an error answer of ${bytes} bytes, not read` : undefined,
+      );
+    return false;
+  }
+
+  /** True while the relay waits for an answer to a request of its own. */
+  get waitingForOwn(): boolean {
+    return this.own.size > 0;
+  }
+
+  private tooLongToLearn(): void {
+    this.tools.clear();
+    this.healer = undefined;
+    this.listTooLong = true;
   }
 
   /** Answers for every request (or those of `only`) the server will now never answer: it exited, or its connection failed. */

@@ -2,33 +2,11 @@
  * Bad input at the stdio proxy, with real processes: a server that crashes mid-call, a server command that does not
  * exist, and frames from the client that are not JSON-RPC. Each gets a clear error and nothing hangs.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { CRASHING, connectThroughProxy, EVERYTHING, proxyBin, tempDir } from './support.js';
-
-/** The proxy as a bare child process, for writing raw frames; `next()` reads one answer line. */
-async function rawProxy(server: string[], options: string[] = []) {
-  const child = spawn(process.execPath, [await proxyBin(), ...options, '--', ...server], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (): Promise<Record<string, unknown>> => {
-    const line = await lines.next();
-    if (line.done) throw new Error(`the proxy closed its output; stderr: ${stderr}`);
-    return JSON.parse(line.value);
-  };
-  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
-  return { child, next, exited, stderr: () => stderr };
-}
+import { CRASHING, connectThroughProxy, EVERYTHING, rawProxy, tempDir } from './support.js';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -41,10 +19,10 @@ describe('a server that dies', () => {
   it('answers the call in flight and every waiting request with an error naming the exit, then closes', async () => {
     const { client, stderr } = await connectThroughProxy([], [process.execPath, CRASHING]);
     await client.listTools();
-    const started = performance.now();
     // Both settle together; each gets its handler now, so neither rejection goes unhandled while the other is awaited.
     const [slow, crash] = await Promise.allSettled([
-      client.callTool({ name: 'slow', arguments: { ms: 20_000 } }),
+      // Far longer than the test may run: only the proxy's answer to the exit can settle it in time.
+      client.callTool({ name: 'slow', arguments: { ms: 600_000 } }),
       client.callTool({ name: 'crash', arguments: { code: 3 } }),
     ]);
     expect(crash).toMatchObject({
@@ -55,7 +33,6 @@ describe('a server that dies', () => {
       status: 'rejected',
       reason: { message: expect.stringMatching(/MCP server unavailable/) },
     });
-    expect(performance.now() - started).toBeLessThan(10_000);
     await expect.poll(() => stderr()).toMatch(/exited/);
     await client.close();
   });

@@ -3,10 +3,14 @@
  * runs a stale dist/), the reference servers' entry files, a tap that records what a server receives, and an SDK
  * `Client` connected through the proxy over stdio.
  */
+import { spawn as spawnChild } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -83,6 +87,7 @@ export async function connectThroughProxy(
   proxyOptions: string[],
   server: string[],
   clientOptions: ConstructorParameters<typeof Client>[1] = {},
+  startTimeoutMs = 60_000,
 ): Promise<Connected> {
   const bin = await proxyBin();
   const transport = new StdioClientTransport({
@@ -102,7 +107,8 @@ export async function connectThroughProxy(
     return send(message);
   };
   const client = new Client({ name: 'mcp-proxy-test', version: '1.0.0' }, clientOptions);
-  await client.connect(transport);
+  // A server may take long to start on a loaded machine: initialize may wait up to `startTimeoutMs`.
+  await client.connect(transport, { timeout: startTimeoutMs });
   const received: JSONRPCMessage[] = [];
   const deliver = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage) => {
@@ -151,4 +157,71 @@ export async function startProcess(command: string, args: string[], env: Record<
     await exited;
   };
   return { child, output: () => output, waitFor, exited, stop };
+}
+
+/** A request a recording hop received: what the server behind it got from the proxy. */
+export interface HopRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * An HTTP hop on 127.0.0.1 in front of `target` (a real server): each request is handed to `onRequest` as it
+ * arrived (the bytes the server gets from the proxy), then forwarded, the answer streamed back. Its URL has
+ * `target`'s path.
+ */
+export async function startRecordingHop(
+  target: string,
+  onRequest: (request: HopRequest) => void,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
+    try {
+      const response = await fetch(new URL(req.url ?? '/', target), {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+      });
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value;
+      });
+      res.writeHead(response.status, out);
+      res.flushHeaders();
+      if (response.body) for await (const chunk of response.body) res.write(chunk);
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { server, url: `http://127.0.0.1:${port}${new URL(target).pathname}` };
+}
+
+/** The proxy as a bare child process, for writing raw frames; `next()` reads one answer line. */
+export async function rawProxy(server: string[], options: string[] = []) {
+  const child = spawnChild(process.execPath, [await proxyBin(), ...options, '--', ...server], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`the proxy closed its output; stderr: ${stderr}`);
+    return JSON.parse(line.value);
+  };
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+  return { child, next, exited, stderr: () => stderr };
 }
