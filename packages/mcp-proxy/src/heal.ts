@@ -17,7 +17,7 @@ import {
 /**
  * The core-rules rules that may change an MCP call. Each one reads what the model sent one way only (decoding,
  * a provider prefix on the name, an alias key the schema maps one-to-one, a lossless scalar form, a null for an
- * optional key). Rules that invent content (`args.fill-description` writes a description) or that model DeepSeek
+ * optional key, one value for a list the schema wants, JSON text for an object or list field). Rules that invent content (`args.fill-description` writes a description) or that model DeepSeek
  * Harness's own tools (run_code programs, the editor's paths and ranges, Code Mode bridging) are never applied to
  * a third-party server's tools, whatever the tool is called.
  */
@@ -29,6 +29,8 @@ export const MCP_RULE_IDS: ReadonlySet<string> = new Set([
   'args.rename-alias',
   'args.drop-null-optional',
   'args.coerce-scalar',
+  'args.wrap-scalar-in-list',
+  'args.parse-object-text',
 ]);
 
 /** What the proxy does with one call. */

@@ -64,8 +64,14 @@ describe('--store', () => {
       encoding: 'utf8',
     });
     expect(analyze.status, analyze.stderr).toBe(0);
-    expect(analyze.stderr).toContain('reporting what other harnesses recorded');
+    expect(analyze.stderr).toContain(
+      `no sessions folder at ${path.join(dir, 'sessions')}; reporting the telemetry store in ${dir}`,
+    );
     const report = JSON.parse(analyze.stdout);
+    // `--store DIR` names the proxy's folder directly, with no DSH_HOME, and reads the same receipts.
+    const byStore = spawnSync(process.execPath, [CLI, 'analyze', '--store', dir, '--json'], { encoding: 'utf8' });
+    expect(byStore.status, byStore.stderr).toBe(0);
+    expect(JSON.parse(byStore.stdout).otherHarnesses).toEqual(report.otherHarnesses);
     expect(report.otherHarnesses).toEqual([
       expect.objectContaining({
         harness: 'mcp',
