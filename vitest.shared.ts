@@ -32,3 +32,20 @@ export const healerSetup = fileURLToPath(new URL('./vitest.healer.ts', import.me
  * test that really hangs still fails, after 2 minutes. Projects that boot real hosts set larger ones.
  */
 export const hangBounds = { testTimeout: 120_000, hookTimeout: 120_000 };
+
+/**
+ * CPU milliseconds this process spent since `since` (user + system, every thread): the clock for tests' hang bounds
+ * on work that must stay linear, which a loaded machine that takes the CPU away does not inflate, while quadratic
+ * work still exceeds them. Speed itself is measured in bench scripts.
+ */
+export function cpuMsSince(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+/** The value of `work()` and the CPU milliseconds it took (see `cpuMsSince`). */
+export function cpuTimed<T>(work: () => T): { value: T; ms: number } {
+  const start = process.cpuUsage();
+  const value = work();
+  return { value, ms: cpuMsSince(start) };
+}

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_INPUT_CHARS, normalizeCall, planRecovery } from '../src/index.js';
 import type { Environment, ToolCall } from '../src/types.js';
 import { codeEnv, nativeEnv } from './fixtures.js';
+import { cpuTimed } from '../../../vitest.shared.js';
 
 /** A Proxy whose every read throws (and whose own keys cannot be listed). */
 const hostile = new Proxy(
@@ -25,18 +26,6 @@ const hostile = new Proxy(
     },
   },
 );
-
-/**
- * The work's value and the CPU milliseconds this test process spent on it (`process.cpuUsage()`): the bounds below
- * are hang bounds on CPU time, not wall time, so a loaded machine that takes the CPU away does not fail them while
- * quadratic work still does.
- */
-function elapsed<T>(work: () => T): { value: T; ms: number } {
-  const start = process.cpuUsage();
-  const value = work();
-  const used = process.cpuUsage(start);
-  return { value, ms: (used.user + used.system) / 1000 };
-}
 
 function program(size: number): string {
   const lines: string[] = [];
@@ -84,7 +73,7 @@ describe('input over the bound is left to the host at once, with a reason', () =
     ],
   ])('%s', (_what, call) => {
     const env = call.name === 'run_code' ? codeEnv : nativeEnv;
-    const { value, ms } = elapsed(() => normalizeCall(call as ToolCall, env));
+    const { value, ms } = cpuTimed(() => normalizeCall(call as ToolCall, env));
     expect(value.changed).toBe(false);
     expect(value.call).toBe(call);
     expect(value.reason).toMatch(/larger than 1024 KiB are left to the host/);
@@ -132,7 +121,7 @@ describe('crafted inputs up to 1 MB finish (hang bound: 2 s each)', () => {
     ],
   ];
   it.each(cases)('%s', (_what, call, env) => {
-    const { ms } = elapsed(() => normalizeCall(call, env));
+    const { ms } = cpuTimed(() => normalizeCall(call, env));
     expect(ms).toBeLessThan(2000);
   });
 
@@ -176,7 +165,7 @@ describe('a schema pattern is matched in linear time', () => {
 
   it.each([30, 1000, 100_000])('^(a+)+$ against %i a\'s and a "!" answers at once', (size) => {
     const call = { name: 'lookup', arguments: { id: `${'a'.repeat(size)}!`, n: '5' } };
-    const { value, ms } = elapsed(() => normalizeCall(call, env));
+    const { value, ms } = cpuTimed(() => normalizeCall(call, env));
     expect(value.changed).toBe(false);
     expect(value.reason).toMatch(/must match pattern/);
     expect(ms).toBeLessThan(1000);

@@ -20,12 +20,7 @@ import {
   VLLM_54686_TOOL,
 } from './dsml-text-fixtures.js';
 import { codeEnv, nativeEnv, schemaOf } from './fixtures.js';
-
-// CPU ms of this test process since `since`: hang bounds on CPU time, which a loaded machine does not inflate.
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-}
+import { cpuMsSince } from '../../../vitest.shared.js';
 
 describe('dsmlToolCalls reads one complete block', () => {
   it('reads the sglang #35736 block as one call, the text left empty', () => {
@@ -73,7 +68,7 @@ describe('dsmlToolCalls reads one complete block', () => {
     const text = `${'x'.repeat(4 * 1024 * 1024)}\n${SGLANG_35736}`;
     const started = process.cpuUsage();
     expect(dsmlToolCalls(text)?.calls).toHaveLength(1);
-    expect(cpuMs(started)).toBeLessThan(2000);
+    expect(cpuMsSince(started)).toBeLessThan(2000);
   });
 });
 
@@ -123,7 +118,7 @@ describe('dsmlTextCalls: only calls DSH accepts', () => {
     const text = `${'x'.repeat(megabytes * 1024 * 1024)}\n${SGLANG_35736}`;
     const started = process.cpuUsage();
     expect(dsmlTextCalls(text, nativeEnv).ok).toBe(false);
-    expect(cpuMs(started)).toBeLessThan(2000);
+    expect(cpuMsSince(started)).toBeLessThan(2000);
   });
 
   it('never throws on hostile input', () => {

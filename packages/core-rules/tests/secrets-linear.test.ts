@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { redact } from '../src/secrets.js';
+import { cpuTimed } from '../../../vitest.shared.js';
 
 /** A text of about `size` characters: `prefix`, then `unit` repeated. */
 const repeat = (prefix: string, unit: string) => (size: number) =>
@@ -61,20 +62,12 @@ const SHAPES: Record<string, (size: number) => string> = {
   '1password with url-safe run': repeat('ops_ey', 'a_'),
 };
 
-/** CPU time of `fn` in milliseconds (user + system, every thread of this process). */
-function cpuMs(fn: () => void): number {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
 /** Best of three CPU timings of `redactor(text)`. */
 function best(text: string, redactor: (text: string) => string): number {
   return Math.min(
-    cpuMs(() => redactor(text)),
-    cpuMs(() => redactor(text)),
-    cpuMs(() => redactor(text)),
+    cpuTimed(() => redactor(text)).ms,
+    cpuTimed(() => redactor(text)).ms,
+    cpuTimed(() => redactor(text)).ms,
   );
 }
 

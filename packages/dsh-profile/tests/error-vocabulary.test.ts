@@ -19,12 +19,7 @@ import {
   messageShape,
   READ_THEN_RETRY_MARK,
 } from '../src/index.js';
-
-// CPU ms of this test process since `since`: hang bounds on CPU time, which a loaded machine does not inflate.
-function cpuMs(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-}
+import { cpuMsSince } from '../../../vitest.shared.js';
 
 interface Capture {
   id: string;
@@ -119,6 +114,6 @@ describe('message shapes', () => {
     const hostile = `The path ${'a '.repeat(500_000)}`;
     const started = process.cpuUsage();
     for (const shape of MESSAGE_SHAPES) test(shape.pattern, hostile);
-    expect(cpuMs(started)).toBeLessThan(2000);
+    expect(cpuMsSince(started)).toBeLessThan(2000);
   });
 });

@@ -6,20 +6,20 @@
  */
 import { RULES, applyRule, redact } from '@dsh-tool-normalizer/core-rules/secrets';
 import { describe, expect, it } from 'vitest';
+import { cpuTimed } from '../../../vitest.shared.js';
 import { ADVERSARIAL_SHAPES } from './adversarial-shapes.js';
 
 const KIB64 = 64 * 1024;
 const MIB = 1024 * 1024;
 
 function once(fn: () => void): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
+  return cpuTimed(fn).ms;
 }
 
 /**
- * Time of `fn`, measured again (best of three) when the first run is over `bound`: on a shared machine one run
- * can lose the CPU or meet a garbage collection, while a quadratic pattern is slow every time.
+ * CPU time of `fn` (not wall time: a loaded machine that takes the CPU away does not inflate it), measured again
+ * (best of three) when the first run is over `bound`: one run can meet a garbage collection, while a quadratic
+ * pattern is slow every time.
  */
 function elapsed(fn: () => void, bound: number): number {
   const first = once(fn);
