@@ -5,7 +5,8 @@
 # plugin DSH_HOME (.dsh-lab/home/plugin) has counted so far: its counters accumulate across real-host test runs.
 # Needs Chromium (/usr/bin/chromium
 # or $CHROMIUM_PATH; `.ci/run` installs Debian's). A test that was skipped writes nothing, and this script then fails
-# instead of committing an old picture.
+# instead of committing an old picture. Last, scripts/analyzer-screenshots.mjs writes the session analyzer's report
+# over the real logs at 1,400 and 420 px.
 #
 #   bash scripts/screenshots.sh
 set -euo pipefail
@@ -38,3 +39,6 @@ for shot in "${SHOTS[@]}"; do
   cp "$from" "$to"
   echo "screenshots: $to"
 done
+
+# The session analyzer's page over the real logs (when they are on this machine), sections closed.
+if [ -d /work/shared/dsh-sessions/real ]; then "$NODE_DSH" scripts/analyzer-screenshots.mjs; fi
