@@ -197,11 +197,17 @@ export class TelemetryDatabase {
 
   /** Throws ForeignDatabaseError unless the file is ours or empty; returns true when it is ours already. */
   private checkOwner(): boolean {
-    const applicationId = Number(this.db.prepare('PRAGMA application_id').get()?.['application_id'] ?? 0);
+    // One statement, so one read snapshot: read apart, another process that creates the database between the two
+    // reads made an empty file look like someone else's (application_id still 0, tables already there), and that
+    // process's store stopped saving (a race two writers starting at once lost about 1 in 150 times under load).
+    const owner = this.db
+      .prepare(
+        "SELECT (SELECT application_id FROM pragma_application_id) AS id, (SELECT count(*) FROM sqlite_master WHERE type = 'table') AS tables",
+      )
+      .get();
+    const applicationId = Number(owner?.['id'] ?? 0);
     if (applicationId === APPLICATION_ID) return true;
-    const tables = Number(
-      this.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()?.['n'] ?? 0,
-    );
+    const tables = Number(owner?.['tables'] ?? 0);
     if (applicationId !== 0 || tables > 0) {
       throw new ForeignDatabaseError(
         `${this.path} is a SQLite database of another application (application_id ${applicationId}); it is left untouched`,

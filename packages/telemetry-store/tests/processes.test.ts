@@ -117,9 +117,13 @@ describe('two processes writing at once', () => {
   it('count exactly: every call of both is in the totals and every event in the database and the journal', async () => {
     const dir = join(work, 'shared');
     const count = 1500;
-    await Promise.all([
+    const outputs = await Promise.all([
       run(process.execPath, [writerScript, dir, 'A', String(count), '5']),
       run(process.execPath, [writerScript, dir, 'B', String(count), '7']),
+    ]);
+    expect(outputs.map(writerReport)).toEqual([
+      { warnings: [], logging: true },
+      { warnings: [], logging: true },
     ]);
     const { stats, storedEvents } = await statsOf(dir);
     expect(stats.totals.calls).toBe(2 * count);
@@ -134,7 +138,28 @@ describe('two processes writing at once', () => {
     expect(journal.skipped).toBe(0);
     expect(journal.events).toHaveLength(2 * count * (2 / 3));
   }, 120_000);
+
+  it('two processes that create the database at once both save (fresh folders, started together)', async () => {
+    // One of them once took the other's half-made database for someone else's and stopped saving (checkOwner).
+    for (let round = 0; round < 12; round += 1) {
+      const dir = join(work, `fresh-${round}`);
+      const outputs = await Promise.all(
+        ['C', 'D'].map((tag) => run(process.execPath, [writerScript, dir, tag, '30', '5'])),
+      );
+      expect(outputs.map(writerReport)).toEqual([
+        { warnings: [], logging: true },
+        { warnings: [], logging: true },
+      ]);
+      expect((await statsOf(dir)).stats.totals.calls).toBe(60);
+    }
+  }, 120_000);
 });
+
+/** From the last line a writer prints: its warnings and whether it was saving at the end. */
+function writerReport(output: { stdout: string }): unknown {
+  const { warnings, logging } = JSON.parse(output.stdout.trim().split('\n').at(-1) as string);
+  return { warnings, logging };
+}
 
 function readJournal(dir: string): string {
   return readFileSync(join(dir, 'tool-normalizer-events.jsonl'), 'utf8');
