@@ -152,14 +152,28 @@ const WEAK_SECRET_NAME = String.raw`(?:[A-Za-z0-9]Auth|[a-z0-9](?:Pass|Creds?|Sa
  * them does not grow the engine's backtracking stack).
  */
 const ASSIGN = String.raw`(?:=>(?=\s*\\*["'\x60])|:[ \t]*[A-Za-z_][\w.<>[\]|? \t]{0,60}?[ \t]=(?=[ \t]*\\*["'\x60])|[:?]?=|:)\s*(?:\\+[nrt]\s*){0,64}`;
-/** A quoted value (a double-quoted one at any escaping depth, see the key-value rule) or a template literal. */
-const QUOTED_VALUE = String.raw`(?:(\\*)"(?:[^\\"\r\n]|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60)`;
+/**
+ * A quoted value (a double-quoted one at any escaping depth, see the key-value rule) or a template literal. A run of
+ * plain characters is one step of the scan, taken whole (a look-ahead captured and matched by back-reference, group 3
+ * of every pattern that uses this): a step per character grows the engine's backtracking stack until a multi-MB
+ * value throws, and a plain `+` inside the loop could be split every way when no closing quote comes.
+ */
+const QUOTED_VALUE = String.raw`(?:(\\*)"(?:(?=([^\\"\r\n]+))\3|\\+(?=[^"\\])|\2\\+")*?\2"|'[^'\r\n]*'|\x60[^\x60]{0,4000}\x60)`;
+/**
+ * A quoted value whose closing quote never comes (a program cut after `token = "sk-...`): the quote and the word after
+ * it, up to the end of the line or text (a space or an escaped newline there). Tried after QUOTED_VALUE only.
+ */
+const UNCLOSED_QUOTED = String.raw`\\*["'][^\s"'\\]+(?=\s|\\+[nrt]|$)`;
 /** A bare value with a digit in it (`db.pass=s3cret`; `auth: enabled` is a setting); its scan stops at `=`/`:`. */
 const BARE_VALUE_WITH_DIGIT = String.raw`(?![(\[{])(?=[^\s"'\\,;)\]}=:]*[0-9])[^\s"'\\,;)\]}]+`;
 /** A bare value that is a type or a literal (`password: string`, `token?: null`), not a secret. */
 const TYPE_WORD = String.raw`(?:string|number|boolean|bigint|unknown|any|undefined|null|true|false|None|str|int|bool)(?![A-Za-z0-9_.-])`;
-/** Value of an unquoted `key=value`: up to whitespace, a quote or an escape; `&`/`;` end it only before another `key=`. */
-const BARE_VALUE = String.raw`(?:[^\s"'\\&;]|[&;](?![A-Za-z_][A-Za-z0-9_.-]{0,60}=))+`;
+/**
+ * Value of an unquoted `key=value`: up to whitespace, a quote or an escape; `&`/`;` end it only before another `key=`.
+ * Runs of plain characters are one step each (a step per character overflows the backtracking stack on a multi-MB
+ * value); it ends its pattern, so the match never backtracks into it.
+ */
+const BARE_VALUE = String.raw`(?:[^\s"'\\&;]+|[&;](?![A-Za-z_][A-Za-z0-9_.-]{0,60}=))+`;
 /** A flat bracketed value: `[...]` or `{...}` without nesting (an opening bracket ends the search, so it stays linear). */
 const FLAT_BRACKETED = String.raw`(?:\[[^[\]\r\n]{0,4000}\]|\{[^{}\r\n]{0,4000}\})`;
 /** A quoted value (quotes possibly escaped) or a bare word. */
@@ -300,7 +314,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'json-key-string',
     hint: '"',
     pattern: new RegExp(
-      String.raw`((?<!\\)(\\*)"${JSON_SECRET_KEY}\2"\s*:\s*)\2"(?:[^\\"]|\\+(?=[^"\\])|\2\\+")*?\2"`,
+      String.raw`((?<!\\)(\\*)"${JSON_SECRET_KEY}\2"\s*:\s*)\2"(?:(?=([^\\"]+))\3|\\+(?=[^"\\])|\2\\+")*?\2"`,
       'gi',
     ),
     replace: `$1$2"${REDACTED}$2"`,
@@ -315,12 +329,12 @@ export const RULES: readonly RedactionRule[] = [
     ),
     replace: `$1${REDACTED}`,
   },
-  // Python dict keys: 'token': 'value'.
+  // Python dict keys: 'token': 'value' (a run of plain characters is one step, as in QUOTED_VALUE).
   {
     name: 'python-dict-key',
     hint: "'",
     pattern: new RegExp(
-      String.raw`('${JSON_SECRET_KEY}'\s*:\s*)(?:'(?:[^'\\]|\\[\s\S])*'|-?[0-9][0-9.]*|${FLAT_BRACKETED})`,
+      String.raw`('${JSON_SECRET_KEY}'\s*:\s*)(?:'(?:(?=([^'\\]+))\2|\\[\s\S])*'|-?[0-9][0-9.]*|${FLAT_BRACKETED})`,
       'gi',
     ),
     replace: `$1'${REDACTED}'`,
@@ -341,7 +355,7 @@ export const RULES: readonly RedactionRule[] = [
     name: 'key-value',
     hint: '',
     pattern: new RegExp(
-      String.raw`(${SECRET_KEY_TAIL}(?:\\*["'])?\s*${ASSIGN})(?:${QUOTED_VALUE}|${FLAT_BRACKETED}|(?![\["'\\{\x60>])(?!${TYPE_WORD})${BARE_VALUE})`,
+      String.raw`(${SECRET_KEY_TAIL}(?:\\*["'])?\s*${ASSIGN})(?:${QUOTED_VALUE}|${UNCLOSED_QUOTED}|${FLAT_BRACKETED}|(?![\["'\\{\x60>])(?!${TYPE_WORD})${BARE_VALUE})`,
       'gi',
     ),
     replace: replaceValue,
@@ -760,15 +774,30 @@ function replaceAll(text: string, pattern: RegExp, replace: RedactionRule['repla
   return typeof replace === 'string' ? text.replace(pattern, replace) : text.replace(pattern, replace as never);
 }
 
-/** Replaces every secret-looking value in `text` with a redaction marker. Text without secrets is returned as is. */
+/**
+ * Replaces every secret-looking value in `text` with a redaction marker. Text without secrets is returned as is.
+ * A text the patterns cannot finish scanning (the engine's backtracking stack or the string length runs out, on
+ * multi-MB crafted input) is not returned in part: the whole of it becomes one marker, so nothing unscanned leaks
+ * and the caller never sees the engine's error.
+ */
 export function redact(text: string): string {
-  const lower = text.toLowerCase();
-  let out = text;
-  for (const rule of RULES) {
-    if (rule.hint !== '' && !lower.includes(rule.hint)) continue;
-    out = applyRule(rule, out);
+  try {
+    const lower = text.toLowerCase();
+    let out = text;
+    for (const rule of RULES) {
+      if (rule.hint !== '' && !lower.includes(rule.hint)) continue;
+      out = applyRule(rule, out);
+    }
+    return out.includes(PEM_END) ? redactOrphanKeyTails(out) : out;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return unscannedMarker(text.length);
   }
-  return out.includes(PEM_END) ? redactOrphanKeyTails(out) : out;
+}
+
+/** What `redact` returns for a text it could not finish scanning. */
+export function unscannedMarker(length: number): string {
+  return `[REDACTED: ${length} characters not scanned]`;
 }
 
 const PEM_END = '-----END';

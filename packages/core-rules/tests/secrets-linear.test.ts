@@ -6,9 +6,14 @@
  * bound 12. On a 2-core machine at load 18 the worst linear shape measured 6.5; a quadratic pattern gives 16 or
  * more (the last test shows the check catches one). No absolute time is asserted (figures: telemetry-store's
  * bench/redact.bench.mjs).
+ *
+ * Multi-MB values: a scan step per character grew V8's backtracking stack until `redact()` threw ("Maximum call
+ * stack size exceeded" on an 8 MiB `token: ...`). Values are now scanned a run at a time; what still cannot be
+ * scanned whole comes back as one marker, never in part and never as a thrown error.
  */
 import { describe, expect, it } from 'vitest';
-import { redact } from '../src/secrets.js';
+import { randomBytes } from 'node:crypto';
+import { redact, unscannedMarker } from '../src/secrets.js';
 import { cpuTimed } from '../../../vitest.shared.js';
 
 /** A text of about `size` characters: `prefix`, then `unit` repeated. */
@@ -41,6 +46,10 @@ const SHAPES: Record<string, (size: number) => string> = {
   'escaped newlines after a secret word': repeat('token:', '\\n'),
   'backslashes after a secret word': repeat('token', '\\'),
   'go assignments': repeat('', 'token:='),
+  // an unclosed quoted value (its run, then a backslash that is no escaped newline)
+  'unclosed quote, long run': repeat('token="', 'a'),
+  'unclosed quotes, repeated': repeat('', 'token="a'),
+  'unclosed quote runs ending at a backslash': repeat('', 'token="aaaa\\x '),
   // jwt glued by - or _ (the atomic look-ahead)
   'glued eyJ words': repeat('', 'a-eyJ'),
   'eyJ then glued words': repeat('eyJ', 'a-'),
@@ -106,4 +115,41 @@ describe('the new redaction patterns are linear', () => {
     // 24, where a linear pattern shows about 8.
     expect(growth(repeat('', 'a-eyJ'), 2 * 1024, naiveRedact, 8)).toBeGreaterThan(2 * BOUND);
   }, 60_000);
+});
+
+/** A fresh secret-looking value of `size` characters (letters and digits, no separators). */
+function freshValue(size: number): string {
+  return randomBytes(Math.ceil((size * 3) / 4) + 3)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, 'x')
+    .slice(0, size);
+}
+
+describe('multi-MB values: redacted, or replaced whole by a marker, never thrown out of redact()', () => {
+  const SIZE = 8 * 1024 * 1024;
+  it.each([
+    ['yaml key', (v: string) => `token: ${v}`, 'token: [REDACTED]'],
+    ['env assignment', (v: string) => `token=${v}`, 'token=[REDACTED]'],
+    ['JSON key', (v: string) => `{"token":"${v}"}`, '{"token":"[REDACTED]"}'],
+    ['JSON key inside a JSON string', (v: string) => `{\\"token\\":\\"${v}\\"}`, '{\\"token\\":\\"[REDACTED]\\"}'],
+    ['quoted assignment', (v: string) => `token="${v}"`, 'token="[REDACTED]"'],
+    ['Python dict key', (v: string) => `{'token': '${v}'}`, "{'token': '[REDACTED]'}"],
+    ['unclosed quote', (v: string) => `token="${v}`, 'token=[REDACTED]'],
+    ['bearer header', (v: string) => `Authorization: Bearer ${v}`, undefined],
+    ['a glued JWT-like run', (v: string) => `x eyJ${v}`, undefined],
+    ['escaped-quote pairs', (v: string) => `token="${'a\\"'.repeat(v.length / 3)}`, undefined],
+  ] as const)(
+    '%s',
+    (_, shape, expected) => {
+      const value = freshValue(SIZE);
+      const text = shape(value);
+      const out = redact(text);
+      if (expected !== undefined) expect(out).toBe(expected);
+      // whatever the shape, no piece of the value survives: redacted in place, or the whole text is one marker
+      expect(out.length).toBeLessThan(200);
+      expect(out.includes(value.slice(SIZE / 2, SIZE / 2 + 24))).toBe(false);
+      if (out.startsWith('[REDACTED: ')) expect(out).toBe(unscannedMarker(text.length));
+    },
+    120_000,
+  );
 });
