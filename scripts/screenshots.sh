@@ -23,6 +23,7 @@ SHOTS=(
   "dsh-web-dashboard-dark.png:settings-dark.png"
   "dsh-web-settings-zh-light.png:settings-zh-light.png"
   "dsh-web-settings-zh-dark.png:settings-zh-dark.png"
+  "dsh-web-settings-420.png:settings-dsh-420.png"
 )
 
 for shot in "${SHOTS[@]}"; do rm -f "artifacts/${shot%%:*}"; done

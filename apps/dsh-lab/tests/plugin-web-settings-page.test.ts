@@ -8,7 +8,9 @@
  * - the effective options, read-only, with the override marked as changed;
  * - a healed run_code shown as a program line diff with the spliced-in text marked;
  * - the events table paging through the whole stored history with a filter applied on the server;
- * - the page in Chinese after switching DSH's own Language setting to 中文 (and back).
+ * - the page in Chinese after switching DSH's own Language setting to 中文 (and back);
+ * - in a 420 px window, where the dialog keeps its nav column, the compact layout, readable by the same in-page
+ *   check as the element's own narrow tests (`packages/dashboard-lit/tests/readability.ts`).
  * Screenshots go to `artifacts/dsh-web-settings-*.png`. Skipped, with the reason, when no Chromium binary exists.
  */
 import fs from 'node:fs';
@@ -36,6 +38,7 @@ import {
   warnIfNoChromium,
 } from '../src/index.js';
 import type { EventsPage, FeedPayload } from '@dsh-tool-normalizer/telemetry-store/feed';
+import { readabilityProblems } from '../../../packages/dashboard-lit/tests/readability.js';
 
 const EVENTS = '/plugin-api/tool-normalizer/events';
 const artifactsDir = path.join(repoRoot, 'artifacts');
@@ -268,6 +271,40 @@ describe.skipIf(!hasChromium)(
         .poll(() => dashboard().locator('[data-kpi="calls"] .label').textContent(), { timeout: 15_000 })
         .toBe('Calls intercepted');
       expect(pageErrors).toEqual([]);
+    });
+
+    it("in a 420 px window, where DSH's dialog keeps its nav column: the section's compact layout, readable, nothing sideways", async () => {
+      // opened afresh, then the window narrowed: at 420 px DSH's shell hides its Settings button, but an open
+      // dialog stays, keeping its nav column
+      await openToolNormalizer();
+      await expect.poll(() => dashboard().locator('article.rule').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect.poll(() => dashboard().locator('tbody tr[data-event]').count()).toBeGreaterThan(0);
+      await page.setViewportSize({ width: 420, height: 900 });
+      try {
+        // the host's layout, not ours, decides the width: measured, not assumed (the issue measured 136 px)
+        await expect
+          .poll(() => dashboard().evaluate((host) => Math.round(host.getBoundingClientRect().width)))
+          .toBeLessThan(240);
+        const width = await dashboard().evaluate((host) => Math.round(host.getBoundingClientRect().width));
+        expect(width).toBeGreaterThan(0);
+        expect(
+          await dashboard()
+            .locator('h2')
+            .first()
+            .evaluate((h) => getComputedStyle(h).fontSize),
+        ).toBe('16px');
+        expect(
+          await dashboard()
+            .locator('tbody tr[data-event]')
+            .first()
+            .evaluate((row) => getComputedStyle(row).display),
+        ).toBe('flex');
+        expect(await dashboard().evaluate(readabilityProblems, [14, 0.8] as const), `at ${width} px`).toEqual([]);
+        await dialog().screenshot({ path: path.join(artifactsDir, 'dsh-web-settings-420.png') });
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 1000 });
+      }
     });
   },
 );

@@ -270,7 +270,7 @@ export const ruleCatalogue = Object.freeze([
     implementation: 'rules/arguments.ts#parseObjectText',
     title: 'Structured value sent as JSON text',
     description:
-      'An object or a list sent as JSON text, or as one fenced JSON value, where the schema wants one ("meta": "{\\"name\\": ...}") becomes that value, at every depth, when the text is exactly one JSON value of that kind; prose stays.',
+      'An object or a list sent as JSON text, or as one fenced JSON value, where the schema wants one (meta sent as the text {"name": ...}) becomes that value, at every depth, when the text is exactly one JSON value of that kind; prose stays.',
   },
   {
     id: 'call.dsml-text-to-call',

@@ -91,7 +91,7 @@ export const ruleTextsZh: Readonly<Record<string, RuleText>> = {
   'args.parse-object-text': {
     title: '以 JSON 文本发送的对象',
     description:
-      'schema 要求对象却以 JSON 文本发送（"meta": "{\\"name\\": ...}"）时，若文本恰好是一个通过 schema 的 JSON 对象，则改为该对象。',
+      'schema 要求对象或列表，却以 JSON 文本或一个围栏中的 JSON 值发送（meta 以文本 {"name": ...} 发送）时，若文本恰好是一个该类型的 JSON 值，则在任意层级改为该值；普通文字不变。',
   },
   'args.coerce-scalar': {
     title: '无损的标量形式',
