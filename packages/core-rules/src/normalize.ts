@@ -68,6 +68,15 @@ export const ARGUMENT_RULES = Object.freeze([
   ['editor.view-range-shape', (tool, args) => (tool.name === EDITOR ? reshapeViewRange(args) : undefined)],
 ] as const satisfies readonly (readonly [RuleId, ArgumentRepair])[]);
 
+/**
+ * Passes of the argument rules over one call. A rule reads only what the rules before it left, so a value the
+ * second pass can reach exists only after the first: keys inside JSON text (`"author": "{\"Name\": …}"`, parsed
+ * after the renames ran), one value inside such text for a list. A second pass runs only when the first changed
+ * something and the call would still fail; every rule still fires only where its schema reading does, with the
+ * same refusals (two candidates for one key is no reading).
+ */
+const ARGUMENT_PASSES = 2;
+
 export type ArgumentRepairResult =
   | { ok: true; args: Record<string, unknown>; receipts: Receipt[] }
   | { ok: false; reason: string };
@@ -85,13 +94,17 @@ export function repairArguments(
   if (hostAccepts(tool, args)) return { ok: true, args, receipts: [] };
   let current = args;
   const receipts: Receipt[] = [];
-  for (const [id, rule] of ARGUMENT_RULES) {
-    if (!ruleOn(toggles, id)) continue;
-    const outcome = rule(tool, current, env);
-    if (!outcome) continue;
-    if (outcome.kind === 'ambiguous') return { ok: false, reason: `ambiguous repair: ${outcome.reason}` };
-    current = outcome.args;
-    receipts.push(outcome.receipt);
+  for (let pass = 0; pass < ARGUMENT_PASSES; pass++) {
+    const before = receipts.length;
+    for (const [id, rule] of ARGUMENT_RULES) {
+      if (!ruleOn(toggles, id)) continue;
+      const outcome = rule(tool, current, env);
+      if (!outcome) continue;
+      if (outcome.kind === 'ambiguous') return { ok: false, reason: `ambiguous repair: ${outcome.reason}` };
+      current = outcome.args;
+      receipts.push(outcome.receipt);
+    }
+    if (receipts.length === before || hostAccepts(tool, current)) break;
   }
   const violations = hostViolations(tool, current);
   if (violations.length > 0) {

@@ -859,6 +859,27 @@ export const sharedCases: SharedCase[] = [
     j({ observations: [{ entityName: 'Ada', contents: j(['a', 'b']) }] }),
     repair('memory_add_observations', { observations: [{ entityName: 'Ada', contents: ['a', 'b'] }] }),
   ),
+  // What JSON text holds, read after it is parsed (a second pass of the rules).
+  c(
+    'Pascal keys inside JSON text',
+    'git_commit',
+    j({ message: 'fix', author: j({ Name: 'Ada', Email: 'ada@example.org' }) }),
+    repair('git_commit', { message: 'fix', author: { name: 'Ada', email: 'ada@example.org' } }),
+  ),
+  c(
+    'snake keys inside a list as JSON text',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: j([{ old_text: 'a', new_text: 'b' }]) }),
+    repair('fs_edit_file', { path: '/ws/a', edits: [{ oldText: 'a', newText: 'b' }] }),
+  ),
+  c(
+    'one value for a list inside one object as JSON text',
+    'memory_create_entities',
+    j({ entities: j({ name: 'Ada', entityType: 'person', observations: 'wrote a program' }) }),
+    repair('memory_create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote a program'] }],
+    }),
+  ),
   // A provider prefix together with another fault.
   c(
     'prefix + synonyms',
@@ -899,6 +920,12 @@ export const sharedCases: SharedCase[] = [
     'two candidates, from and source_file',
     'fs_move_file',
     j({ from: '/ws/a', source_file: '/ws/c', to: '/ws/b' }),
+    REFUSE,
+  ),
+  c(
+    'two candidates inside JSON text',
+    'fs_edit_file',
+    j({ path: '/ws/a', edits: j([{ oldText: 'a', new_text: 'b', replacement: 'c' }]) }),
     REFUSE,
   ),
   c('padded number', 'dc_start_process', j({ command: 'ls', timeout_ms: ' 5000' }), REFUSE),
