@@ -287,18 +287,13 @@ describe.skipIf(!hasChromium)(
           .toBeLessThan(240);
         const width = await dashboard().evaluate((host) => Math.round(host.getBoundingClientRect().width));
         expect(width).toBeGreaterThan(0);
-        expect(
-          await dashboard()
-            .locator('h2')
+        const computed = (selector: string, property: 'fontSize' | 'display') =>
+          dashboard()
+            .locator(selector)
             .first()
-            .evaluate((h) => getComputedStyle(h).fontSize),
-        ).toBe('16px');
-        expect(
-          await dashboard()
-            .locator('tbody tr[data-event]')
-            .first()
-            .evaluate((row) => getComputedStyle(row).display),
-        ).toBe('flex');
+            .evaluate((element, name) => getComputedStyle(element)[name], property);
+        expect(await computed('h2', 'fontSize')).toBe('16px');
+        expect(await computed('tbody tr[data-event]', 'display')).toBe('flex');
         expect(await dashboard().evaluate(readabilityProblems, [14, 0.8] as const), `at ${width} px`).toEqual([]);
         await dialog().screenshot({ path: path.join(artifactsDir, 'dsh-web-settings-420.png') });
         expect(pageErrors).toEqual([]);
