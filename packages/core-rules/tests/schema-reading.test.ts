@@ -105,6 +105,62 @@ describe('planRenames', () => {
   });
 });
 
+describe('a one-member allOf that only describes is read as its member', () => {
+  const env = (author: Record<string, unknown>, defs: Record<string, unknown> = {}): Environment => ({
+    tools: [
+      {
+        name: 'create_issue',
+        parameters: {
+          type: 'object',
+          properties: { title: str, author },
+          required: ['title', 'author'],
+          additionalProperties: false,
+          ...defs,
+        },
+      },
+    ],
+    mode: 'native',
+  });
+  const person = {
+    type: 'object',
+    properties: { full_name: str, email: str },
+    required: ['full_name'],
+    additionalProperties: false,
+  };
+  const call = { name: 'create_issue', arguments: { title: 'Crash', author: { fullName: 'Ada' } } };
+  const healed = { title: 'Crash', author: { full_name: 'Ada' } };
+
+  it.each([
+    [
+      'pydantic v1: a #/definitions ref',
+      { allOf: [{ $ref: '#/definitions/Person' }] },
+      { definitions: { Person: person } },
+    ],
+    ['with title, description and default', { title: 'A', description: 'd', default: null, allOf: [person] }, {}],
+    [
+      'a wrapper in a wrapper',
+      { description: 'd', allOf: [{ allOf: [{ $ref: '#/$defs/Person' }] }] },
+      { $defs: { Person: person } },
+    ],
+  ])('%s', (_name, author, defs) => {
+    const result = normalizeCall(call, env(author, defs));
+    expect(result.changed).toBe(true);
+    expect(result.call.arguments).toEqual(healed);
+  });
+
+  it.each([
+    ['two members (a merge the reading does not make)', { allOf: [person, { required: ['email'] }] }],
+    ['a member beside a keyword that constrains', { allOf: [person], not: { required: ['email'] } }],
+    ['a wrapper cycle', { $ref: '#/$defs/loop' }],
+  ])('not read: %s', (_name, author) => {
+    const result = normalizeCall(
+      call,
+      env(author, { $defs: { loop: { description: 'd', allOf: [{ $ref: '#/$defs/loop' }] } } }),
+    );
+    expect(result.changed).toBe(false);
+  });
+});
+
 describe('the reading stays bounded on hostile schemas', () => {
   const env = (parameters: Record<string, unknown>): Environment => ({
     tools: [{ name: 'tool', parameters }],

@@ -339,6 +339,32 @@ export const sharedTools: SharedTool[] = [
       additionalProperties: false,
     },
   },
+  {
+    // A described model field as schema generators write it (pydantic v1, and v2 before sibling keywords): a
+    // one-member `allOf` around a ref, because a `$ref` could not carry siblings before draft 2019-09. `$defs`, not
+    // v1's `definitions`, so zod's fromJSONSchema can build the zod style (schema-reading.test.ts reads both).
+    name: 'create_issue',
+    description: 'Open an issue',
+    parameters: {
+      title: 'CreateIssue',
+      type: 'object',
+      properties: {
+        title: { title: 'Title', type: 'string' },
+        author: { title: 'Author', description: 'Who opens it', allOf: [{ $ref: '#/$defs/Person' }] },
+      },
+      required: ['title', 'author'],
+      additionalProperties: false,
+      $defs: {
+        Person: {
+          title: 'Person',
+          type: 'object',
+          properties: { full_name: str, email: str },
+          required: ['full_name'],
+          additionalProperties: false,
+        },
+      },
+    },
+  },
 ];
 
 const j = (value: unknown) => JSON.stringify(value);
@@ -774,6 +800,12 @@ export const sharedCases: SharedCase[] = [
     repair('memory_create_relations', { relations: [{ from: 'Ada', to: 'Babbage', relationType: 'knows' }] }),
   ),
   c(
+    'camel inside a described $ref (a one-member allOf)',
+    'create_issue',
+    j({ title: 'Crash', author: { fullName: 'Ada' } }),
+    repair('create_issue', { title: 'Crash', author: { full_name: 'Ada' } }),
+  ),
+  c(
     'camel inside the one anyOf branch',
     'lookup',
     j({ target: { filePath: '/ws/a.md' } }),
@@ -828,6 +860,12 @@ export const sharedCases: SharedCase[] = [
     'git_commit',
     j({ message: 'fix', author: j({ name: 'Ada', email: 'ada@example.org' }) }),
     repair('git_commit', { message: 'fix', author: { name: 'Ada', email: 'ada@example.org' } }),
+  ),
+  c(
+    'described $ref field as JSON text',
+    'create_issue',
+    j({ title: 'Crash', author: j({ full_name: 'Ada' }) }),
+    repair('create_issue', { title: 'Crash', author: { full_name: 'Ada' } }),
   ),
   c(
     'object field as fenced JSON',
@@ -959,6 +997,12 @@ export const sharedCases: SharedCase[] = [
     VALID,
   ),
   c('valid anyOf branch', 'lookup', j({ target: { url: 'https://example.com' } }), VALID),
+  c(
+    'valid described $ref',
+    'create_issue',
+    j({ title: 'Crash', author: { full_name: 'Ada', email: 'ada@example.org' } }),
+    VALID,
+  ),
   c(
     'valid $ref list',
     'memory_create_relations',

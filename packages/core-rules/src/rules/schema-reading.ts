@@ -2,9 +2,10 @@
  * The engine's reading of an arbitrary JSON Schema (any tool: DSH's, an MCP server's, an AI SDK tool's): which key of
  * the schema an undeclared key of a call stands for (a synonym of a required key, or the schema's own key in another
  * case style), at every depth the schema describes: nested objects, each item of an array of objects, the one
- * `anyOf`/`oneOf` branch a value can be read under, local `$ref`s into `$defs`/`definitions`. One walk (`readDeep`)
- * carries each argument rule (rename, one value for a list, JSON text for a structured field) through that tree; a
- * subtree that already passes its schema is never entered, so valid input is never touched.
+ * `anyOf`/`oneOf` branch a value can be read under, local `$ref`s into `$defs`/`definitions` (also behind a
+ * one-member `allOf` that only adds a description). One walk (`readDeep`) carries each argument rule (rename, one
+ * value for a list, JSON text for a structured field) through that tree; a subtree that already passes its schema is
+ * never entered, so valid input is never touched.
  *
  * Every key rename of the engine is planned here (`planRenames`), for calls and for Code Mode's inner calls alike,
  * with one rule first: two candidates for one key is no reading. A rename is refused when another undeclared key,
@@ -77,9 +78,35 @@ function requiredOf(node: Schema): string[] {
 
 const LOCAL_REF = /^#\/(\$defs|definitions)\/([^/]+)$/;
 
-/** `node` with a local `$ref` (`#/$defs/x`, `#/definitions/x`) followed; undefined for a ref it cannot follow. */
+/** Keys that only describe a node: a wrapper holding nothing else means what its one member means. */
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+]);
+
+/**
+ * The one member of an `allOf` wrapper that adds only annotations (`{"allOf": [{"$ref": ...}], "description": ...}`,
+ * how pydantic v1 and other generators attach a description to a referenced model); undefined for any other node.
+ */
+function soleAllOfMember(node: Schema): unknown {
+  if (!Array.isArray(node.allOf) || node.allOf.length !== 1) return undefined;
+  return Object.keys(node).every((key) => key === 'allOf' || ANNOTATIONS.has(key)) ? node.allOf[0] : undefined;
+}
+
+/**
+ * `node` with a local `$ref` (`#/$defs/x`, `#/definitions/x`) and a one-member `allOf` wrapper followed; undefined
+ * for a ref it cannot follow.
+ */
 export function resolved(root: Schema, node: unknown, hops = 0): Schema | undefined {
   if (!isRecord(node)) return undefined;
+  const member = soleAllOfMember(node);
+  if (member !== undefined) return hops > 16 ? undefined : resolved(root, member, hops + 1);
   if (typeof node.$ref !== 'string') return node;
   const match = LOCAL_REF.exec(node.$ref);
   if (!match || hops > 16) return undefined;
