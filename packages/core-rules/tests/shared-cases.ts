@@ -340,7 +340,7 @@ export const sharedTools: SharedTool[] = [
     },
   },
   {
-    // A described model field as schema generators write it (pydantic v1, and v2 before sibling keywords): a
+    // A described model field as schema generators write it (pydantic v1, and v2 before 2.9: pydantic#10031): a
     // one-member `allOf` around a ref, because a `$ref` could not carry siblings before draft 2019-09. `$defs`, not
     // v1's `definitions`, so zod's fromJSONSchema can build the zod style (schema-reading.test.ts reads both).
     name: 'create_issue',

@@ -92,7 +92,8 @@ const ANNOTATIONS = new Set([
 
 /**
  * The one member of an `allOf` wrapper that adds only annotations (`{"allOf": [{"$ref": ...}], "description": ...}`,
- * how pydantic v1 and other generators attach a description to a referenced model); undefined for any other node.
+ * how pydantic v1, pydantic v2 before 2.9 (pydantic/pydantic#10031, #10029) and other generators attach a description
+ * to a referenced model, since a `$ref` could not carry siblings before draft 2019-09); undefined for any other node.
  */
 function soleAllOfMember(node: Schema): unknown {
   if (!Array.isArray(node.allOf) || node.allOf.length !== 1) return undefined;
