@@ -77,6 +77,8 @@ function requiredOf(node: Schema): string[] {
 }
 
 const LOCAL_REF = /^#\/(\$defs|definitions)\/([^/]+)$/;
+/** How many `$ref`s and `allOf` wrappers one resolution follows before it gives up (a cycle ends here). */
+const MAX_RESOLVE_HOPS = 16;
 
 /** Keys that only describe a node: a wrapper holding nothing else means what its one member means. */
 const ANNOTATIONS = new Set([
@@ -107,10 +109,10 @@ function soleAllOfMember(node: Schema): unknown {
 export function resolved(root: Schema, node: unknown, hops = 0): Schema | undefined {
   if (!isRecord(node)) return undefined;
   const member = soleAllOfMember(node);
-  if (member !== undefined) return hops > 16 ? undefined : resolved(root, member, hops + 1);
+  if (member !== undefined) return hops > MAX_RESOLVE_HOPS ? undefined : resolved(root, member, hops + 1);
   if (typeof node.$ref !== 'string') return node;
   const match = LOCAL_REF.exec(node.$ref);
-  if (!match || hops > 16) return undefined;
+  if (!match || hops > MAX_RESOLVE_HOPS) return undefined;
   const defs = root[match[1] as string];
   const name = (match[2] as string).replace(/~1/g, '/').replace(/~0/g, '~');
   return isRecord(defs) && Object.hasOwn(defs, name) ? resolved(root, defs[name], hops + 1) : undefined;
